@@ -1,0 +1,70 @@
+/**
+ * Build: the bundled CLI (dist/cli.js, with lazily loaded chunks) and one precompiled ajv validator
+ * per action input (dist/validators/<id>.js), so a command compiles no schema and loads no ajv.
+ * Runs on `npm install` (prepare) and before the tests.
+ */
+import { build } from 'esbuild'
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import Ajv from 'ajv'
+import addFormats from 'ajv-formats'
+import standaloneCode from 'ajv/dist/standalone/index.js'
+import { ACTIONS } from '../src/actions/index.js'
+import { AJV_OPTIONS, validatorFile } from '../src/core/validate.js'
+import { DeckDocSchema } from '../src/model/deck.js'
+
+const root = new URL('..', import.meta.url).pathname
+const dist = join(root, 'dist')
+rmSync(dist, { recursive: true, force: true })
+mkdirSync(dist, { recursive: true })
+
+const started = Date.now()
+const banner = "import { createRequire as __studioCreateRequire } from 'node:module'; const require = __studioCreateRequire(import.meta.url);"
+
+await build({
+  entryPoints: { cli: join(root, 'src/cli.ts') },
+  outdir: dist,
+  bundle: true,
+  splitting: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node20',
+  chunkNames: 'chunks/[name]-[hash]',
+  banner: { js: banner },
+  minify: true,
+  keepNames: true,
+  sourcemap: 'linked',
+  logLevel: 'warning',
+  legalComments: 'none',
+})
+
+// Validators: ajv standalone code per schema, then bundled so each file is self-contained.
+const tmp = mkdtempSync(join(tmpdir(), 'studio-validators-'))
+const ajv = new (Ajv as unknown as typeof Ajv.default)({ ...AJV_OPTIONS, code: { source: true, esm: true } })
+;(addFormats as unknown as (a: unknown) => void)(ajv)
+const schemas: [string, object][] = [...ACTIONS.map((a) => [a.id, a.input] as [string, object]), ['model.deck', DeckDocSchema]]
+const entries: string[] = []
+for (const [key, schema] of schemas) {
+  const validate = ajv.compile(schema)
+  const file = join(tmp, validatorFile(key).replace(/\.js$/, '.mjs'))
+  writeFileSync(file, (standaloneCode as unknown as (a: unknown, v: unknown) => string)(ajv, validate))
+  entries.push(file)
+}
+await build({
+  entryPoints: entries,
+  outdir: join(dist, 'validators'),
+  outExtension: { '.js': '.js' },
+  bundle: true,
+  splitting: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node20',
+  chunkNames: 'runtime/[name]-[hash]',
+  banner: { js: banner },
+  minify: true,
+  logLevel: 'warning',
+  nodePaths: [join(root, 'node_modules')],
+})
+rmSync(tmp, { recursive: true, force: true })
+console.log(`built dist/cli.js and ${entries.length} validators in ${Date.now() - started} ms`)

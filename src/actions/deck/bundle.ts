@@ -1,0 +1,114 @@
+import { readFile } from 'node:fs/promises'
+import { join, resolve } from 'node:path'
+import { defineAction, type ActionContext } from '../../core/action.js'
+import { deckKey } from '../../core/engine.js'
+import { fail } from '../../core/errors.js'
+import type { DeckDoc, Manifest, Slide, Version } from '../../model/deck.js'
+import { bool, DeckId, obj, opt, outline, str } from '../../model/schema.js'
+import { listFiles } from '../../store/decks.js'
+import { freeSiblingId } from './lifecycle.js'
+
+/** The files of a deck folder as a bundle carries them (the version log dropped unless asked). */
+export async function deckBundleFiles(dir: string, versions: boolean): Promise<Map<string, Buffer>> {
+  const files = new Map<string, Buffer>()
+  for (const rel of await listFiles(dir)) {
+    if (!versions && rel === 'versions.json') continue
+    files.set(rel, await readFile(join(dir, rel)))
+  }
+  return files
+}
+
+export const deckPack = defineAction({
+  id: 'deck.pack',
+  label: 'Pack a deck into a bundle',
+  doc: 'Writes the deck bundle: a zip of deck.json, slides, assets, sidecars and the version log, with manifest.json (bundle version, deck id, revision, the sha256 of every file). The same deck packs to the same bytes.',
+  group: 'deck',
+  milestone: 'M1',
+  mutates: false,
+  transports: 'C',
+  input: obj({
+    id: DeckId,
+    out: opt(str({ minLength: 1, description: 'Zip path; default <id>-r<revision>.zip in the working directory.' })),
+    versions: opt(bool({ description: 'Carry the version log (default true; --no-versions drops it).' })),
+  }),
+  output: outline({ file: 'absolute path of the zip', bytes: 'its size', revision: 'deck revision packed', files: 'number of deck files' }),
+  cli: 'deck pack <id> --out <out>',
+  mcp: null,
+  example: { id: 'quarterly-review', out: 'quarterly-review.zip' },
+  run: async (ctx, input: { id: string; out?: string; versions?: boolean }) => {
+    const doc = await ctx.load(input.id)
+    const { packBundle } = await import('../../store/bundle.js')
+    const files = await deckBundleFiles(ctx.ws.deckDir(input.id), input.versions !== false)
+    const zip = await packBundle(files, { deckId: input.id, revision: doc.manifest.revision })
+    const out = resolve(input.out ?? `${input.id}-r${doc.manifest.revision}.zip`)
+    const { default: writeFileAtomic } = await import('write-file-atomic')
+    await writeFileAtomic(out, zip)
+    return { file: out, bytes: zip.length, revision: doc.manifest.revision, files: files.size }
+  },
+})
+
+/** A bundle's files as a deck document plus its binary files (assets, sidecars other than the log). */
+export function bundleToDoc(files: Map<string, Buffer>): { doc: DeckDoc; extra: Map<string, Buffer> } {
+  const parse = <T>(rel: string): T => {
+    try {
+      return JSON.parse(files.get(rel)!.toString('utf8')) as T
+    } catch (error) {
+      fail('refused', `Bundle file ${rel} is not valid JSON: ${(error as Error).message}`)
+    }
+  }
+  if (!files.has('deck.json')) fail('refused', 'The bundle has no deck.json.')
+  const manifest = parse<Manifest>('deck.json')
+  const slides: Record<string, Slide> = {}
+  const extra = new Map<string, Buffer>()
+  for (const [rel, data] of files) {
+    if (rel.startsWith('slides/')) {
+      const slide = parse<Slide>(rel)
+      if (`slides/${slide.id}.json` !== rel) fail('refused', `Bundle file ${rel} holds slide "${slide.id}"; names must match ids.`)
+      slides[slide.id] = slide
+    } else if (rel !== 'deck.json' && rel !== 'versions.json') extra.set(rel, data)
+  }
+  const versions = files.has('versions.json') ? parse<Version[]>('versions.json') : []
+  return { doc: { manifest, slides, versions }, extra }
+}
+
+export const deckUnpack = defineAction({
+  id: 'deck.unpack',
+  label: 'Unpack a bundle into a deck',
+  doc: 'Creates a deck from a bundle zip after validating all of it (digests, manifest, paths, sizes); a refused bundle writes nothing. The id is the bundle id unless `as` names one; a taken id gets a free sibling id (<id>-2, ...) unless `replace` removes the deck holding it first.',
+  group: 'deck',
+  milestone: 'M1',
+  mutates: true,
+  transports: 'C',
+  deck: { kind: 'none' },
+  input: obj({
+    file: str({ minLength: 1, description: 'The bundle zip.' }),
+    as: opt(DeckId),
+    replace: opt(bool({ description: 'Remove the deck holding the id first.' })),
+  }),
+  output: outline({ id: 'the deck id it landed under', revision: 'the bundle revision', replaced: 'true when an existing deck was replaced', files: 'number of files' }),
+  cli: 'deck unpack <file> --as <as> --replace',
+  mcp: null,
+  example: { file: 'quarterly-review-r3.zip', as: 'quarterly-review-copy' },
+  run: (ctx: ActionContext, input: { file: string; as?: string; replace?: boolean }) => unpackInto(ctx, input.file, input),
+})
+
+/** Shared by deck.unpack and the bundle endpoints: validate, pick the id, stage the deck. */
+export async function unpackInto(
+  ctx: ActionContext,
+  source: string | Buffer,
+  input: { as?: string; replace?: boolean },
+) {
+  const { readBundle } = await import('../../store/bundle.js')
+  const bundle = await readBundle(typeof source === 'string' ? resolve(source) : source)
+  const { doc, extra } = bundleToDoc(bundle.files)
+  const wanted = input.as ?? bundle.manifest.deckId
+  const replacing = Boolean(input.replace) && ctx.ws.deckExists(wanted)
+  const id = input.replace ? wanted : freeSiblingId(ctx.ws, wanted)
+  doc.manifest.id = id
+  if (replacing) ctx.stageRemoveDir(`decks/${id}`)
+  ctx.stage(id, doc, { preserve: true, create: !replacing })
+  for (const [rel, data] of extra) ctx.stageFile(`decks/${id}/${rel}`, data)
+  return { id, revision: doc.manifest.revision, replaced: replacing, files: bundle.files.size, from: bundle.manifest.deckId }
+}
+
+export { deckKey }

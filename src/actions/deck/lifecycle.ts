@@ -1,0 +1,242 @@
+import { existsSync } from 'node:fs'
+import { join } from 'node:path'
+import slugify from '@sindresorhus/slugify'
+import { defineAction } from '../../core/action.js'
+import { fail } from '../../core/errors.js'
+import type { DeckDoc } from '../../model/deck.js'
+import { arr, bool, BR, DeckId, lit, obj, opt, outline, SlideId, str, SLUG } from '../../model/schema.js'
+import { canonicalJson } from '../../store/canonical.js'
+import { readDeckFolder } from '../../store/decks.js'
+import { repair } from '../../store/transaction.js'
+import { defaultTemplateId, findTemplate, readTemplateDeck } from '../../store/templates.js'
+import { RESERVED_DECK_IDS, type Workspace } from '../../store/workspace.js'
+import { deckCounts } from './read.js'
+import { deckKey } from '../../core/engine.js'
+
+/** The slug of a title, usable as a deck id; never a reserved name. */
+export function slugOf(text: string): string {
+  const slug = slugify(text).slice(0, 60).replace(/-+$/, '')
+  if (!slug || !new RegExp(SLUG).test(slug)) fail('invalid_input', `"${text}" gives no usable id; pass one with --id.`, { path: 'id' })
+  return RESERVED_DECK_IDS.has(slug) ? `${slug}-deck` : slug
+}
+
+/** `id`, else `id-2`, `id-3`, ... : the first id no deck uses. */
+export function freeSiblingId(ws: Workspace, id: string): string {
+  if (!ws.deckExists(id) && !RESERVED_DECK_IDS.has(id) && !existsSync(ws.deckDir(id))) return id
+  for (let n = 2; ; n++) {
+    const candidate = `${id}-${n}`
+    if (!ws.deckExists(candidate) && !existsSync(ws.deckDir(candidate))) return candidate
+  }
+}
+
+/** A new deck document from a template's deck: new id and title, revision 0, empty version log. */
+export function freshDeck(source: DeckDoc, id: string, title: string, template?: string): DeckDoc {
+  const now = new Date().toISOString()
+  const doc = structuredClone(source)
+  doc.manifest = { ...doc.manifest, id, title, revision: 0, stamps: { createdAt: now, updatedAt: now } }
+  delete doc.manifest.trashedAt
+  if (template) doc.manifest.template = template
+  doc.versions = []
+  // A blank deck's title slide carries the deck's title.
+  for (const slide of Object.values(doc.slides)) if (slide.layout === 'title' && slide.title === '{{title}}') slide.title = title
+  return doc
+}
+
+export const deckCreate = defineAction({
+  id: 'deck.create',
+  label: 'Create a deck',
+  doc: "Creates a deck from a template: 'blank' writes one title slide in the Simple theme, light; a saved template copies its folder with its assets; without `from`, the default template named by template.list. The id is the slug of the name unless given.",
+  group: 'deck',
+  milestone: 'M1',
+  mutates: true,
+  transports: 'CMHP',
+  deck: { kind: 'none' },
+  locks: (input: { name: string; id?: string }) => [deckKey(input.id ?? slugOf(input.name))],
+  input: obj({
+    name: str({ minLength: 1, maxLength: 200, description: 'Title of the new deck.' }),
+    from: opt(str({ description: "Template id from template.list ('blank', a shipped or an organisation template)." })),
+    id: opt(DeckId),
+  }),
+  output: outline({ id: 'new deck id', revision: 'its revision (0)', counts: 'slides and sections', template: 'the template it came from' }),
+  cli: 'deck create <name> --from <from> --id <id>',
+  mcp: 'deck_create',
+  example: { name: 'Quarterly review', from: 'blank' },
+  annotations: { destructive: false },
+  run: async (ctx, input: { name: string; from?: string; id?: string }) => {
+    const id = input.id ?? slugOf(input.name)
+    if (RESERVED_DECK_IDS.has(id)) fail('invalid_input', `"${id}" is reserved.`, { pointer: '/id' })
+    if (ctx.ws.deckExists(id) || existsSync(ctx.ws.deckDir(id))) fail('id_taken', `A deck "${id}" already exists; pass another --id.`, { pointer: '/id' })
+    const templateId = input.from ?? (await defaultTemplateId(ctx.ws))
+    const template = await findTemplate(ctx.ws, templateId)
+    const doc = freshDeck(await readTemplateDeck(template), id, input.name, template.id)
+    ctx.stage(id, doc, { create: true })
+    if (existsSync(join(template.dir, 'assets'))) ctx.stageCopy(relativeTo(ctx.ws, join(template.dir, 'assets')), `decks/${id}/assets`)
+    return (docs: Map<string, DeckDoc | null>) => {
+      const created = docs.get(id)!
+      return { id, revision: created.manifest.revision, counts: deckCounts(created), template: template.id }
+    }
+  },
+})
+
+/** A path relative to the workspace root (for staged copies from inside or outside it). */
+export function relativeTo(ws: Workspace, abs: string): string {
+  return abs.startsWith(ws.root + '/') ? abs.slice(ws.root.length + 1) : abs
+}
+
+export const deckCopy = defineAction({
+  id: 'deck.copy',
+  label: 'Copy a deck',
+  doc: 'Copies a deck (all slides or the named ones, in deck order) under a new title and id. The copy starts at revision 0 with an empty version log; notes can be dropped and comment threads carried.',
+  group: 'deck',
+  milestone: 'M1',
+  mutates: true,
+  transports: 'CMHP',
+  deck: { kind: 'field', field: 'id' },
+  locks: (input: { name: string; newId?: string }) => [deckKey(input.newId ?? slugOf(input.name))],
+  input: obj({
+    id: DeckId,
+    name: str({ minLength: 1, maxLength: 200, description: 'Title of the copy.' }),
+    newId: opt(DeckId),
+    slideIds: opt(arr(SlideId, { minItems: 1, description: 'Only these slides, in deck order; all when absent.' })),
+    removeNotes: opt(bool({ description: 'Drop speaker notes from the copy.' })),
+    copyComments: opt(bool({ description: 'Carry comment threads with their ids (off by default).' })),
+    baseRevision: BR,
+  }),
+  output: outline({ id: 'the new deck id', revision: '0', counts: 'slides and sections', from: 'source deck id' }),
+  cli: 'deck copy <id> --name <name> --id <newId> --slides <slideIds> --remove-notes --copy-comments',
+  mcp: 'deck_copy',
+  example: { id: 'quarterly-review', name: 'Quarterly review (EU)', baseRevision: 3 },
+  run: async (ctx, input: { id: string; name: string; newId?: string; slideIds?: string[]; removeNotes?: boolean; copyComments?: boolean }) => {
+    const source = await ctx.target()
+    const newId = input.newId ?? slugOf(input.name)
+    if (ctx.ws.deckExists(newId) || existsSync(ctx.ws.deckDir(newId))) fail('id_taken', `A deck "${newId}" already exists; pass another --id.`, { pointer: '/newId' })
+    const doc = freshDeck(source, newId, input.name)
+    delete doc.manifest.template
+    if (input.slideIds) {
+      const keep = new Set(input.slideIds)
+      for (const id of keep) if (!source.slides[id]) fail('not_found', `No slide "${id}" in deck "${input.id}".`, { pointer: '/slideIds' })
+      doc.manifest.sections = doc.manifest.sections.map((s) => ({ ...s, slides: s.slides.filter((id) => keep.has(id)) })).filter((s) => s.slides.length)
+      for (const id of Object.keys(doc.slides)) if (!keep.has(id)) delete doc.slides[id]
+    }
+    if (input.removeNotes) for (const slide of Object.values(doc.slides)) delete slide.notes
+    ctx.stage(newId, doc, { create: true })
+    if (existsSync(join(ctx.ws.deckDir(input.id), 'assets'))) ctx.stageCopy(`decks/${input.id}/assets`, `decks/${newId}/assets`)
+    if (input.copyComments && existsSync(join(ctx.ws.deckDir(input.id), 'comments.json'))) ctx.stageCopy(`decks/${input.id}/comments.json`, `decks/${newId}/comments.json`)
+    return (docs: Map<string, DeckDoc | null>) => {
+      const created = docs.get(newId)!
+      return { id: newId, revision: created.manifest.revision, counts: deckCounts(created), from: input.id }
+    }
+  },
+})
+
+function stateChange(id: 'deck.trash' | 'deck.restore') {
+  const trash = id === 'deck.trash'
+  return defineAction({
+    id,
+    label: trash ? 'Move a deck to the trash' : 'Restore a deck from the trash',
+    doc: trash
+      ? 'Moves an active deck to the trash: trashedAt is written on the manifest and deck.list leaves the deck out; nothing else changes.'
+      : 'Takes a trashed deck out of the trash: trashedAt is cleared.',
+    group: 'deck',
+    milestone: 'M1',
+    mutates: true,
+    transports: 'CMHP',
+    deck: { kind: 'field', field: 'id' },
+    input: obj({ id: DeckId, baseRevision: BR }),
+    output: outline({ id: 'deck id', revision: 'new revision', trashedAt: trash ? 'when it was trashed' : 'absent' }),
+    cli: trash ? 'deck trash <id>' : 'deck restore <id>',
+    mcp: trash ? 'deck_trash' : 'deck_restore',
+    example: { id: 'quarterly-review', baseRevision: 3 },
+    annotations: { idempotent: false },
+    run: async (ctx, input: { id: string }) => {
+      const doc = structuredClone(await ctx.target())
+      if (trash && doc.manifest.trashedAt) fail('refused', `Deck "${input.id}" is already in the trash (since ${doc.manifest.trashedAt}).`)
+      if (!trash && !doc.manifest.trashedAt) fail('refused', `Deck "${input.id}" is not in the trash.`)
+      if (trash) doc.manifest.trashedAt = new Date().toISOString()
+      else delete doc.manifest.trashedAt
+      ctx.stage(input.id, doc)
+      return (docs: Map<string, DeckDoc | null>) => {
+        const next = docs.get(input.id)!.manifest
+        return { id: input.id, revision: next.revision, ...(next.trashedAt ? { trashedAt: next.trashedAt } : {}) }
+      }
+    },
+  })
+}
+
+export const deckTrash = stateChange('deck.trash')
+export const deckRestore = stateChange('deck.restore')
+
+export const deckRemove = defineAction({
+  id: 'deck.remove',
+  label: 'Delete a deck',
+  doc: 'Deletes a deck, trashed or active: its folder with slides, assets and version log is removed in one commit. Irreversible from studio (git history keeps it). `confirm` must be true.',
+  group: 'deck',
+  milestone: 'M1',
+  mutates: true,
+  transports: 'CHP',
+  deck: { kind: 'field', field: 'id' },
+  input: obj({ id: DeckId, confirm: lit(true, { description: 'Must be the boolean true.' }), baseRevision: BR }),
+  output: outline({ id: 'deck id', removed: 'true' }),
+  cli: 'deck remove <id> --confirm',
+  mcp: null,
+  example: { id: 'quarterly-review', confirm: true, baseRevision: 3 },
+  annotations: { destructive: true },
+  run: async (ctx, input: { id: string }) => {
+    await ctx.target()
+    ctx.stage(input.id, null)
+    return { id: input.id, removed: true }
+  },
+})
+
+export const deckSetDefault = defineAction({
+  id: 'deck.setDefault',
+  label: 'Set the default deck',
+  doc: 'Names the deck that calls without --deck (or ?deck=) use, in the workspace file studio.json. A read of the current default when `id` is absent.',
+  group: 'deck',
+  milestone: 'M1',
+  mutates: true,
+  transports: 'CMHP',
+  deck: { kind: 'none' },
+  locks: () => ['workspace-config'],
+  input: obj({ id: opt(DeckId) }),
+  output: outline({ defaultDeck: 'the default deck id' }),
+  cli: 'deck default <id>',
+  mcp: 'deck_set_default_deck',
+  example: { id: 'quarterly-review' },
+  annotations: { idempotent: true },
+  run: async (ctx, input: { id?: string }) => {
+    if (input.id === undefined) return { defaultDeck: await ctx.ws.defaultDeckId() }
+    if (!ctx.ws.deckExists(input.id)) fail('not_found', `No deck "${input.id}".`, { pointer: '/id' })
+    ctx.stageFile('studio.json', canonicalJson({ ...ctx.ws.config(), defaultDeck: input.id }))
+    return { defaultDeck: input.id }
+  },
+})
+
+export const deckRepair = defineAction({
+  id: 'deck.repair',
+  label: 'Repair after a crash',
+  doc: 'Finds writes that a killed process left uncommitted and puts the touched decks back to their last commit (any other call on the deck does the same first); reports what it found and validates every deck that parses.',
+  group: 'deck',
+  milestone: 'M1',
+  mutates: false,
+  transports: 'CMHP',
+  input: obj({}),
+  output: outline({ repaired: 'notes about interrupted writes put back', decks: 'deck ids checked' }),
+  cli: 'deck repair',
+  mcp: 'deck_repair',
+  example: {},
+  annotations: { idempotent: true },
+  run: async (ctx) => {
+    const { withLocks } = await import('../../store/lock.js')
+    const repaired: string[] = []
+    const ids = await ctx.ws.deckIds()
+    for (const id of ids) {
+      await withLocks(join(ctx.ws.stateDir, 'locks'), [deckKey(id)], async () => {
+        const note = await repair(ctx.ws, deckKey(id))
+        if (note) repaired.push(note)
+        await readDeckFolder(ctx.ws.deckDir(id))
+      })
+    }
+    return { repaired, decks: ids }
+  },
+})

@@ -1,0 +1,104 @@
+import { defineAction } from '../../core/action.js'
+import { orderedSlides, slideCount, slideTitle, type DeckDoc } from '../../model/deck.js'
+import { bool, obj, opt, outline } from '../../model/schema.js'
+import { findTheme } from '../../model/themes.js'
+import { readDeckFolder } from '../../store/decks.js'
+
+/** The counts deck.info and deck.list report. */
+export function deckCounts(doc: DeckDoc) {
+  const slides = orderedSlides(doc)
+  let charts = 0
+  for (const slide of slides) for (const block of slide.blocks ?? []) if (block.kind === 'chart') charts++
+  const guides = (doc.manifest.guides?.vertical?.length ?? 0) + (doc.manifest.guides?.horizontal?.length ?? 0)
+  return {
+    slides: slideCount(doc),
+    sections: doc.manifest.sections.length,
+    canvas: slides.filter((s) => s.layout === 'freeform').length,
+    charts,
+    guides,
+    skipped: slides.filter((s) => s.skip).length,
+  }
+}
+
+export function deckInfo(doc: DeckDoc) {
+  const { manifest } = doc
+  return {
+    id: manifest.id,
+    title: manifest.title,
+    theme: findTheme(manifest.theme)?.id ?? manifest.theme,
+    sections: manifest.sections.map((section) => ({
+      id: section.id,
+      title: section.title,
+      slides: section.slides.map((id) => ({ id, title: doc.slides[id] ? slideTitle(doc.slides[id]) : '' })),
+    })),
+    counts: deckCounts(doc),
+    revision: manifest.revision,
+    ...(manifest.trashedAt ? { trashedAt: manifest.trashedAt } : {}),
+  }
+}
+
+export const deckInfoAction = defineAction({
+  id: 'deck.info',
+  label: 'Deck info',
+  doc: 'The deck at a glance: title, theme, sections with slide ids and titles, counts (slides, sections, canvas slides, charts, guides) and the current revision.',
+  group: 'deck',
+  milestone: 'M1',
+  mutates: false,
+  transports: 'CMHP',
+  input: obj({}),
+  output: outline({ id: 'deck id', title: 'deck title', theme: 'theme id', sections: 'sections with slide ids and titles', counts: 'slides, sections, canvas, charts, guides, skipped', revision: 'current revision' }),
+  cli: 'info',
+  mcp: 'deck_get_info',
+  example: {},
+  run: async (ctx) => deckInfo(await ctx.target()),
+  human: (info: ReturnType<typeof deckInfo>) =>
+    [
+      `${info.title}  (${info.id}, revision ${info.revision}, theme ${info.theme})`,
+      `${info.counts.slides} slides in ${info.counts.sections} sections; ${info.counts.canvas} canvas, ${info.counts.charts} charts, ${info.counts.guides} guides`,
+      ...info.sections.flatMap((s) => [`  ${s.title}`, ...s.slides.map((slide) => `    ${slide.id}  ${slide.title}`)]),
+    ].join('\n'),
+})
+
+export const deckList = defineAction({
+  id: 'deck.list',
+  label: 'List decks',
+  doc: 'Every deck in the workspace, newest first, with title, slide and section counts, revision and stamps. Trashed decks are left out unless asked for; then each carries trashedAt.',
+  group: 'deck',
+  milestone: 'M1',
+  mutates: false,
+  transports: 'CMHP',
+  input: obj({ includeTrashed: opt(bool({ description: 'Include decks in the trash.' })) }),
+  output: outline({ decks: 'per deck: id, title, slides, sections, revision, stamps, trashedAt when trashed' }),
+  cli: 'deck list --include-trashed',
+  mcp: 'deck_list',
+  example: { includeTrashed: true },
+  run: async (ctx, input: { includeTrashed?: boolean }) => {
+    const decks = []
+    for (const id of await ctx.ws.deckIds()) {
+      const doc = await readDeckFolder(ctx.ws.deckDir(id))
+      const m = doc.manifest
+      if (m.trashedAt && !input.includeTrashed) continue
+      decks.push({ id, title: m.title, slides: slideCount(doc), sections: m.sections.length, revision: m.revision, stamps: m.stamps, ...(m.trashedAt ? { trashedAt: m.trashedAt } : {}) })
+    }
+    decks.sort((a, b) => (a.stamps.updatedAt < b.stamps.updatedAt ? 1 : a.stamps.updatedAt > b.stamps.updatedAt ? -1 : a.id.localeCompare(b.id)))
+    return { decks }
+  },
+  human: (r: { decks: { id: string; title: string; slides: number; revision: number; trashedAt?: string }[] }) =>
+    r.decks.length ? r.decks.map((d) => `${d.id}  ${d.title}  (${d.slides} slides, revision ${d.revision})${d.trashedAt ? '  [trashed]' : ''}`).join('\n') : 'No decks.',
+})
+
+export const deckGet = defineAction({
+  id: 'deck.get',
+  label: 'Get the deck document',
+  doc: 'The whole normalized deck document: the manifest, every slide by id and the version log. The same document a 409 carries as `current`.',
+  group: 'deck',
+  milestone: 'M1',
+  mutates: false,
+  transports: 'CMHP',
+  input: obj({}),
+  output: outline({ manifest: 'deck.json', slides: 'slides by id', versions: 'named versions' }),
+  cli: 'deck get',
+  mcp: 'deck_get',
+  example: {},
+  run: async (ctx) => ctx.target(),
+})

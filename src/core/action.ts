@@ -1,0 +1,131 @@
+/**
+ * The declaration of one action: data first, code last.
+ *
+ * Every transport (CLI, MCP, HTTP, page) reads these declarations; nothing about an action is
+ * written twice. An action without `run` is declared but not built: every transport answers 501
+ * and its description says `implemented: false`.
+ */
+import type { Schema } from '../model/schema.js'
+import type { DeckDoc } from '../model/deck.js'
+import type { Workspace } from '../store/workspace.js'
+import type { Principal } from './principal.js'
+
+export type TransportLetter = 'C' | 'M' | 'H' | 'P'
+export type Milestone = 'M1' | 'M2' | 'M3' | 'M4' | 'M5' | 'M6' | 'M7' | 'M8' | 'M9' | 'M10'
+
+/** Which deck an action guards with its baseRevision and locks while it runs. */
+export type DeckTarget =
+  | { kind: 'current' } // the deck named by --deck / ?deck= / the default deck
+  | { kind: 'field'; field: string } // an input field names the deck (deck.trash `id`)
+  | { kind: 'none' } // no existing deck is guarded (deck.create, template.list)
+
+export interface ActionSpec<I = any, O = any> {
+  id: string
+  label: string
+  doc: string
+  group: string
+  milestone: Milestone
+  mutates: boolean
+  transports: string
+  input: Schema
+  /** An outline of the result: a JSON Schema whose properties name the result's members. */
+  output: Schema
+  /** The CLI form exactly as the spec writes it, after `studio`; null where the spec gives none. */
+  cli: string | null
+  /** The MCP tool name exactly as the spec writes it; null where the action has no MCP tool. */
+  mcp: string | null
+  example: Record<string, unknown>
+  /** Which deck this action guards; defaults to the current deck when it mutates with a baseRevision. */
+  deck?: DeckTarget
+  /** Extra lock keys held for the whole call (e.g. `template-<slug>`), beside the guarded deck's. */
+  locks?: (input: I) => string[]
+  /** MCP tool hints; derived from `mutates` when absent. */
+  annotations?: { destructive?: boolean; idempotent?: boolean }
+  /** Turns parsed CLI flags and arguments into the input object where the form is not field-for-field. */
+  cliInput?: (parsed: CliParsed) => Record<string, unknown>
+  /** Human rendering of the result for the CLI (without --json). */
+  human?: (result: O) => string
+  /** Where stdin (`< file.json`) lands; inferred from the form's file name when absent. */
+  stdinField?: string
+  run?: (ctx: ActionContext, input: I) => Promise<O> | O
+}
+
+export interface Action<I = any, O = any> extends ActionSpec<I, O> {
+  transportSet: ReadonlySet<TransportLetter>
+  implemented: boolean
+}
+
+/** Parsed command-line values handed to `cliInput`: flags by their long name, args by placeholder. */
+export interface CliParsed {
+  flags: Record<string, unknown>
+  args: Record<string, unknown>
+  /** The input built by the generic field-for-field mapping, for hooks that only adjust it. */
+  input: Record<string, unknown>
+}
+
+/** What a handler sees. Reads are direct; writes are staged and committed by the engine. */
+export interface ActionContext {
+  readonly action: Action
+  readonly ws: Workspace
+  readonly principal: Principal
+  readonly transport: TransportLetter
+  readonly force: boolean
+  /** The deck the call names (query `deck`, `--deck`), else the workspace default. */
+  deckId(): Promise<string>
+  /** Loads a deck as it is on disk now (inside the lock when the action mutates). */
+  load(deckId: string): Promise<DeckDoc>
+  /** The guarded deck, loaded once under the lock. */
+  target(): Promise<DeckDoc>
+  /**
+   * Stages a deck document to be written; `null` removes the deck folder. The engine sets the
+   * revision (current + 1, or the staged one for a new deck) and the stamps, unless `preserve` is
+   * set (a bundle arriving as it was packed). `create` makes the commit refuse (id_taken) when a
+   * deck of that id appeared meanwhile.
+   */
+  stage(deckId: string, doc: DeckDoc | null, options?: { preserve?: boolean; create?: boolean }): void
+  /** Stages a raw file copy inside the workspace (assets, templates). */
+  stageCopy(fromRel: string, toRel: string): void
+  /** Stages a file write (relative to the workspace root) or removal (`null`). */
+  stageFile(rel: string, content: string | Buffer | null): void
+  /** Stages removal of a whole folder (relative to the workspace root). */
+  stageRemoveDir(rel: string): void
+  /** Runs after a successful commit (the engine hands over the new revision). */
+  after(fn: (committed: { revision?: number; commit?: string }) => void): void
+}
+
+const TRANSPORT_LETTERS = new Set(['C', 'M', 'H', 'P'])
+
+/** Declares an action; the table refuses duplicates and malformed declarations when it is built. */
+export function defineAction<I = any, O = any>(spec: ActionSpec<I, O>): Action<I, O> {
+  const letters = [...spec.transports]
+  for (const letter of letters) {
+    if (!TRANSPORT_LETTERS.has(letter)) throw new Error(`${spec.id}: unknown transport letter ${letter}`)
+  }
+  if (!/^[a-z]+(\.[a-z][A-Za-z]*)+$/.test(spec.id)) throw new Error(`${spec.id}: action ids are <group>.<name>`)
+  if (spec.mcp !== null && !letters.includes('M')) throw new Error(`${spec.id}: an MCP name without the M transport`)
+  if (spec.cli !== null && !letters.includes('C')) throw new Error(`${spec.id}: a CLI form without the C transport`)
+  return {
+    ...spec,
+    transportSet: new Set(letters as TransportLetter[]),
+    implemented: typeof spec.run === 'function',
+  }
+}
+
+/** The description served by `studio actions show` and `GET /api/actions/{id}`. */
+export function describeAction(action: Action) {
+  return {
+    id: action.id,
+    label: action.label,
+    doc: action.doc,
+    group: action.group,
+    mutates: action.mutates,
+    transports: [...action.transportSet],
+    milestone: action.milestone,
+    implemented: action.implemented,
+    input: action.input,
+    output: action.output,
+    cli: action.cli === null ? null : `studio ${action.cli}`,
+    mcp: action.mcp,
+    example: action.example,
+  }
+}

@@ -1,0 +1,95 @@
+/**
+ * The one error shape of every transport, and the closed set of error codes.
+ *
+ * Each code maps to exactly one HTTP status and one CLI exit code; MCP reports every one of them as a
+ * tool result with `isError: true` and this same object as structured content. A transport never
+ * invents a code of its own: it throws `fail(code, ...)` or lets the engine do it.
+ */
+
+/** code → [HTTP status, CLI exit code]. Documented in docs/errors.md (generated from this table). */
+export const ERROR_CODES = {
+  invalid_input: [400, 2],
+  unknown_field: [400, 2],
+  refused: [400, 2],
+  unauthorized: [401, 5],
+  forbidden: [403, 5],
+  read_only: [403, 5],
+  not_found: [404, 3],
+  stale_revision: [409, 4],
+  leased: [409, 4],
+  id_taken: [409, 4],
+  workspace_busy: [409, 4],
+  payload_too_large: [413, 2],
+  internal: [500, 1],
+  storage: [500, 1],
+  not_implemented: [501, 6],
+} as const satisfies Record<string, readonly [number, number]>
+
+export type ErrorCode = keyof typeof ERROR_CODES
+
+export const ERROR_DOCS: Record<ErrorCode, string> = {
+  invalid_input: 'The input does not match the action schema; `path` is the validator path, `pointer` the JSON pointer of the offending value.',
+  unknown_field: 'The input carries a field the action does not know; `pointer` names it.',
+  refused: 'The input is well-formed but the action refuses it (for example `confirm` not true, a bundle that fails its checks).',
+  unauthorized: 'A bearer token is required (off loopback) and is missing or invalid.',
+  forbidden: 'The caller lacks the capability for this action.',
+  read_only: 'The target cannot be changed (a shipped template, a trashed deck).',
+  not_found: 'An id names nothing: deck, slide, block, template, version or action.',
+  stale_revision: '`baseRevision` is not the current revision; `currentRevision` and `current` (the document) are attached. Nothing was written.',
+  leased: 'Another author holds the lease on the slide; `holder` names them. Retry with force to override.',
+  id_taken: 'The id asked for is already in use.',
+  workspace_busy: 'The deck stayed locked by another writer beyond the wait limit, or git reports a lock a crashed process left; `message` says how to clear it.',
+  payload_too_large: 'The request body or a bundle exceeds its documented cap.',
+  internal: 'An unexpected failure; the deck is unchanged.',
+  storage: 'The file system or git refused an operation; the deck is unchanged or was repaired.',
+  not_implemented: 'The action is declared in the table but not built on this instance (`implemented: false`).',
+}
+
+/** The JSON body every transport sends for a failure. */
+export interface ErrorBody {
+  status: number
+  code: ErrorCode
+  message: string
+  path?: string
+  pointer?: string
+  currentRevision?: number
+  current?: unknown
+  holder?: unknown
+  details?: unknown
+}
+
+export class StudioError extends Error {
+  readonly code: ErrorCode
+  readonly extra: Omit<ErrorBody, 'status' | 'code' | 'message'>
+
+  constructor(code: ErrorCode, message: string, extra: Omit<ErrorBody, 'status' | 'code' | 'message'> = {}) {
+    super(message)
+    this.name = 'StudioError'
+    this.code = code
+    this.extra = extra
+  }
+
+  get status(): number {
+    return ERROR_CODES[this.code][0]
+  }
+
+  get exitCode(): number {
+    return ERROR_CODES[this.code][1]
+  }
+
+  toJSON(): ErrorBody {
+    return { status: this.status, code: this.code, message: this.message, ...this.extra }
+  }
+}
+
+/** Throws the one error type. `fail('not_found', 'No slide "x"')`. */
+export function fail(code: ErrorCode, message: string, extra: Omit<ErrorBody, 'status' | 'code' | 'message'> = {}): never {
+  throw new StudioError(code, message, extra)
+}
+
+/** Any thrown value as the error shape; unknown errors become `internal` without leaking a stack. */
+export function toStudioError(error: unknown): StudioError {
+  if (error instanceof StudioError) return error
+  const message = error instanceof Error ? error.message : String(error)
+  return new StudioError('internal', message)
+}

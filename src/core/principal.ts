@@ -1,0 +1,37 @@
+/**
+ * Who is calling. A local checkout has no accounts: the caller owns every deck. The author is what
+ * commits and leases are attributed to: `--author` / `x-studio-author` / `?author=`, else
+ * `agent:http` over HTTP and MCP, else the local user on the command line.
+ */
+import { userInfo } from 'node:os'
+import { fail } from './errors.js'
+
+export interface Principal {
+  author: string
+  kind: 'person' | 'agent' | 'anonymous'
+  /** Every deck counts as owned by the caller on a checkout. */
+  owner: boolean
+}
+
+const AUTHOR_RE = /^[^\u0000-\u001f\u007f<>]{1,120}$/u
+
+export function principalFor(author: string | undefined, transport: string): Principal {
+  let name = author?.trim()
+  if (!name) name = transport === 'C' ? process.env.STUDIO_AUTHOR || localUser() : 'agent:http'
+  if (!AUTHOR_RE.test(name)) fail('invalid_input', 'The author must be 1 to 120 printable characters without < or >.', { path: 'author' })
+  return { author: name, kind: name.startsWith('agent:') ? 'agent' : 'person', owner: true }
+}
+
+function localUser(): string {
+  try {
+    return userInfo().username || 'local'
+  } catch {
+    return 'local'
+  }
+}
+
+/** The git identity of an author: the name as given, a stable non-routable address derived from it. */
+export function gitIdentity(author: string): { name: string; email: string } {
+  const local = author.toLowerCase().replace(/[^a-z0-9._-]+/g, '-').replace(/^-+|-+$/g, '') || 'author'
+  return { name: author, email: `${local}@studio.invalid` }
+}

@@ -1,0 +1,150 @@
+/**
+ * The deck document in memory: the manifest (deck.json) and its slides (slides/<id>.json).
+ *
+ * Section order in the manifest is the only place slide order lives. Sidecars (the version log)
+ * travel with the document so that one write can change them together.
+ */
+import { LAYOUTS, SHEET, SLOTS } from './layouts.js'
+import { arr, bool, Colour, DeckId, int, num, obj, oneOf, opt, SectionId, SlideId, str, nullable, type Schema, openObj, anyOf } from './schema.js'
+
+export interface Section {
+  id: string
+  title: string
+  slides: string[]
+}
+
+export interface Guides {
+  vertical?: number[]
+  horizontal?: number[]
+}
+
+export interface Manifest {
+  id: string
+  title: string
+  theme: string
+  defaults?: { appearance?: 'light' | 'dark'; counter?: boolean; notes?: string }
+  background?: string
+  guides?: Guides
+  sections: Section[]
+  revision: number
+  trashedAt?: string
+  stamps: { createdAt: string; updatedAt: string }
+  template?: string
+}
+
+export interface Block {
+  id: string
+  kind: string
+  slot?: string
+  [key: string]: unknown
+}
+
+export interface Slide {
+  id: string
+  layout: string
+  title?: string
+  subtitle?: string
+  byline?: string
+  blocks?: Block[]
+  notes?: string
+  skip?: boolean
+  background?: string
+  [key: string]: unknown
+}
+
+export interface Version {
+  n: number
+  author: string
+  note: string
+  revision: number
+  at: string
+}
+
+export interface DeckDoc {
+  manifest: Manifest
+  slides: Record<string, Slide>
+  versions: Version[]
+}
+
+export const BlockSchema: Schema = openObj('A block: id, kind, slot and the properties of its kind (docs/model.md).', {
+  required: ['id', 'kind'],
+  properties: { id: str({ minLength: 1 }), kind: str({ minLength: 1 }), slot: oneOf(SLOTS) },
+})
+
+export const SlideSchema: Schema = openObj('A slide document (docs/model.md).', {
+  required: ['id', 'layout'],
+  properties: {
+    id: SlideId,
+    layout: oneOf(LAYOUTS),
+    title: str(),
+    subtitle: str(),
+    byline: str(),
+    blocks: arr(BlockSchema),
+    notes: str(),
+    skip: bool(),
+    background: Colour,
+  },
+})
+
+export const SectionSchema: Schema = obj({ id: SectionId, title: str(), slides: arr(SlideId) })
+
+export const GuidesSchema: Schema = obj({
+  vertical: opt(arr(num({ minimum: 0, maximum: SHEET.width }))),
+  horizontal: opt(arr(num({ minimum: 0, maximum: SHEET.height }))),
+})
+
+export const ManifestSchema: Schema = obj({
+  id: DeckId,
+  title: str({ minLength: 1, maxLength: 200 }),
+  theme: str({ minLength: 1 }),
+  defaults: opt(obj({ appearance: opt(oneOf(['light', 'dark'])), counter: opt(bool()), notes: opt(str()) })),
+  background: opt(Colour),
+  guides: opt(GuidesSchema),
+  sections: arr(SectionSchema),
+  revision: int({ minimum: 0 }),
+  trashedAt: opt(str()),
+  stamps: obj({ createdAt: str(), updatedAt: str() }),
+  template: opt(str()),
+})
+
+export const VersionSchema: Schema = obj({ n: int({ minimum: 1 }), author: str(), note: str(), revision: int({ minimum: 0 }), at: str() })
+
+/** The whole deck as one JSON value: what 409s carry as `current` and what validate.run checks. */
+export const DeckDocSchema: Schema = obj({
+  manifest: ManifestSchema,
+  slides: { type: 'object', additionalProperties: SlideSchema },
+  versions: arr(VersionSchema),
+})
+
+export const background = anyOf([Colour, { type: 'null' }])
+export const nullableColour = nullable(Colour)
+
+/** Slides in deck order (section by section). */
+export function orderedSlides(doc: DeckDoc): Slide[] {
+  const out: Slide[] = []
+  for (const section of doc.manifest.sections) for (const id of section.slides) if (doc.slides[id]) out.push(doc.slides[id])
+  return out
+}
+
+/** The title a listing shows for a slide: its own title field, else its first title-slot or heading text. */
+export function slideTitle(slide: Slide): string {
+  if (typeof slide.title === 'string' && slide.title) return slide.title
+  for (const block of slide.blocks ?? []) {
+    if ((block.slot === 'title' || block.kind === 'heading') && typeof block.text === 'string') return plainText(block.text)
+  }
+  return ''
+}
+
+/** Text values may carry inline marks ([[i:...]] etc. in later milestones); listings show plain text. */
+export function plainText(text: string): string {
+  return text.replace(/\s+/g, ' ').trim()
+}
+
+export function slideCount(doc: DeckDoc): number {
+  return doc.manifest.sections.reduce((n, section) => n + section.slides.length, 0)
+}
+
+/** Deep copy of a document, for handlers that build the next state from the current one. */
+export function cloneDoc(doc: DeckDoc): DeckDoc {
+  return structuredClone(doc)
+}

@@ -1,0 +1,75 @@
+/**
+ * Normalization rules, written once and applied by the engine after every write.
+ *
+ * - guides sorted, de-duplicated and kept inside the sheet; an empty result removes the field
+ * - empty optional fields dropped (defaults, background, notes, skip false)
+ * - sections drop ids of slides that no longer exist; every slide file is listed in some section
+ * - z renumbered densely per slide and angles kept in [0, 360) for positioned blocks
+ */
+import { SHEET } from './layouts.js'
+import type { DeckDoc, Guides, Slide } from './deck.js'
+
+function normalizeAxis(values: number[] | undefined, max: number): number[] | undefined {
+  if (!values) return undefined
+  const kept = [...new Set(values.filter((v) => Number.isFinite(v) && v >= 0 && v <= max))].sort((a, b) => a - b)
+  return kept.length ? kept : undefined
+}
+
+export function normalizeGuides(guides: Guides | undefined): Guides | undefined {
+  if (!guides) return undefined
+  const vertical = normalizeAxis(guides.vertical, SHEET.width)
+  const horizontal = normalizeAxis(guides.horizontal, SHEET.height)
+  if (!vertical && !horizontal) return undefined
+  return { ...(vertical ? { vertical } : {}), ...(horizontal ? { horizontal } : {}) }
+}
+
+export function normalizeAngle(angle: number): number {
+  const a = angle % 360
+  return a < 0 ? a + 360 : a === 0 ? 0 : a
+}
+
+export function normalizeSlide(slide: Slide): Slide {
+  const out: Slide = { ...slide }
+  if (!out.notes) delete out.notes
+  if (out.skip !== true) delete out.skip
+  if (out.background === null || out.background === '') delete out.background
+  if (Array.isArray(out.blocks)) {
+    const positioned = out.blocks.filter((b) => typeof b.z === 'number').sort((a, b) => (a.z as number) - (b.z as number))
+    positioned.forEach((block, index) => (block.z = index))
+    for (const block of out.blocks) if (typeof block.angle === 'number') {
+      const angle = normalizeAngle(block.angle)
+      if (angle === 0) delete block.angle
+      else block.angle = angle
+    }
+  }
+  return out
+}
+
+/** Returns the normalized document (a new object; the input is not changed). */
+export function normalizeDoc(doc: DeckDoc): DeckDoc {
+  const manifest = { ...doc.manifest }
+  const guides = normalizeGuides(manifest.guides)
+  if (guides) manifest.guides = guides
+  else delete manifest.guides
+  if (manifest.background === null || manifest.background === '') delete manifest.background
+  if (manifest.defaults) {
+    const defaults = Object.fromEntries(Object.entries(manifest.defaults).filter(([, v]) => v !== undefined && v !== null && v !== ''))
+    if (Object.keys(defaults).length) manifest.defaults = defaults
+    else delete manifest.defaults
+  }
+  if (!manifest.trashedAt) delete manifest.trashedAt
+  const slides: Record<string, Slide> = {}
+  for (const [id, slide] of Object.entries(doc.slides)) slides[id] = normalizeSlide(slide)
+  const listed = new Set<string>()
+  manifest.sections = manifest.sections.map((section) => {
+    const ids = section.slides.filter((id) => slides[id] && !listed.has(id))
+    ids.forEach((id) => listed.add(id))
+    return { ...section, slides: ids }
+  })
+  const orphans = Object.keys(slides).filter((id) => !listed.has(id))
+  if (orphans.length) {
+    if (!manifest.sections.length) manifest.sections.push({ id: 'main', title: 'Main', slides: [] })
+    manifest.sections[manifest.sections.length - 1].slides.push(...orphans.sort())
+  }
+  return { manifest, slides, versions: doc.versions }
+}

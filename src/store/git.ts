@@ -1,0 +1,94 @@
+/**
+ * The only code that runs git. simple-git is loaded on first use so read commands never pay for it.
+ *
+ * Every user-supplied string reaches git after `--` (paths) or inside `-m` (messages): never as an
+ * option. Commits name the exact files studio wrote, so a user's own staged work is never swept up.
+ */
+import type { SimpleGit } from 'simple-git'
+import { existsSync } from 'node:fs'
+import { join } from 'node:path'
+import { StudioError } from '../core/errors.js'
+import { gitIdentity } from '../core/principal.js'
+
+const COMMITTER = { name: 'Deck Studio', email: 'studio@studio.invalid' }
+
+export interface CommitRequest {
+  /** Paths relative to the workspace root that changed (written or removed). */
+  paths: string[]
+  /** Paths among them that git does not know yet and must be added first. */
+  added: string[]
+  subject: string
+  author: string
+  trailers: Record<string, string | number>
+}
+
+export class Git {
+  private client: SimpleGit | undefined
+
+  constructor(
+    readonly root: string,
+    readonly gitRoot: string,
+  ) {}
+
+  private async git(): Promise<SimpleGit> {
+    if (!this.client) {
+      const { simpleGit } = await import('simple-git')
+      this.client = simpleGit({ baseDir: this.root, maxConcurrentProcesses: 1, trimmed: false })
+    }
+    return this.client
+  }
+
+  /** Runs git with the given arguments in the workspace; raw git errors become `storage` errors with a fix. */
+  async raw(args: string[], env?: Record<string, string>): Promise<string> {
+    const git = await this.git()
+    try {
+      return await (env ? git.env({ ...process.env, ...env } as Record<string, string>) : git).raw(args)
+    } catch (error) {
+      throw explainGitError(error, this.gitRoot)
+    }
+  }
+
+  /** One commit of exactly these paths, with the author and the trailers. */
+  async commit(request: CommitRequest): Promise<void> {
+    if (request.added.length) await this.raw(['add', '--', ...request.added])
+    const identity = gitIdentity(request.author)
+    const trailers = Object.entries(request.trailers).map(([key, value]) => `${key}: ${value}`).join('\n')
+    const message = `${request.subject}\n\n${trailers}\n`
+    await this.raw(['commit', '--quiet', '--no-verify', '--allow-empty', '-m', message, '--', ...request.paths], {
+      GIT_AUTHOR_NAME: identity.name,
+      GIT_AUTHOR_EMAIL: identity.email,
+      GIT_COMMITTER_NAME: COMMITTER.name,
+      GIT_COMMITTER_EMAIL: COMMITTER.email,
+    })
+  }
+
+  /** The content of a file at HEAD, or null when HEAD does not have it. */
+  async showHead(rel: string): Promise<string | null> {
+    try {
+      return await this.raw(['show', `HEAD:${rel}`])
+    } catch {
+      return null
+    }
+  }
+
+  /** Puts a folder back to HEAD: tracked files restored, untracked ones removed. */
+  async restoreToHead(rel: string): Promise<void> {
+    const tracked = (await this.raw(['ls-tree', '-r', '--name-only', 'HEAD', '--', rel]).catch(() => '')).trim()
+    if (tracked) await this.raw(['checkout', 'HEAD', '--', rel])
+    await this.raw(['clean', '-fdq', '--', rel])
+  }
+}
+
+/** A raw git failure as a storage error that says what happened and how to fix it. */
+function explainGitError(error: unknown, gitRoot: string): StudioError {
+  const text = error instanceof Error ? error.message : String(error)
+  const lock = join(gitRoot, '.git', 'index.lock')
+  if (/index\.lock/.test(text) || existsSync(lock)) {
+    return new StudioError(
+      'workspace_busy',
+      `git's index is locked (${lock} exists). Another git command may be running; if none is, a crashed git left it: remove that file and retry. Nothing was committed.`,
+    )
+  }
+  if (/not a git repository/i.test(text)) return new StudioError('storage', `Not a git repository: ${gitRoot}. Run \`studio init\` there.`)
+  return new StudioError('storage', `git failed: ${text.split('\n').filter(Boolean).slice(0, 3).join(' ')}`)
+}

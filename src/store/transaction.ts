@@ -1,0 +1,107 @@
+/**
+ * Applying one accepted write: files, then exactly one git commit, crash-safe.
+ *
+ * Order: journal (atomic) → file writes (each atomic: temp, fsync, rename) → `git add` of new files →
+ * `git commit -- <exact paths>` → journal removed. A process killed anywhere in between leaves the
+ * journal behind; the next call on the same deck (under its lock) finds it and either sees the
+ * commit landed (its transaction id is in a commit trailer) or puts the touched folders back to
+ * HEAD. An acknowledged revision is committed, so it is never lost; an unacknowledged one is undone.
+ */
+import { randomBytes } from 'node:crypto'
+import { existsSync, readFileSync } from 'node:fs'
+import { copyFile, mkdir, readFile, rm, unlink } from 'node:fs/promises'
+import { dirname, join } from 'node:path'
+import writeFileAtomic from 'write-file-atomic'
+import { withLocks } from './lock.js'
+import type { Workspace } from './workspace.js'
+import { listFiles } from './decks.js'
+
+export interface FileChange {
+  /** Path relative to the workspace root. */
+  rel: string
+  /** New content, or null to remove the file. */
+  content: string | Buffer | null
+}
+
+export interface CommitMeta {
+  subject: string
+  author: string
+  trailers: Record<string, string | number>
+}
+
+interface Journal {
+  tx: string
+  /** Folders (relative to the workspace root) whose files this transaction touches. */
+  folders: string[]
+}
+
+const GIT_LOCK = '~git'
+
+export function journalPath(ws: Workspace, key: string): string {
+  return join(ws.stateDir, 'journal', `${key.replace(/[^A-Za-z0-9._-]/g, '_')}.json`)
+}
+
+/** Writes the files and commits them; `keys` are the lock keys (already held) whose journals cover it. */
+export async function applyChanges(ws: Workspace, keys: string[], folders: string[], changes: FileChange[], meta: CommitMeta): Promise<void> {
+  const tx = randomBytes(8).toString('hex')
+  const journal: Journal = { tx, folders }
+  await mkdir(join(ws.stateDir, 'journal'), { recursive: true })
+  for (const key of keys) await writeFileAtomic(journalPath(ws, key), JSON.stringify(journal), { fsync: true })
+
+  const added: string[] = []
+  const paths: string[] = []
+  for (const change of changes) {
+    const abs = join(ws.root, change.rel)
+    const existed = existsSync(abs)
+    if (change.content === null) {
+      if (!existed) continue
+      await unlink(abs)
+    } else {
+      await mkdir(dirname(abs), { recursive: true })
+      await writeFileAtomic(abs, change.content, { fsync: true })
+      if (!existed) added.push(ws.gitPath(change.rel))
+    }
+    paths.push(ws.gitPath(change.rel))
+  }
+  if (paths.length) {
+    await withLocks(join(ws.stateDir, 'locks'), [GIT_LOCK], () =>
+      ws.git.commit({ paths, added, subject: meta.subject, author: meta.author, trailers: { ...meta.trailers, 'Studio-Tx': tx } }),
+    )
+  }
+  for (const key of keys) await rm(journalPath(ws, key), { force: true })
+}
+
+/** Finds what a crashed write left under `key` and repairs it; returns a note when it did. */
+export async function repair(ws: Workspace, key: string): Promise<string | null> {
+  const file = journalPath(ws, key)
+  if (!existsSync(file)) return null
+  let journal: Journal
+  try {
+    journal = JSON.parse(readFileSync(file, 'utf8')) as Journal
+  } catch {
+    await rm(file, { force: true })
+    return null
+  }
+  const landed = (await ws.git.raw(['log', '-n', '1', '--format=%H', `--grep=Studio-Tx: ${journal.tx}`, '--fixed-strings']).catch(() => '')).trim()
+  if (!landed) {
+    await withLocks(join(ws.stateDir, 'locks'), [GIT_LOCK], async () => {
+      for (const folder of journal.folders) {
+        const path = ws.gitPath(folder)
+        await ws.git.raw(['reset', '--quiet', '--', path]).catch(() => '')
+        await ws.git.restoreToHead(path)
+      }
+    })
+  }
+  await rm(file, { force: true })
+  return landed ? null : `A write interrupted earlier (transaction ${journal.tx}) was never committed; ${journal.folders.join(', ')} put back to the last commit.`
+}
+
+/** File changes that copy a folder's files (relative paths) into another folder. */
+export async function copyFolderChanges(ws: Workspace, fromRel: string, toRel: string, filter: (rel: string) => boolean = () => true): Promise<FileChange[]> {
+  const files = await listFiles(join(ws.root, fromRel))
+  const out: FileChange[] = []
+  for (const rel of files.filter(filter)) out.push({ rel: `${toRel}/${rel}`, content: await readFile(join(ws.root, fromRel, rel)) })
+  return out
+}
+
+export { copyFile }

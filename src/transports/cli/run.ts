@@ -1,0 +1,125 @@
+/**
+ * Running one action from the command line: build the input, dispatch, print.
+ *
+ * `--json` prints the result, or the error shape, as JSON on stdout. Otherwise people get a short
+ * rendering (chalk, honouring NO_COLOR and non-TTY) and notes on stderr. The exit code comes from
+ * the error code (docs/errors.md).
+ */
+import { readFile } from 'node:fs/promises'
+import type { Action, CliParsed } from '../../core/action.js'
+import { dispatch } from '../../core/engine.js'
+import { fail, StudioError, toStudioError } from '../../core/errors.js'
+import { Workspace } from '../../store/workspace.js'
+import { coerce, properties, stdinField, type Form } from './form.js'
+import { genericInput } from './commands.js'
+
+async function readStdin(): Promise<string> {
+  if (process.stdin.isTTY) fail('invalid_input', 'This command reads JSON from stdin: pipe a file into it (< file.json).')
+  const chunks: Buffer[] = []
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer)
+  return Buffer.concat(chunks).toString('utf8')
+}
+
+function parseJson(text: string, what: string): unknown {
+  try {
+    return JSON.parse(text)
+  } catch (error) {
+    fail('invalid_input', `${what} is not valid JSON: ${(error as Error).message}`)
+  }
+}
+
+async function buildInput(action: Action, form: Form, argv: Record<string, unknown>, given: Record<string, unknown>): Promise<Record<string, unknown>> {
+  const props = properties(action.input)
+  let base: Record<string, unknown> = {}
+  if (typeof given.input === 'string') {
+    const text = given.input === '-' ? await readStdin() : given.input
+    const value = parseJson(text, '--input')
+    if (!value || typeof value !== 'object' || Array.isArray(value)) fail('invalid_input', '--input must be a JSON object.')
+    base = value as Record<string, unknown>
+  }
+  let input = { ...base, ...genericInput(action, form, argv, given) }
+  const field = stdinField(form, props, action.stdinField)
+  if (field && input[field] === undefined && given.input !== '-') input[field] = parseJson(await readStdin(), `stdin (${form.stdin})`)
+  if (action.cliInput) {
+    const parsed: CliParsed = { flags: given, args: argv, input }
+    input = action.cliInput(parsed)
+  }
+  if (typeof given.rev === 'string') input.baseRevision = coerce(given.rev, { type: 'integer' })
+  return input
+}
+
+/** Reads the guarded deck's current revision, for a CLI call that gave no --rev. */
+async function currentRevision(ws: Workspace, action: Action, input: Record<string, unknown>, deck: string | undefined): Promise<number | undefined> {
+  const target = action.deck ?? { kind: 'current' as const }
+  let id: string | undefined
+  if (target.kind === 'field') id = typeof input[target.field] === 'string' ? (input[target.field] as string) : undefined
+  else if (target.kind === 'current') id = deck ?? (await ws.defaultDeckId())
+  if (!id || !ws.deckExists(id)) return undefined
+  const manifest = JSON.parse(await readFile(`${ws.deckDir(id)}/deck.json`, 'utf8'))
+  return typeof manifest.revision === 'number' ? manifest.revision : undefined
+}
+
+export async function runAction(action: Action, form: Form, argv: Record<string, unknown>, given: Record<string, unknown>): Promise<void> {
+  const json = Boolean(given.json)
+  const notes: string[] = []
+  let spinner: { stop(): void } | undefined
+  try {
+    const input = await buildInput(action, form, argv, given)
+    const ws = Workspace.find({ root: given.root as string | undefined })
+    const deck = given.deck as string | undefined
+    const takesRevision = 'baseRevision' in properties(action.input)
+    if (action.run && takesRevision && input.baseRevision === undefined) {
+      const revision = await currentRevision(ws, action, input, deck)
+      if (revision !== undefined) {
+        input.baseRevision = revision
+        notes.push(`No --rev given: using the current revision ${revision}.`)
+      }
+    }
+    if (!json && process.stderr.isTTY && action.mutates && action.run) {
+      const { default: ora } = await import('ora')
+      spinner = ora({ text: action.label, stream: process.stderr }).start()
+    }
+    const { result, notes: callNotes } = await dispatch(action, input, {
+      ws,
+      transport: 'C',
+      deck,
+      author: given.author as string | undefined,
+      force: Boolean(given.force) && !('force' in properties(action.input)),
+    })
+    spinner?.stop()
+    notes.push(...callNotes)
+    if (json) {
+      process.stdout.write(JSON.stringify(result, null, 2) + '\n')
+      return
+    }
+    const { default: chalk } = await import('chalk')
+    if (process.env.NO_COLOR) chalk.level = 0
+    for (const note of notes) process.stderr.write(chalk.dim(note) + '\n')
+    process.stdout.write(renderHuman(action, result) + '\n')
+  } catch (error) {
+    spinner?.stop()
+    const failure = toStudioError(error)
+    process.exitCode = failure.exitCode
+    if (json) {
+      process.stdout.write(JSON.stringify(failure.toJSON(), null, 2) + '\n')
+      return
+    }
+    const { default: chalk } = await import('chalk')
+    if (process.env.NO_COLOR) chalk.level = 0
+    process.stderr.write(`${chalk.red('Error')} ${chalk.dim(`(${failure.code})`)}: ${failure.message}\n`)
+    if (failure.extra.pointer !== undefined) process.stderr.write(chalk.dim(`  at ${failure.extra.pointer || '/'}\n`))
+    if (failure.code === 'stale_revision') process.stderr.write(chalk.dim(`  current revision: ${failure.extra.currentRevision} (use --json to see the current document)\n`))
+  }
+}
+
+function renderHuman(action: Action, result: unknown): string {
+  if (action.human) return action.human(result)
+  if (result === null || typeof result !== 'object') return String(result)
+  const lines: string[] = []
+  for (const [key, value] of Object.entries(result as Record<string, unknown>)) {
+    lines.push(`${key}: ${typeof value === 'object' && value !== null ? JSON.stringify(value) : String(value)}`)
+  }
+  return lines.join('\n')
+}
+
+export { StudioError }
