@@ -1,0 +1,52 @@
+import { defineAction } from '../../core/action.js'
+import { lit, obj, opt, outline, str } from '../../model/schema.js'
+
+export const accountSessions = defineAction({
+  id: 'account.sessions',
+  label: 'List my sessions',
+  doc: "The caller's sign-in sessions, the current one marked.",
+  group: 'account',
+  milestone: 'M9',
+  mutates: false,
+  transports: 'CMHP',
+  input: obj({}),
+  output: outline({ sessions: 'sessions with id, device, created and last seen, current marker' }),
+  cli: 'account sessions --to <to>',
+  mcp: 'deck_list_sessions',
+  example: {},
+})
+
+export const accountSignOut = defineAction({
+  id: 'account.signOut',
+  label: 'Sign out',
+  doc: 'Ends one sign-in session, every other session with all, or the current session when neither is named.',
+  group: 'account',
+  milestone: 'M9',
+  mutates: true,
+  transports: 'CMHP',
+  input: obj({
+    sessionId: opt(str({ minLength: 1, description: 'The session to end.' })),
+    all: opt(lit(true, { description: 'End every other session.' })),
+  }),
+  output: outline({ signedOut: 'the sessions ended' }),
+  cli: 'account sign-out --all --to <to>',
+  mcp: 'deck_sign_out',
+  annotations: { destructive: true },
+  example: { all: true },
+})
+
+export const accountForget = defineAction({
+  id: 'account.forget',
+  label: 'Forget me',
+  doc: "Replaces the anonymous cookie with a fresh id and clears the browser's mirrors.",
+  group: 'account',
+  milestone: 'M9',
+  mutates: true,
+  transports: 'P',
+  input: obj({}),
+  output: outline({ principal: 'the fresh anonymous principal' }),
+  cli: null,
+  mcp: null,
+  annotations: { destructive: true },
+  example: {},
+})

@@ -1,0 +1,38 @@
+import { defineAction } from '../../core/action.js'
+import { bool, obj, oneOf, opt, outline } from '../../model/schema.js'
+
+/** The twelve kill switches the spec names, and maintenance (ours: every write answers 503 while it is on). */
+export const FLAGS = [
+  'realtime',
+  'presence',
+  'comments',
+  'invites',
+  'email',
+  'exports',
+  'uploads',
+  'renderThumbs',
+  'materialize',
+  'htmlBlocks',
+  'signup',
+  'readOnly',
+  'maintenance',
+] as const
+
+export const adminFlag = defineAction({
+  id: 'admin.flag',
+  label: 'Kill switch',
+  doc: 'Reads a kill switch, or turns it on or off; every instance reads the change within 5 seconds.',
+  group: 'admin',
+  milestone: 'M9',
+  mutates: true,
+  transports: 'CMHP',
+  input: obj({
+    name: oneOf(FLAGS, { description: 'One of the 13 kill-switch names.' }),
+    on: opt(bool({ description: 'Turn the switch on or off; absent reads it.' })),
+  }),
+  output: outline({ name: 'the switch', on: 'whether it is on', changedAt: 'when it last changed', changedBy: 'who changed it' }),
+  cli: 'admin flag <name> --on <on>',
+  mcp: 'deck_admin_flag',
+  annotations: { idempotent: true },
+  example: { name: 'exports', on: false },
+})

@@ -1,0 +1,22 @@
+import { defineAction } from '../../core/action.js'
+import { obj, outline } from '../../model/schema.js'
+import { emailInto } from '../share/cli.js'
+import { ACCESS_RECORD, AccessRevision, PrincipalOrEmail, ShareDeck } from '../share/schemas.js'
+
+export const adminAssignOwner = defineAction({
+  id: 'admin.assignOwner',
+  label: 'Assign an owner',
+  doc: "An admin sets a deck's owner directly, without an offer; the previous owner becomes an editor.",
+  group: 'admin',
+  milestone: 'M9',
+  mutates: true,
+  transports: 'CMHP',
+  ...ACCESS_RECORD,
+  input: obj({ id: ShareDeck, to: { ...PrincipalOrEmail, description: 'The new owner: a principal or an email.' }, baseRevision: AccessRevision }),
+  output: outline({ owner: 'the new owner', previousOwner: 'the previous owner', revision: "the access record's new revision" }),
+  cli: 'admin assign-owner <id> --email <email>',
+  mcp: 'deck_assign_owner',
+  cliInput: emailInto('to'),
+  annotations: { idempotent: true },
+  example: { id: 'quarterly-review', to: { email: 'ana@example.com' }, baseRevision: 3 },
+})

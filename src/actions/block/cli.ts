@@ -1,0 +1,52 @@
+/**
+ * Helpers for `cliInput` hooks of forms that are not field-for-field: flags that fill a nested
+ * object (`--left` → `trim.left`), `<slideId>#<blockId>` forms of actions taking `blockIds`, and
+ * switches such as `--off`. They read whichever of input, flags or args the parser filed a name in.
+ */
+import type { CliParsed } from '../../core/action.js'
+
+type Fields = Record<string, unknown>
+
+/** The value the command line gave for a name (placeholder or long flag), if any. */
+export function given(parsed: CliParsed, name: string): unknown {
+  return parsed.input[name] ?? parsed.flags[name] ?? parsed.args[name]
+}
+
+/** A numeric string as a number; anything else unchanged. */
+export function numeric(value: unknown): unknown {
+  return typeof value === 'string' && value.trim() !== '' && Number.isFinite(Number(value)) ? Number(value) : value
+}
+
+/** A copy without the members whose value is undefined. */
+export function defined(fields: Fields): Fields {
+  return Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined))
+}
+
+/** The generic input without the names a hook moves elsewhere. */
+export function without(input: Fields, names: readonly string[]): Fields {
+  return Object.fromEntries(Object.entries(input).filter(([key]) => !names.includes(key)))
+}
+
+/** Collects named flags into one object; undefined when none was given. */
+export function gather(parsed: CliParsed, names: readonly string[], rename: Record<string, string> = {}, asNumbers = true): Fields | undefined {
+  const out: Fields = {}
+  for (const name of names) {
+    const value = given(parsed, name)
+    if (value !== undefined) out[rename[name] ?? name] = asNumbers ? numeric(value) : value
+  }
+  return Object.keys(out).length ? out : undefined
+}
+
+/** `3,9` or `3-9` or `[3,9]` as `[3, 9]`; other values unchanged. */
+export function range(value: unknown): unknown {
+  if (typeof value !== 'string') return value
+  const parts = value.replace(/^\[|\]$/g, '').split(/\s*[,-]\s*|\s+/).filter(Boolean)
+  return parts.length === 2 ? parts.map((part) => numeric(part)) : value
+}
+
+/** For `<slideId>#<blockId>` forms whose input is `blockIds`: the one block becomes the list. */
+export function targetAsList(parsed: CliParsed, moved: readonly string[] = []): Fields {
+  const blockId = parsed.input.blockId ?? parsed.args.blockId
+  const rest = without(parsed.input, ['blockId', ...moved])
+  return blockId === undefined || rest.blockIds !== undefined ? rest : { ...rest, blockIds: [blockId] }
+}

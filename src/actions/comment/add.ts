@@ -1,0 +1,49 @@
+import { defineAction } from '../../core/action.js'
+import { obj, opt, outline } from '../../model/schema.js'
+import { anchorOf, bodyOf } from './cli.js'
+import { whoOf } from '../share/cli.js'
+import { Anchor, Assignee, Body, COMMENTS_DECK, CommentsRevision, ThreadId } from './schemas.js'
+
+const written = outline({ thread: 'the thread as stored', baseRevision: 'the comments revision after the write, the number comment.list since takes' })
+
+export const commentAdd = defineAction({
+  id: 'comment.add',
+  label: 'Add a comment',
+  doc: 'Opens a comment thread anchored on the deck, a slide, a block, a text range, a table cell or the notes of a slide, with mentions and an optional assignee. Runs server side.',
+  group: 'comment',
+  milestone: 'M8',
+  mutates: true,
+  transports: 'CMHP',
+  deck: COMMENTS_DECK,
+  input: obj({ anchor: Anchor, body: Body, assignee: opt(Assignee), baseRevision: CommentsRevision }),
+  output: written,
+  cli: 'comment add <anchor> -m <text> --mention <who> --assign <who>',
+  mcp: 'deck_add_comment',
+  cliInput: (parsed) => {
+    const input = bodyOf(parsed)
+    const assign = parsed.flags.assign
+    return { ...input, anchor: anchorOf(input.anchor), ...(assign !== undefined ? { assignee: whoOf(assign) } : {}) }
+  },
+  example: {
+    anchor: { kind: 'block', slideId: 'title-and-body-2', blockId: 'b1' },
+    body: { text: '{@0} can you check this number?', mentions: [{ email: 'ana@example.com' }] },
+    baseRevision: 3,
+  },
+})
+
+export const commentReply = defineAction({
+  id: 'comment.reply',
+  label: 'Reply to a thread',
+  doc: 'Adds a reply at the end of a thread; mentions notify the people named.',
+  group: 'comment',
+  milestone: 'M8',
+  mutates: true,
+  transports: 'CMHP',
+  deck: COMMENTS_DECK,
+  input: obj({ threadId: ThreadId, body: Body, baseRevision: CommentsRevision }),
+  output: written,
+  cli: 'comment reply <threadId> -m <text> --mention <who>',
+  mcp: 'deck_reply_comment',
+  cliInput: bodyOf,
+  example: { threadId: 't1', body: { text: 'Fixed in the latest revision.' }, baseRevision: 3 },
+})

@@ -1,0 +1,40 @@
+import { defineAction } from '../../core/action.js'
+import { bool, obj, opt, outline } from '../../model/schema.js'
+import { bodyOf } from './cli.js'
+import { Body, COMMENTS_DECK, CommentId, CommentsRevision, ThreadId, UpdatedAt } from './schemas.js'
+
+const written = outline({ thread: 'the thread as stored', baseRevision: 'the comments revision after the write, the number comment.list since takes' })
+
+export const commentEdit = defineAction({
+  id: 'comment.edit',
+  label: 'Edit a comment',
+  doc: "Replaces the body of one of the caller's own comments. When the thread changed since expectedUpdatedAt it answers 409 with the current thread.",
+  group: 'comment',
+  milestone: 'M8',
+  mutates: true,
+  transports: 'CMHP',
+  deck: COMMENTS_DECK,
+  input: obj({ threadId: ThreadId, commentId: CommentId, body: Body, expectedUpdatedAt: UpdatedAt, baseRevision: CommentsRevision }),
+  output: written,
+  cli: 'comment edit <threadId> <commentId> -m <text>',
+  mcp: 'deck_edit_comment',
+  cliInput: bodyOf,
+  example: { threadId: 't1', commentId: 'c1', body: { text: 'Revenue grew 12 percent, not 21.' }, expectedUpdatedAt: '2025-03-04T10:15:00Z', baseRevision: 3 },
+})
+
+export const commentDelete = defineAction({
+  id: 'comment.delete',
+  label: 'Delete a comment',
+  doc: 'Turns a comment into a tombstone: replies are kept and a deleted first comment keeps the thread. restore brings it back within 30 days.',
+  group: 'comment',
+  milestone: 'M8',
+  mutates: true,
+  transports: 'CMHP',
+  deck: COMMENTS_DECK,
+  input: obj({ threadId: ThreadId, commentId: CommentId, restore: opt(bool({ description: 'Undo a delete, within 30 days.' })), baseRevision: CommentsRevision }),
+  output: written,
+  cli: 'comment delete <threadId> <commentId> --restore',
+  mcp: 'deck_delete_comment',
+  annotations: { destructive: true },
+  example: { threadId: 't1', commentId: 'c2', baseRevision: 3 },
+})

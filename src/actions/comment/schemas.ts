@@ -1,0 +1,53 @@
+import { anyOf, arr, BlockId, BR, int, IsoTime, lit, obj, opt, Pointer, SlideId, str, Who } from '../../model/schema.js'
+import type { DeckTarget } from '../../core/action.js'
+
+export const ThreadId = str({ minLength: 1, maxLength: 120, description: 'Comment thread id.' })
+export const CommentId = str({ minLength: 1, maxLength: 120, description: 'Comment id inside the thread.' })
+
+/**
+ * Where a thread sits. CLI text forms: `deck`, `slide:<id>`, `<slide>#<block>`,
+ * `<slide>#<block>/<path>:<start>-<end>`, `<slide>#<block>/cell:<r>,<c>`, `notes:<slide>`.
+ */
+export const Anchor = anyOf(
+  [
+    obj({ kind: lit('deck') }),
+    obj({ kind: lit('slide'), slideId: SlideId }),
+    obj({ kind: lit('block'), slideId: SlideId, blockId: BlockId }),
+    obj({
+      kind: lit('range'),
+      slideId: SlideId,
+      blockId: BlockId,
+      path: { ...Pointer, description: 'Pointer of the Text inside the block, e.g. /text.' },
+      range: arr(int({ minimum: 0 }), { minItems: 2, maxItems: 2, description: '[start, end] in the plain text, one character per paragraph break.' }),
+    }),
+    obj({ kind: lit('cell'), slideId: SlideId, blockId: BlockId, row: int({ minimum: 0, description: 'Row, from 0.' }), col: int({ minimum: 0, description: 'Column, from 0.' }) }),
+    obj({ kind: lit('notes'), slideId: SlideId }),
+  ],
+  { description: 'The deck, a slide, a block, a text range, a table cell, or the notes of a slide; discriminated by kind.' },
+)
+
+export const Body = obj(
+  {
+    text: str({ minLength: 1, maxLength: 10000, description: 'Plain text; a {@n} token names mentions[n].' }),
+    mentions: opt(arr(Who, { maxItems: 50, description: 'People and agents mentioned, in {@n} order.' })),
+  },
+  { description: 'The comment body.' },
+)
+
+export const Assignee = { ...Who, description: 'A principal (agents are assignable) or an invitation by email.' }
+
+export const CommentsRevision = opt({ ...BR, description: 'The comments revision the caller last read; a stale value never refuses.' })
+
+/**
+ * Comment writes name the comments revision, not the deck's, and never refuse a stale one: the
+ * engine's deck guard must not compare it with the deck revision, so they guard no deck.
+ */
+export const COMMENTS_DECK: DeckTarget = { kind: 'none' }
+
+export const EMOJI = [
+  'thumbs-up', 'thumbs-down', 'heart', 'laugh', 'smile', 'surprised', 'sad', 'thinking',
+  'tada', 'clap', 'fire', 'rocket', 'eyes', 'check', 'cross', 'question',
+  'star', 'sparkles', 'hundred', 'pray', 'wave', 'raised-hands', 'muscle', 'bulb',
+] as const
+
+export const UpdatedAt = { ...IsoTime, description: "The thread's updatedAt the caller read." }

@@ -1,0 +1,102 @@
+import { defineAction } from '../../core/action.js'
+import { bool, nullable, obj, oneOf, outline } from '../../model/schema.js'
+import { whoOf } from '../share/cli.js'
+import { Assignee, COMMENTS_DECK, CommentId, CommentsRevision, EMOJI, ThreadId } from './schemas.js'
+
+const written = outline({ thread: 'the thread as stored', baseRevision: 'the comments revision after the write, the number comment.list since takes' })
+
+export const commentResolve = defineAction({
+  id: 'comment.resolve',
+  label: 'Resolve a thread',
+  doc: 'Marks an open thread resolved; the last writer wins.',
+  group: 'comment',
+  milestone: 'M8',
+  mutates: true,
+  transports: 'CMHP',
+  deck: COMMENTS_DECK,
+  input: obj({ threadId: ThreadId, baseRevision: CommentsRevision }),
+  output: written,
+  cli: 'comment resolve <threadId>',
+  mcp: 'deck_resolve_comment',
+  annotations: { idempotent: true },
+  example: { threadId: 't1', baseRevision: 3 },
+})
+
+export const commentReopen = defineAction({
+  id: 'comment.reopen',
+  label: 'Reopen a thread',
+  doc: 'Opens a resolved thread again; the last writer wins.',
+  group: 'comment',
+  milestone: 'M8',
+  mutates: true,
+  transports: 'CMHP',
+  deck: COMMENTS_DECK,
+  input: obj({ threadId: ThreadId, baseRevision: CommentsRevision }),
+  output: written,
+  cli: 'comment reopen <threadId>',
+  mcp: 'deck_reopen_comment',
+  annotations: { idempotent: true },
+  example: { threadId: 't1', baseRevision: 3 },
+})
+
+export const commentAssign = defineAction({
+  id: 'comment.assign',
+  label: 'Assign a thread',
+  doc: 'Assigns a thread to a principal or an invitation, or clears the assignee with null; the last writer wins.',
+  group: 'comment',
+  milestone: 'M8',
+  mutates: true,
+  transports: 'CMHP',
+  deck: COMMENTS_DECK,
+  input: obj({ threadId: ThreadId, assignee: { ...nullable(Assignee), description: 'A principal or an invitation, or null to clear.' }, baseRevision: CommentsRevision }),
+  output: written,
+  cli: 'comment assign <threadId> <who> --clear',
+  mcp: 'deck_assign_comment',
+  cliInput: (parsed) => {
+    const { who, ...input } = parsed.input
+    return { ...input, assignee: parsed.flags.clear ? null : whoOf(who ?? parsed.args.who) }
+  },
+  annotations: { idempotent: true },
+  example: { threadId: 't1', assignee: { principal: 'agent:review-7' }, baseRevision: 3 },
+})
+
+export const commentDone = defineAction({
+  id: 'comment.done',
+  label: 'Mark a thread done',
+  doc: 'The assignee marks the thread done; the last writer wins.',
+  group: 'comment',
+  milestone: 'M8',
+  mutates: true,
+  transports: 'CMHP',
+  deck: COMMENTS_DECK,
+  input: obj({ threadId: ThreadId, baseRevision: CommentsRevision }),
+  output: written,
+  cli: 'comment done <threadId>',
+  mcp: 'deck_done_comment',
+  annotations: { idempotent: true },
+  example: { threadId: 't1', baseRevision: 3 },
+})
+
+export const commentReact = defineAction({
+  id: 'comment.react',
+  label: 'React to a comment',
+  doc: "Sets or clears the caller's reaction on a comment with one of the 24 palette emoji.",
+  group: 'comment',
+  milestone: 'M8',
+  mutates: true,
+  transports: 'CMHP',
+  deck: COMMENTS_DECK,
+  input: obj({
+    threadId: ThreadId,
+    commentId: CommentId,
+    emoji: oneOf(EMOJI, { description: 'One of the 24 palette emoji.' }),
+    on: bool({ description: 'true adds the reaction, false removes it (CLI --off).' }),
+    baseRevision: CommentsRevision,
+  }),
+  output: written,
+  cli: 'comment react <threadId> <commentId> <emoji> --off',
+  mcp: 'deck_react_comment',
+  cliInput: (parsed) => ({ ...parsed.input, on: !parsed.flags.off }),
+  annotations: { idempotent: true },
+  example: { threadId: 't1', commentId: 'c1', emoji: 'thumbs-up', on: true, baseRevision: 3 },
+})

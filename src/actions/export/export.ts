@@ -1,0 +1,125 @@
+import { defineAction } from '../../core/action.js'
+import { bool, lit, obj, oneOf, openObj, opt, outline, SlideIdsOrAll, str, Themes } from '../../model/schema.js'
+
+const slideIds = opt({ ...SlideIdsOrAll, description: "'all' (default) or a subset of slide ids." })
+const includeSkipped = opt(bool({ default: false, description: 'Include skipped slides; off by default.' }))
+const includeNotes = opt(bool({ default: false, description: 'Include speaker notes; off by default.' }))
+
+export const exportRun = defineAction({
+  id: 'export.run',
+  label: 'Export deck',
+  doc:
+    'Exports the deck as PPTX or PDF, one file per theme (both by default, also zipped). Flatten (default) writes a 2x page raster over an invisible text layer; ' +
+    'native keeps editable text. The result is the verified report.',
+  group: 'export',
+  milestone: 'M6',
+  mutates: false,
+  transports: 'CMHP',
+  input: obj({
+    format: oneOf(['pptx', 'pdf'], { description: 'The file format.' }),
+    mode: opt(oneOf(['native', 'flatten'], { default: 'flatten', description: 'flatten: a 2x page raster over an invisible text layer, each page measured within 0.1 percent; native keeps editable text.' })),
+    theme: opt({ ...Themes, description: 'One file per theme; both when absent, which also writes <deckId>-both.zip.' }),
+    fonts: opt(oneOf(['exact', 'standard'], { default: 'standard', description: 'standard: four faces of a sans family; exact: text faces for sizes 14 through 26.' })),
+    embedFonts: opt(bool({ default: false, description: 'Embed fonts (native mode only; flatten never embeds).' })),
+    headings: opt(lit('raster', { description: "'raster' writes every heading as a PNG instead of a text box." })),
+    rasterScale: opt(oneOf(['auto', 2, 3], { default: 'auto', description: 'auto: 3x icons and marks, 2x the rest.' })),
+    pictureScale: opt(oneOf([2, 3], { description: 'Scale at which two-tone pictures are regenerated from the one-bit image.' })),
+    excludeShareAlike: opt(bool({ description: 'Replace share-alike pictures with the paper plate and its credit.' })),
+    svgVector: opt(bool({ default: true, description: 'Write the vector of every svg picture and logo beside its PNG; false writes PNG alone.' })),
+    baseline: opt(oneOf(['libreoffice', 'none'], { default: 'libreoffice', description: 'Renderer whose first-baseline offset places native text boxes.' })),
+    verify: opt(bool({ description: 'Render the files back through an office-suite renderer and diff every page against the web render.' })),
+    slideIds,
+    includeSkipped,
+    includeNotes,
+    includeComments: opt(bool({ default: false, description: 'Comment threads as classic comment parts (editors and owners only); off by default.' })),
+    out: opt(str({ default: '.studio/export', description: 'Output directory; .studio/export when absent.' })),
+    batch: opt(openObj('Hosted only: render one batch of slides into a job.')),
+    merge: opt(openObj('Hosted only: build the file from the stored batches.')),
+  }),
+  output: outline({ files: 'The files written (per theme, plus the zip).', report: 'The verified report: pages, measurements, verify diffs, warnings.' }),
+  cli: 'export <format> --mode <mode> --theme <theme> --fonts <fonts> --embed-fonts --exclude-share-alike --baseline-target <baseline> --include-skipped --include-notes --include-comments --no-svg-vector --verify --out <out>',
+  mcp: 'deck_export',
+  example: { format: 'pptx', mode: 'native', theme: ['light'] },
+})
+
+export const exportCheck = defineAction({
+  id: 'export.check',
+  label: 'Check export',
+  doc:
+    'Reopens an exported .pptx, walks the package against its content types and relationships, and reports pages, size, raster formats, fonts and any invalid part.',
+  group: 'export',
+  milestone: 'M6',
+  mutates: false,
+  transports: 'C',
+  input: obj({
+    file: str({ pattern: '\\.pptx$', description: 'The .pptx path.' }),
+    python: opt(str({ description: 'An interpreter with a presentation-file library; STUDIO_PYTHON, then .studio/venv/bin/python when absent.' })),
+    quickLook: opt(bool({ default: true, description: "Render the first page with the operating system's preview tool when present; on by default." })),
+    out: opt(str({ description: 'Where the thumbnail lands; a folder beside the file when absent.' })),
+  }),
+  output: outline({ pages: 'Page count.', size: 'File size in bytes.', rasters: 'Raster formats used.', fonts: 'Fonts referenced.', invalid: 'Invalid parts, if any.', thumbnail: 'The thumbnail path, when rendered.' }),
+  cli: 'export check <file> --python <python> --out <out>',
+  mcp: null,
+  example: { file: '.studio/export/q3-review-light.pptx' },
+})
+
+export const exportText = defineAction({
+  id: 'export.text',
+  label: 'Export text',
+  doc:
+    'Exports plain text: one block of paragraphs per slide in order, table cells joined by tabs, a blank line between slides, notes after each slide when asked. ' +
+    'Skipped slides are left out unless asked.',
+  group: 'export',
+  milestone: 'M2',
+  mutates: false,
+  transports: 'CMHP',
+  input: obj({
+    slideIds,
+    includeNotes,
+    includeSkipped,
+    includeComments: opt(bool({ default: false, description: 'Include comment threads (for readers with readComments).' })),
+  }),
+  output: outline({ text: 'The plain text.' }),
+  cli: 'export txt <slideIds> --include-notes --include-skipped --include-comments',
+  mcp: 'deck_export_text',
+  example: { slideIds: 'all', includeNotes: true },
+})
+
+export const buildRun = defineAction({
+  id: 'build.run',
+  label: 'Build standalone HTML',
+  doc: 'Writes a single-file HTML deck with fonts and assets inlined and asserts the size budget (16 MB by default).',
+  group: 'export',
+  milestone: 'M5',
+  mutates: false,
+  transports: 'CMHP',
+  input: obj({
+    out: str({ minLength: 1, description: 'The HTML file to write.' }),
+    budgetMB: opt({ type: 'number', exclusiveMinimum: 0, default: 16, description: 'Size budget in MB; 16 when absent.' }),
+    quality: opt({ type: 'integer', minimum: 1, maximum: 100, description: 'Image quality of inlined rasters, 1 to 100.' }),
+    includeSkipped,
+    includeNotes,
+  }),
+  output: outline({ file: 'The file written.', bytes: 'Its size.', budget: 'The budget it was checked against.' }),
+  cli: 'build --out <out> --budget <budgetMB>',
+  mcp: 'deck_build',
+  example: { out: 'dist/q3-review.html', budgetMB: 16 },
+})
+
+export const fontsBuild = defineAction({
+  id: 'fonts.build',
+  label: 'Build export fonts',
+  doc: 'Cuts the static export font set from the variable source font; check compares the committed set with a fresh build (exit code 1 when it differs).',
+  group: 'export',
+  milestone: 'M6',
+  mutates: false,
+  transports: 'C',
+  input: obj({
+    check: opt(bool({ description: 'Compare the committed export font set with a fresh build; exit code 1 when it differs.' })),
+    python: opt(str({ description: '.studio/venv/bin/python when absent, created from the requirements file when missing.' })),
+  }),
+  output: outline({ faces: 'The faces built or compared.', differs: 'With check: whether the committed set differs.' }),
+  cli: 'fonts build --check',
+  mcp: null,
+  example: { check: true },
+})

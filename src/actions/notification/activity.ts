@@ -1,0 +1,23 @@
+import { defineAction } from '../../core/action.js'
+import { arr, int, IsoTime, obj, oneOf, opt, outline } from '../../model/schema.js'
+
+export const ACTIVITY_KINDS = ['version', 'comment', 'share', 'request', 'role', 'rename', 'restore', 'named', 'export', 'import', 'trash'] as const
+
+export const activityList = defineAction({
+  id: 'activity.list',
+  label: 'List activity',
+  doc: "The deck's activity feed, newest first. Readable by editors and the owner, and by commenters when the owner allows.",
+  group: 'notification',
+  milestone: 'M8',
+  mutates: false,
+  transports: 'CMHP',
+  input: obj({
+    since: opt({ ...IsoTime, description: 'Records after this time.' }),
+    kinds: opt(arr(oneOf(ACTIVITY_KINDS), { minItems: 1, uniqueItems: true, description: 'Only these record kinds.' })),
+    limit: opt(int({ minimum: 1, maximum: 500, description: 'Records to answer at most.' })),
+  }),
+  output: outline({ records: 'activity records with kind, actor, time and what changed' }),
+  cli: 'activity --since <since> --kind <kinds>',
+  mcp: 'deck_list_activity',
+  example: { kinds: ['comment', 'version'], limit: 50 },
+})

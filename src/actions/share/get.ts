@@ -1,0 +1,41 @@
+import { defineAction } from '../../core/action.js'
+import { obj, opt, outline } from '../../model/schema.js'
+import { emailInto } from './cli.js'
+import { PrincipalOrEmail, ShareDeck } from './schemas.js'
+
+export const shareGet = defineAction({
+  id: 'share.get',
+  label: 'Get sharing',
+  doc: "The deck's access record with hashed tokens and the dead links of the last 30 days, the caller's role, how it was reached and its capabilities. A viewer receives only the owner, the general access mode, their own grant and their capabilities.",
+  group: 'share',
+  milestone: 'M9',
+  mutates: false,
+  transports: 'CMHP',
+  input: obj({ id: ShareDeck }),
+  output: outline({
+    access: 'owner, general access, grants, links with hashed tokens, dead links, settings, pending requests and ownership offer',
+    role: "the caller's role",
+    via: 'how the role was reached (owner, grant, link, general access)',
+    capabilities: 'what the role allows',
+    revision: "the access record's revision",
+  }),
+  cli: 'share get <id>',
+  mcp: 'deck_get_share',
+  example: { id: 'quarterly-review' },
+})
+
+export const shareCheck = defineAction({
+  id: 'share.check',
+  label: 'Check access',
+  doc: "What a given principal or email may do on the deck: its effective role, how it reaches it (owner, grant, link, general access) and the capabilities that gives; the caller itself when who is absent. Checking someone else needs the right to share.",
+  group: 'share',
+  milestone: 'M9',
+  mutates: false,
+  transports: 'CMHP',
+  input: obj({ id: ShareDeck, who: opt({ ...PrincipalOrEmail, description: 'The principal or email to check; the caller when absent.' }) }),
+  output: outline({ role: 'effective role, or null without access', via: 'how the role is reached', expiresAt: 'when the grant expires', capabilities: 'what the role allows' }),
+  cli: 'share check <id> --email <email>',
+  mcp: 'deck_check_access',
+  cliInput: emailInto('who'),
+  example: { id: 'quarterly-review', who: { email: 'ana@example.com' } },
+})

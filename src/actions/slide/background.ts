@@ -1,0 +1,102 @@
+import { defineAction, type CliParsed } from '../../core/action.js'
+import { bool, BR, Colour, nullable, num, obj, openObj, opt, outline, SlideIds, str } from '../../model/schema.js'
+import { DitherSchema, MaterialId } from '../block/picture.js'
+import { given, without } from '../block/cli.js'
+
+/** The `--dither` switch: the deck's two-tone screen with its defaults. */
+const ditherSwitch = (parsed: CliParsed) => {
+  const rest = without(parsed.input, ['dither'])
+  return given(parsed, 'dither') === true ? { ...rest, dither: {} } : rest
+}
+
+export const slideSetBackground = defineAction({
+  id: 'slide.setBackground',
+  label: 'Set slide background',
+  doc: "Sets the background colour of slides; null removes it so the theme's default applies.",
+  group: 'slide',
+  milestone: 'M2',
+  mutates: true,
+  transports: 'CMHP',
+  input: obj({
+    slideIds: SlideIds,
+    background: {
+      ...nullable(obj({ color: Colour })),
+      description: "The background: { color } with a palette token or hex colour; null removes it so the theme's default applies.",
+    },
+    baseRevision: BR,
+  }),
+  output: outline({ slides: 'Each named slide with its background.', revision: 'The new revision.' }),
+  cli: 'slide background <slideIds> --color <color>',
+  mcp: 'deck_set_slide_background',
+  cliInput: (parsed) => {
+    const color = given(parsed, 'color')
+    return { ...without(parsed.input, ['color']), background: color === undefined || color === 'none' ? null : { color } }
+  },
+  annotations: { idempotent: true },
+  example: { slideIds: ['title-1'], background: { color: 'ink' }, baseRevision: 3 },
+})
+
+export const slideSetBackgroundPicture = defineAction({
+  id: 'slide.setBackgroundPicture',
+  label: 'Set background picture',
+  doc:
+    'Places a covering picture object at the back of each slide in one write. ' +
+    'The file, url and upload forms run asset.add on the server first; assetId uses an existing asset.',
+  group: 'slide',
+  milestone: 'M10',
+  mutates: true,
+  transports: 'CMHP',
+  input: obj({
+    slideIds: SlideIds,
+    assetId: opt(str({ description: 'An existing asset to show.' })),
+    file: opt(str({ description: 'A machine path, or a data: URL.' })),
+    url: opt(str({ pattern: '^https?://', description: "An http or https URL, fetched through the service's guarded fetch." })),
+    upload: opt(str({ description: 'Hosted: key of a presigned client upload.' })),
+    alt: opt(str({ description: 'Alt text of the picture.' })),
+    dither: opt(DitherSchema),
+    replace: opt(bool({ description: 'Replace the covering picture at the bottom of the stack; on unless set.', default: true })),
+    baseRevision: BR,
+  }),
+  output: outline({ slides: 'Each slide with the id of its covering picture block.', asset: 'The asset shown (added when a file, url or upload was given).', revision: 'The new revision.' }),
+  cli: 'slide background-picture <slideIds> --asset <assetId> --file <file> --url <url> --alt <alt> --dither --no-replace',
+  mcp: 'deck_set_slide_background_picture',
+  cliInput: ditherSwitch,
+  example: { slideIds: ['title-1'], assetId: 'harbour', alt: 'The harbour at dawn', baseRevision: 3 },
+})
+
+export const slideSetBackgroundMaterial = defineAction({
+  id: 'slide.setBackgroundMaterial',
+  label: 'Set background material',
+  doc:
+    'Captures a shader material at an anchor time and places the frozen frame as a covering picture at the back of each slide. ' +
+    'Runs server side; with a frame drawn by the editor no server browser is launched.',
+  group: 'slide',
+  milestone: 'M10',
+  mutates: true,
+  transports: 'CMHP',
+  input: obj({
+    slideIds: SlideIds,
+    materialId: MaterialId,
+    preset: opt(str({ description: "A palette preset of the material; the catalog's default when absent." })),
+    uniforms: opt(openObj('Uniform values by name (record).')),
+    anchor: opt(num({ minimum: 0, description: 'Frame time in ms; the catalog default when absent.' })),
+    dither: opt(DitherSchema),
+    frame: opt(
+      obj(
+        {
+          frameKey: str({ minLength: 1, description: 'Key of the recipe the frame was drawn from; the stored id derives from it.' }),
+          bytes: opt(str({ contentEncoding: 'base64', description: 'PNG bytes (WebP when the PNG exceeds the function cap), base64.' })),
+          upload: opt(str({ description: 'Presigned upload key instead of bytes.' })),
+          renderer: opt(str({ description: 'Client WebGL renderer string.' })),
+        },
+        { description: 'A frame drawn by the editor at the sheet aspect, 3200 by 1800; stored under a key-derived id like block frames.' },
+      ),
+    ),
+    baseRevision: BR,
+  }),
+  output: outline({ slides: 'Each slide with the id of its covering picture block.', asset: 'The frame asset.', revision: 'The new revision.' }),
+  cli: 'slide background-material <slideIds> <materialId> --preset <preset> --anchor <anchor> --dither',
+  mcp: 'deck_set_slide_background_material',
+  cliInput: ditherSwitch,
+  example: { slideIds: ['title-1'], materialId: 'paper:mesh-gradient', preset: 'dusk', anchor: 1200, baseRevision: 3 },
+})

@@ -1,0 +1,24 @@
+import { defineAction } from '../../core/action.js'
+import { bool, BR, obj, outline, SlideIds } from '../../model/schema.js'
+import { given, without } from '../block/cli.js'
+
+export const slideSkip = defineAction({
+  id: 'slide.skip',
+  label: 'Skip slides',
+  doc: 'Skips slides (left out of the slideshow, shared view, downloads and print) or shows them again.',
+  group: 'slide',
+  milestone: 'M2',
+  mutates: true,
+  transports: 'CMHP',
+  input: obj({
+    slideIds: SlideIds,
+    skip: bool({ description: 'true skips, false shows again.' }),
+    baseRevision: BR,
+  }),
+  output: outline({ slides: 'Each named slide with its skip state.', revision: 'The new revision.' }),
+  cli: 'slide skip <slideIds> --off',
+  mcp: 'deck_skip_slide',
+  cliInput: (parsed) => ({ ...without(parsed.input, ['off']), skip: !given(parsed, 'off') }),
+  annotations: { idempotent: true },
+  example: { slideIds: ['title-body-2'], skip: true, baseRevision: 3 },
+})

@@ -1,0 +1,70 @@
+/**
+ * Test workspaces and the real CLI. Every test gets its own temporary git workspace made by
+ * `studio init`; commands run as separate `node bin/studio.js` processes, as users and agents run them.
+ */
+import { execFile, spawn } from 'node:child_process'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { promisify } from 'node:util'
+
+export const ROOT = new URL('../..', import.meta.url).pathname.replace(/\/$/, '')
+export const BIN = join(ROOT, 'bin', 'studio.js')
+const run = promisify(execFile)
+
+export interface CliResult {
+  code: number
+  stdout: string
+  stderr: string
+  /** stdout parsed as JSON when it is JSON. */
+  json: any
+}
+
+/** Runs `studio <args>` in `cwd` (a workspace), optionally feeding stdin. */
+export function studio(cwd: string, args: string[], options: { stdin?: string; env?: Record<string, string> } = {}): Promise<CliResult> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [BIN, ...args], {
+      cwd,
+      env: { ...process.env, NO_COLOR: '1', STUDIO_ROOT: '', STUDIO_AUTHOR: '', ...options.env },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    })
+    let stdout = ''
+    let stderr = ''
+    child.stdout.on('data', (d) => (stdout += d))
+    child.stderr.on('data', (d) => (stderr += d))
+    child.stdin.end(options.stdin ?? '')
+    child.on('close', (code) => {
+      let json: unknown
+      try {
+        json = JSON.parse(stdout)
+      } catch {
+        json = undefined
+      }
+      resolve({ code: code ?? -1, stdout, stderr, json })
+    })
+  })
+}
+
+/** A fresh workspace (git repository + decks/) in a temp folder; `cleanup()` removes it. */
+export async function workspace(): Promise<{ dir: string; cleanup: () => void; git: (...args: string[]) => Promise<string> }> {
+  const dir = mkdtempSync(join(tmpdir(), 'studio-test-'))
+  const result = await studio(dir, ['init', '--json'])
+  if (result.code !== 0) throw new Error(`studio init failed: ${result.stdout} ${result.stderr}`)
+  return {
+    dir,
+    cleanup: () => rmSync(dir, { recursive: true, force: true }),
+    git: async (...args: string[]) => (await run('git', args, { cwd: dir })).stdout,
+  }
+}
+
+/** A workspace holding one deck made from blank. */
+export async function workspaceWithDeck(name = 'Test deck') {
+  const ws = await workspace()
+  const created = await studio(ws.dir, ['deck', 'create', name, '--from', 'blank', '--json'])
+  if (created.code !== 0) throw new Error(`deck create failed: ${created.stdout} ${created.stderr}`)
+  return { ...ws, deckId: created.json.id as string }
+}
+
+export async function commitCount(git: (...args: string[]) => Promise<string>): Promise<number> {
+  return Number((await git('rev-list', '--count', 'HEAD')).trim())
+}
