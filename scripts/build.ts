@@ -20,7 +20,13 @@ rmSync(dist, { recursive: true, force: true })
 mkdirSync(dist, { recursive: true })
 
 const started = Date.now()
-const banner = "import { createRequire as __studioCreateRequire } from 'node:module'; const require = __studioCreateRequire(import.meta.url);"
+const banner = [
+  "import { createRequire as __studioCreateRequire } from 'node:module';",
+  "import { fileURLToPath as __studioFileURLToPath } from 'node:url';",
+  'const require = __studioCreateRequire(import.meta.url);',
+  'const __filename = __studioFileURLToPath(import.meta.url);',
+  "const __dirname = __filename.slice(0, __filename.lastIndexOf('/'));",
+].join(' ')
 
 await build({
   entryPoints: { cli: join(root, 'src/cli.ts') },

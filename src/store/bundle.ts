@@ -364,7 +364,7 @@ function parseManifest(bytes: Buffer | undefined): BundleManifest {
   }
   if (!isPlainObject(value)) fail('refused', 'The bundle is refused: manifest.json is not a JSON object.')
   const { bundleVersion, deckId, revision, files } = value
-  if (typeof bundleVersion === 'number' && Number.isInteger(bundleVersion) && bundleVersion > 99) {
+  if (typeof bundleVersion === 'number' && Number.isInteger(bundleVersion) && bundleVersion > BUNDLE_VERSION) {
     fail('refused', `The bundle is refused: it has bundleVersion ${bundleVersion}, newer than this Deck Studio supports (bundleVersion ${BUNDLE_VERSION}). Upgrade Deck Studio to import it.`)
   }
   if (bundleVersion !== BUNDLE_VERSION) {

@@ -9,7 +9,7 @@
  */
 import { randomBytes } from 'node:crypto'
 import { existsSync, readFileSync } from 'node:fs'
-import { copyFile, mkdir, readFile, rm, unlink } from 'node:fs/promises'
+import { copyFile, mkdir, readFile, rm, rmdir, unlink } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import writeFileAtomic from 'write-file-atomic'
 import { withLocks } from './lock.js'
@@ -50,12 +50,14 @@ export async function applyChanges(ws: Workspace, keys: string[], folders: strin
 
   const added: string[] = []
   const paths: string[] = []
+  const emptied = new Set<string>()
   for (const change of changes) {
     const abs = join(ws.root, change.rel)
     const existed = existsSync(abs)
     if (change.content === null) {
       if (!existed) continue
       await unlink(abs)
+      emptied.add(dirname(abs))
     } else {
       await mkdir(dirname(abs), { recursive: true })
       await writeFileAtomic(abs, change.content, { fsync: true })
@@ -68,7 +70,19 @@ export async function applyChanges(ws: Workspace, keys: string[], folders: strin
       ws.git.commit({ paths, added, subject: meta.subject, author: meta.author, trailers: { ...meta.trailers, 'Studio-Tx': tx } }),
     )
   }
+  for (const dir of emptied) await pruneEmpty(dir, ws.decksDir)
   for (const key of keys) await rm(journalPath(ws, key), { force: true })
+}
+
+/** Removes `dir` and its parents while they are empty, stopping at `stop`. */
+async function pruneEmpty(dir: string, stop: string): Promise<void> {
+  for (let current = dir; current.startsWith(stop + '/'); current = dirname(current)) {
+    try {
+      await rmdir(current)
+    } catch {
+      return
+    }
+  }
 }
 
 /** Finds what a crashed write left under `key` and repairs it; returns a note when it did. */

@@ -105,9 +105,10 @@ export function commandFor(action: Action): typeof Command {
   for (const arg of form.args) {
     arg.fields.forEach((f) => covered.add(f))
     const schema = props[arg.fields[0]]
+    // Never required for oclif: --input may carry the field, and the validator names what is missing.
+    const needed = arg.fields.some((f) => required.has(f))
     args[arg.name] = Args.string({
-      description: arg.fields.map((f) => (props[f]?.description as string) ?? f).join(' # '),
-      required: arg.fields.some((f) => required.has(f)),
+      description: `${needed ? '(required) ' : ''}${arg.fields.map((f) => (props[f]?.description as string) ?? f).join(' # ')}`,
     })
   }
   const stdin = stdinField(form, props, action.stdinField)
@@ -140,6 +141,13 @@ export function commandFor(action: Action): typeof Command {
     async run(): Promise<void> {
       const { args: argv, flags: given } = await this.parse(GeneratedCommand)
       await runAction(action, form, argv as Record<string, unknown>, given as Record<string, unknown>)
+    }
+
+    /** A command line oclif cannot parse is bad input: with --json it answers in the one error shape. */
+    async catch(error: Error & { oclif?: { exit?: number } }): Promise<void> {
+      if (!this.argv.includes('--json') || error.oclif?.exit === 0) throw error
+      process.exitCode = 2
+      process.stdout.write(JSON.stringify({ status: 400, code: 'invalid_input', message: error.message.replace(/\n\s*See more help with --help/, '') }, null, 2) + '\n')
     }
   }
   return GeneratedCommand

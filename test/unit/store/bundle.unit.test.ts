@@ -6,6 +6,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
+import { deflateRawSync } from 'node:zlib'
 import yauzl from 'yauzl'
 import { BUNDLE_LIMITS, BUNDLE_VERSION, packBundle, readBundle } from '../../../src/store/bundle.js'
 import { StudioError } from '../../../src/core/errors.js'
@@ -92,6 +93,7 @@ interface CentralEntry {
   externalFileAttributes: number
   date: Date
   compressionMethod: number
+  compressedSize: number
   comment: string
 }
 
@@ -104,6 +106,7 @@ async function listEntries(zip: Buffer): Promise<{ entries: CentralEntry[]; comm
       externalFileAttributes: entry.externalFileAttributes,
       date: entry.getLastModDate({ timezone: 'UTC' }),
       compressionMethod: entry.compressionMethod,
+      compressedSize: entry.compressedSize,
       comment: entry.fileComment,
     })
   }
@@ -154,6 +157,8 @@ describe('packBundle / readBundle round trip', () => {
       assert.equal(entry.externalFileAttributes >>> 16, S_IFREG | 0o644, entry.name)
       assert.equal(entry.date.toISOString(), '1980-01-01T12:00:00.000Z', entry.name)
     }
+    const pattern = entries.find((e) => e.name === 'assets/pattern.bin')!
+    assert.equal(pattern.compressedSize, deflateRawSync(files.get('assets/pattern.bin')!, { level: 9 }).length, 'deflate level 9')
 
     const read = await readBundle(zip)
     const manifestText = JSON.stringify(read.manifest, null, 2) + '\n'
@@ -309,7 +314,7 @@ describe('readBundle refuses unsafe entries', () => {
   })
 
   it('an encrypted entry', async () => {
-    await assertRefused(readBundle(craft([{ name: 'assets/secret.bin', data: Buffer.from('x'), flags: 1 }])), 'refused', /"assets\/secret\.bin".*encrypted/)
+    await assertRefused(readBundle(craft([{ name: 'assets/secret.bin', data: Buffer.from('x'), flags: 1 }])), 'refused', /"assets\/secret\.bin" is refused: it is encrypted/)
   })
 
   it('a compression method other than store and deflate', async () => {
@@ -344,7 +349,7 @@ describe('readBundle refuses caps', () => {
 
   it('more total bytes than maxTotalBytes', async () => {
     const bundle = craft([{ name: 'assets/a', data: randomBytes(600) }, { name: 'assets/b', data: randomBytes(600) }])
-    await assertRefused(readBundle(bundle, { maxTotalBytes: 1000 }), 'payload_too_large', /1000 bytes/)
+    await assertRefused(readBundle(bundle, { maxTotalBytes: 1000 }), 'payload_too_large', /declares more than 1000 bytes/)
     await readBundle(bundle, { maxTotalBytes: 2000 })
   })
 
