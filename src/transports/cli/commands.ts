@@ -153,11 +153,27 @@ export function commandFor(action: Action): typeof Command {
   return GeneratedCommand
 }
 
-/** id → command class for every action with a CLI form. */
-export function generatedCommands(): Record<string, typeof Command> {
-  const out: Record<string, typeof Command> = {}
-  for (const action of ACTIONS) if (action.cli) out[commandId(parseForm(action.cli))] = commandFor(action)
-  return out
+/**
+ * id → command class for every action with a CLI form, built on first access: a run builds only the
+ * class of the command it runs (oclif finds the rest in oclif.manifest.json, written at build).
+ */
+export function generatedCommands(extra: Record<string, typeof Command> = {}): Record<string, typeof Command> {
+  const actions = new Map<string, Action>()
+  for (const action of ACTIONS) if (action.cli) actions.set(commandId(parseForm(action.cli)), action)
+  const built = new Map<string, typeof Command>(Object.entries(extra))
+  const get = (id: string) => {
+    let cls = built.get(id)
+    if (!cls && actions.has(id)) built.set(id, (cls = commandFor(actions.get(id)!)))
+    return cls
+  }
+  const ids = [...actions.keys(), ...Object.keys(extra)]
+  return new Proxy({} as Record<string, typeof Command>, {
+    get: (_, id) => (typeof id === 'string' ? get(id) : undefined),
+    has: (_, id) => typeof id === 'string' && (actions.has(id) || id in extra),
+    ownKeys: () => ids,
+    getOwnPropertyDescriptor: (_, id) =>
+      typeof id === 'string' && (actions.has(id) || id in extra) ? { enumerable: true, configurable: true, value: get(id) } : undefined,
+  })
 }
 
 /** The generic field-for-field input of a parsed command line. */
