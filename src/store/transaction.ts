@@ -8,7 +8,7 @@
  * HEAD. An acknowledged revision is committed, so it is never lost; an unacknowledged one is undone.
  */
 import { randomBytes } from 'node:crypto'
-import { existsSync, readFileSync } from 'node:fs'
+import { existsSync, readFileSync, statSync } from 'node:fs'
 import { copyFile, mkdir, readFile, rm, rmdir, unlink } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import writeFileAtomic from 'write-file-atomic'
@@ -37,6 +37,14 @@ interface Journal {
 
 const GIT_LOCK = '~git'
 
+/**
+ * Fault injection for the crash tests: STUDIO_FAULT=after-journal|after-write|after-commit makes the
+ * process kill itself with SIGKILL at that point of a write, as a power cut or `kill -9` would.
+ */
+function fault(point: string): void {
+  if (process.env.STUDIO_FAULT === point) process.kill(process.pid, 'SIGKILL')
+}
+
 export function journalPath(ws: Workspace, key: string): string {
   return join(ws.stateDir, 'journal', `${key.replace(/[^A-Za-z0-9._-]/g, '_')}.json`)
 }
@@ -47,6 +55,7 @@ export async function applyChanges(ws: Workspace, keys: string[], folders: strin
   const journal: Journal = { tx, folders }
   await mkdir(join(ws.stateDir, 'journal'), { recursive: true })
   for (const key of keys) await writeFileAtomic(journalPath(ws, key), JSON.stringify(journal), { fsync: true })
+  fault('after-journal')
 
   const added: string[] = []
   const paths: string[] = []
@@ -65,11 +74,13 @@ export async function applyChanges(ws: Workspace, keys: string[], folders: strin
     }
     paths.push(ws.gitPath(change.rel))
   }
+  fault('after-write')
   if (paths.length) {
     await withLocks(join(ws.stateDir, 'locks'), [GIT_LOCK], () =>
       ws.git.commit({ paths, added, subject: meta.subject, author: meta.author, trailers: { ...meta.trailers, 'Studio-Tx': tx } }),
     )
   }
+  fault('after-commit')
   for (const dir of emptied) await pruneEmpty(dir, ws.decksDir)
   for (const key of keys) await rm(journalPath(ws, key), { force: true })
 }
@@ -96,6 +107,7 @@ export async function repair(ws: Workspace, key: string): Promise<string | null>
     await rm(file, { force: true })
     return null
   }
+  await clearCrashedIndexLock(ws)
   const landed = (await ws.git.raw(['log', '-n', '1', '--format=%H', `--grep=Studio-Tx: ${journal.tx}`, '--fixed-strings']).catch(() => '')).trim()
   if (!landed) {
     await withLocks(join(ws.stateDir, 'locks'), [GIT_LOCK], async () => {
@@ -108,6 +120,26 @@ export async function repair(ws: Workspace, key: string): Promise<string | null>
   }
   await rm(file, { force: true })
   return landed ? null : `A write interrupted earlier (transaction ${journal.tx}) was never committed; ${journal.folders.join(', ')} put back to the last commit.`
+}
+
+/**
+ * A studio write was killed (its journal is here), and git's index.lock may be the lock of the git
+ * it was running, killed with it. A live git holds that lock for milliseconds; one older than a
+ * second, while we hold studio's git lock, is the crashed one: removed, and said so.
+ */
+async function clearCrashedIndexLock(ws: Workspace): Promise<void> {
+  const lock = join(ws.git.gitRoot, '.git', 'index.lock')
+  await withLocks(join(ws.stateDir, 'locks'), [GIT_LOCK], async () => {
+    for (let waited = 0; existsSync(lock); waited += 100) {
+      const age = Date.now() - statSync(lock).mtimeMs
+      if (age > 1000 || waited >= 1500) {
+        await rm(lock, { force: true })
+        process.emitWarning(`studio: removed ${lock}, left by a git process killed with an interrupted studio write`)
+        return
+      }
+      await new Promise((resolve) => setTimeout(resolve, 100))
+    }
+  })
 }
 
 /** File changes that copy a folder's files (relative paths) into another folder. */

@@ -1,0 +1,184 @@
+import assert from 'node:assert/strict'
+import { spawn } from 'node:child_process'
+import { existsSync, readdirSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { describe, it } from 'node:test'
+import { BIN, commitCount, studio, workspaceWithDeck } from '../helpers/studio.js'
+
+describe('concurrency across processes', () => {
+  it('eight studio processes at one revision: exactly one success, seven 409s, one commit, git fsck clean', async () => {
+    const ws = await workspaceWithDeck('Race')
+    try {
+      const before = await commitCount(ws.git)
+      const results = await Promise.all(
+        Array.from({ length: 8 }, (_, i) => studio(ws.dir, ['deck', 'rename', `Name ${i}`, '--rev', '0', '--json'])),
+      )
+      const ok = results.filter((r) => r.code === 0)
+      const conflicts = results.filter((r) => r.code === 4)
+      assert.equal(ok.length, 1, results.map((r) => r.stdout).join('\n'))
+      assert.equal(conflicts.length, 7)
+      for (const r of conflicts) {
+        assert.equal(r.json.code, 'stale_revision')
+        assert.equal(r.json.currentRevision, 1)
+      }
+      for (const r of results) assert.doesNotMatch(r.stdout + r.stderr, /index\.lock|fatal:/)
+      assert.equal(await commitCount(ws.git), before + 1)
+      await ws.git('fsck', '--full', '--strict')
+      assert.equal(await ws.git('status', '--porcelain'), '')
+    } finally {
+      ws.cleanup()
+    }
+  })
+
+  it('writers on different decks at once all land, one commit each', async () => {
+    const ws = await workspaceWithDeck('One')
+    try {
+      for (const name of ['Two', 'Three', 'Four']) assert.equal((await studio(ws.dir, ['deck', 'create', name, '--json'])).code, 0)
+      const before = await commitCount(ws.git)
+      const results = await Promise.all(['one', 'two', 'three', 'four'].map((id) => studio(ws.dir, ['deck', 'rename', `${id}!`, '--deck', id, '--rev', '0', '--json'])))
+      assert.deepEqual(results.map((r) => r.code), [0, 0, 0, 0], results.map((r) => r.stdout).join('\n'))
+      assert.equal(await commitCount(ws.git), before + 4)
+      await ws.git('fsck', '--full')
+    } finally {
+      ws.cleanup()
+    }
+  })
+})
+
+/** Runs a write with a fault injected at a named point: the process kills itself with SIGKILL there. */
+function crashAt(dir: string, point: string, args: string[]): Promise<number | null> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [BIN, ...args], { cwd: dir, env: { ...process.env, STUDIO_FAULT: point }, stdio: 'ignore' })
+    child.on('exit', (code, signal) => resolve(signal === 'SIGKILL' ? null : code))
+  })
+}
+
+function tempLeftovers(dir: string): string[] {
+  const out: string[] = []
+  const walk = (d: string) => {
+    for (const e of readdirSync(d, { withFileTypes: true })) {
+      if (e.isDirectory()) walk(join(d, e.name))
+      else if (!/\.json$/.test(e.name) && e.name !== '.gitkeep') out.push(join(d, e.name))
+    }
+  }
+  walk(join(dir, 'decks'))
+  return out
+}
+
+describe('a process killed in the middle of a write', () => {
+  for (const point of ['after-journal', 'after-write', 'after-commit']) {
+    it(`is repaired by the next command when killed ${point}`, async () => {
+      const ws = await workspaceWithDeck('Crash')
+      try {
+        const signal = await crashAt(ws.dir, point, ['deck', 'rename', 'Half written', '--rev', '0', '--json'])
+        assert.equal(signal, null, 'the child was killed')
+        const committed = (await ws.git('log', '-1', '--format=%s')).includes('deck.rename')
+        const next = await studio(ws.dir, ['info', '--json'])
+        assert.equal(next.code, 0, next.stdout + next.stderr)
+        // Committed means acknowledged-or-durable: kept. Not committed: put back to the last commit.
+        assert.equal(next.json.revision, committed ? 1 : 0)
+        assert.equal(next.json.title, committed ? 'Half written' : 'Crash')
+        assert.equal(await ws.git('status', '--porcelain'), '')
+        assert.deepEqual(tempLeftovers(ws.dir), [])
+        const write = await studio(ws.dir, ['deck', 'rename', 'After', '--rev', String(next.json.revision), '--json'])
+        assert.equal(write.code, 0, write.stdout)
+        await ws.git('fsck', '--full')
+      } finally {
+        ws.cleanup()
+      }
+    })
+  }
+
+  it('loses no acknowledged revision when a writing loop is killed at random points', async () => {
+    const ws = await workspaceWithDeck('Loop')
+    try {
+      for (let round = 0; round < 6; round++) {
+        const info = await studio(ws.dir, ['info', '--json'])
+        assert.equal(info.code, 0, info.stdout + info.stderr)
+        let acknowledged = info.json.revision as number
+        // Its own process group, so the kill also hits the studio process it is running at that moment.
+        const child = spawn(process.execPath, ['-e', loopScript(ws.dir)], { stdio: ['ignore', 'pipe', 'ignore'], detached: true })
+        child.stdout.on('data', (d: Buffer) => {
+          for (const line of d.toString().split('\n').filter(Boolean)) acknowledged = Math.max(acknowledged, Number(line))
+        })
+        await new Promise((r) => setTimeout(r, 300 + Math.random() * 700))
+        const exited = new Promise((r) => child.on('exit', r))
+        process.kill(-child.pid!, 'SIGKILL')
+        await exited
+        const after = await studio(ws.dir, ['info', '--json'])
+        assert.equal(after.code, 0, after.stdout + after.stderr)
+        assert.ok(after.json.revision === acknowledged || after.json.revision === acknowledged + 1, `revision ${after.json.revision}, acknowledged ${acknowledged}`)
+        JSON.parse(readFileSync(join(ws.dir, 'decks/loop/deck.json'), 'utf8'))
+        assert.equal(await ws.git('status', '--porcelain'), '')
+        assert.deepEqual(tempLeftovers(ws.dir), [])
+      }
+      await ws.git('fsck', '--full')
+    } finally {
+      ws.cleanup()
+    }
+  })
+})
+
+/** A child that renames the deck in a loop of studio processes and prints each acknowledged revision. */
+function loopScript(dir: string): string {
+  return `
+    process.chdir(${JSON.stringify(dir)});
+    const { execFileSync } = require('node:child_process');
+    for (let i = 0; ; i++) {
+      const out = execFileSync(process.execPath, [${JSON.stringify(BIN)}, 'deck', 'rename', 'Loop ' + i, '--json'], { encoding: 'utf8' });
+      process.stdout.write(JSON.parse(out).revision + '\\n');
+    }`
+}
+
+describe('bundles on the command line', () => {
+  it('packs deterministically and unpacks byte-identical under a sibling id, or in place with --replace', async () => {
+    const ws = await workspaceWithDeck('Bundle me')
+    try {
+      const a = await studio(ws.dir, ['deck', 'pack', 'bundle-me', '--out', 'a.zip', '--json'])
+      const b = await studio(ws.dir, ['deck', 'pack', 'bundle-me', '--out', 'b.zip', '--json'])
+      assert.equal(a.code, 0, a.stdout)
+      assert.deepEqual(readFileSync(join(ws.dir, 'a.zip')), readFileSync(join(ws.dir, 'b.zip')))
+      const sibling = await studio(ws.dir, ['deck', 'unpack', 'a.zip', '--json'])
+      assert.equal(sibling.code, 0, sibling.stdout)
+      assert.equal(sibling.json.id, 'bundle-me-2')
+      for (const file of ['slides/title-1.json']) {
+        assert.deepEqual(readFileSync(join(ws.dir, 'decks/bundle-me-2', file)), readFileSync(join(ws.dir, 'decks/bundle-me', file)))
+      }
+      const replaced = await studio(ws.dir, ['deck', 'unpack', 'a.zip', '--replace', '--json'])
+      assert.equal(replaced.json.id, 'bundle-me')
+      assert.equal(replaced.json.replaced, true)
+      const manifestA = JSON.parse(readFileSync(join(ws.dir, 'decks/bundle-me-2/deck.json'), 'utf8'))
+      assert.equal(manifestA.id, 'bundle-me-2')
+    } finally {
+      ws.cleanup()
+    }
+  })
+
+  it('refuses a bundle with a wrong digest and writes nothing', async () => {
+    const ws = await workspaceWithDeck('Tampered')
+    try {
+      const { readBundle, packBundle } = await import('../../src/store/bundle.js')
+      const packed = await studio(ws.dir, ['deck', 'pack', 'tampered', '--out', 'ok.zip', '--json'])
+      assert.equal(packed.code, 0)
+      const bundle = await readBundle(join(ws.dir, 'ok.zip'))
+      const files = new Map(bundle.files)
+      files.set('deck.json', Buffer.from(files.get('deck.json')!.toString().replace('Tampered', 'Evil')))
+      const good = await packBundle(files, { deckId: 'tampered', revision: 0 })
+      // Re-pack computes fresh digests; swap the original manifest back in to make them wrong.
+      const { writeZip } = await import('../helpers/zip.js')
+      const entries = [{ name: 'manifest.json', data: Buffer.from(JSON.stringify(bundle.manifest)) }, ...[...files].map(([name, data]) => ({ name, data }))]
+      const { writeFileSync } = await import('node:fs')
+      writeFileSync(join(ws.dir, 'bad.zip'), writeZip(entries))
+      assert.ok(good.length > 0)
+      const before = await commitCount(ws.git)
+      const refused = await studio(ws.dir, ['deck', 'unpack', 'bad.zip', '--as', 'evil', '--json'])
+      assert.equal(refused.code, 2, refused.stdout)
+      assert.equal(refused.json.code, 'refused')
+      assert.match(refused.json.message, /sha256|digest/i)
+      assert.equal(existsSync(join(ws.dir, 'decks/evil')), false)
+      assert.equal(await commitCount(ws.git), before)
+    } finally {
+      ws.cleanup()
+    }
+  })
+})

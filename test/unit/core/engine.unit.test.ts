@@ -1,0 +1,102 @@
+import assert from 'node:assert/strict'
+import { describe, it } from 'node:test'
+import { canonicalJson } from '../../../src/store/canonical.js'
+import { normalizeDoc, normalizeGuides, normalizeAngle } from '../../../src/model/normalize.js'
+import { validateInput } from '../../../src/core/validate.js'
+import { StudioError, ERROR_CODES } from '../../../src/core/errors.js'
+import { findAction } from '../../../src/actions/index.js'
+import { coerce, parseForm } from '../../../src/transports/cli/form.js'
+import { applyGuides } from '../../../src/actions/deck/settings.js'
+
+async function rejection(promise: Promise<unknown>): Promise<StudioError> {
+  try {
+    await promise
+  } catch (error) {
+    assert.ok(error instanceof StudioError)
+    return error
+  }
+  assert.fail('expected a rejection')
+}
+
+describe('canonical JSON', () => {
+  it('orders identity keys first, the rest alphabetically, with a trailing newline', () => {
+    assert.equal(canonicalJson({ z: 1, title: 't', id: 'x', a: { kind: 'k', id: 'i' } }), '{\n  "id": "x",\n  "title": "t",\n  "a": {\n    "id": "i",\n    "kind": "k"\n  },\n  "z": 1\n}\n')
+  })
+  it('gives the same bytes whatever order the keys were built in', () => {
+    assert.equal(canonicalJson({ b: 1, a: [{ y: 1, x: 2 }] }), canonicalJson({ a: [{ x: 2, y: 1 }], b: 1 }))
+  })
+})
+
+describe('normalization', () => {
+  it('sorts guides, drops duplicates and those outside the sheet, and removes an empty result', () => {
+    assert.deepEqual(normalizeGuides({ vertical: [1200, 400, 400, 1601], horizontal: [-1] }), { vertical: [400, 1200] })
+    assert.equal(normalizeGuides({ vertical: [], horizontal: [] }), undefined)
+  })
+  it('keeps angles in [0, 360)', () => {
+    assert.deepEqual([normalizeAngle(360), normalizeAngle(-90), normalizeAngle(725)], [0, 270, 5])
+  })
+  it('renumbers z densely and files orphan slides into the last section', () => {
+    const doc = normalizeDoc({
+      manifest: { id: 'd', title: 'D', theme: 'simple', sections: [{ id: 's', title: 'S', slides: ['a', 'ghost'] }], revision: 0, stamps: { createdAt: '', updatedAt: '' } },
+      slides: { a: { id: 'a', layout: 'freeform', blocks: [{ id: 'x', kind: 'shape', z: 7 }, { id: 'y', kind: 'shape', z: 3 }] }, b: { id: 'b', layout: 'title' } },
+      versions: [],
+    })
+    assert.deepEqual(doc.manifest.sections[0].slides, ['a', 'b'])
+    assert.deepEqual(doc.slides.a.blocks!.map((b) => [b.id, b.z]), [['x', 1], ['y', 0]])
+  })
+})
+
+describe('guide edits', () => {
+  it('applies clear, set, remove, move and add in that order', () => {
+    assert.deepEqual(applyGuides({ vertical: [100, 200] }, { remove: [{ axis: 'vertical', at: 100 }], move: [{ axis: 'vertical', from: 200, to: 300 }], add: [{ axis: 'horizontal', at: 50 }] }), { vertical: [300], horizontal: [50] })
+    assert.throws(() => applyGuides({}, { remove: [{ axis: 'vertical', at: 1 }] }), /No vertical guide at 1/)
+  })
+})
+
+describe('input validation', () => {
+  const rename = findAction('deck.rename')!
+  it('answers unknown_field with the pointer of the unknown member', async () => {
+    const error = await rejection(validateInput(rename.id, rename.input, { name: 'x', baseRevision: 1, extra: true }))
+    assert.equal(error.code, 'unknown_field')
+    assert.equal(error.extra.pointer, '/extra')
+    assert.equal(error.status, 400)
+  })
+  it('answers invalid_input with the validator path and pointer, and names a missing field', async () => {
+    const wrong = await rejection(validateInput(rename.id, rename.input, { name: 5, baseRevision: 1 }))
+    assert.equal(wrong.code, 'invalid_input')
+    assert.equal(wrong.extra.pointer, '/name')
+    assert.equal(wrong.extra.path, '#/properties/name/type')
+    const missing = await rejection(validateInput(rename.id, rename.input, { name: 'x' }))
+    assert.equal(missing.extra.pointer, '/baseRevision')
+    assert.match(missing.message, /baseRevision/)
+  })
+  it('maps every error code to one HTTP status and one exit code', () => {
+    assert.deepEqual(ERROR_CODES.stale_revision, [409, 4])
+    assert.deepEqual(ERROR_CODES.not_implemented, [501, 6])
+    assert.deepEqual(ERROR_CODES.unknown_field, [400, 2])
+    assert.deepEqual(ERROR_CODES.not_found, [404, 3])
+  })
+})
+
+describe('CLI forms', () => {
+  it('reads composite arguments, flags with placeholders, pairs and stdin', () => {
+    assert.deepEqual(parseForm('block set <slideId>#<blockId> <path> <value>'), {
+      path: ['block', 'set'],
+      args: [{ name: 'slideId#blockId', fields: ['slideId', 'blockId'] }, { name: 'path', fields: ['path'] }, { name: 'value', fields: ['value'] }],
+      flags: [],
+    })
+    const patch = parseForm('slide patch <slideId> --set <pointer>=<value>')
+    assert.deepEqual(patch.flags, [{ name: 'set', pair: ['pointer', 'value'] }])
+    assert.equal(parseForm('slide insert --section <sectionId> --after <after> < slide.json').stdin, 'slide.json')
+    assert.deepEqual(parseForm('admin avatar-sweep --to <to> [--dry-run]').flags[1], { name: 'dry-run', optional: true })
+    assert.deepEqual(parseForm('comment add <anchor> -m <text>').flags[0], { name: 'm', char: 'm', placeholder: 'text' })
+  })
+  it('coerces values by the schema and leaves refusable ones for the validator', () => {
+    assert.equal(coerce('3', { type: 'integer' }), 3)
+    assert.equal(coerce('three', { type: 'integer' }), 'three')
+    assert.deepEqual(coerce('a,b', { type: 'array', items: { type: 'string' } }), ['a', 'b'])
+    assert.equal(coerce('all', { anyOf: [{ const: 'all' }, { type: 'array', items: { type: 'string' } }] }), 'all')
+    assert.equal(coerce('42', { description: 'unknown' }), 42)
+    assert.equal(coerce('hello world', { description: 'unknown' }), 'hello world')
+  })
+})
