@@ -1,0 +1,84 @@
+import assert from 'node:assert/strict'
+import { execFileSync } from 'node:child_process'
+import { mkdtempSync, readFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { describe, it } from 'node:test'
+import { ACTIONS } from '../../src/actions/index.js'
+import { BIN, ROOT, studio, workspaceWithDeck } from '../helpers/studio.js'
+
+describe('the generated command line', () => {
+  it('lists the table with studio actions --json, as GET /api/actions/{id} will describe each', async () => {
+    const listed = await studio(ROOT, ['actions', '--json'])
+    assert.equal(listed.code, 0)
+    assert.equal(listed.json.length, ACTIONS.length)
+    const shown = await studio(ROOT, ['actions', 'show', 'deck.rename', '--json'])
+    assert.equal(shown.json.cli, 'studio deck rename <name>')
+    assert.equal(shown.json.mcp, 'deck_rename')
+    assert.equal(shown.json.input.properties.baseRevision.type, 'integer')
+    assert.equal((await studio(ROOT, ['actions', 'show', 'no.such', '--json'])).code, 3)
+  })
+
+  it('answers 501 for a declared action without a handler, on the command line too', async () => {
+    const ws = await workspaceWithDeck('Later')
+    try {
+      const result = await studio(ws.dir, ['render', 'all', '--json'])
+      assert.equal(result.code, 6)
+      assert.equal(result.json.status, 501)
+      assert.equal(result.json.code, 'not_implemented')
+    } finally {
+      ws.cleanup()
+    }
+  })
+
+  it('shows the doc, the inputs and the example in every command help', async () => {
+    const help = await studio(ROOT, ['deck', 'copy', '--help'])
+    assert.equal(help.code, 0)
+    assert.match(help.stdout, /starts at revision 0 with an empty version log/)
+    assert.match(help.stdout, /slideIds\?: string\[\]/)
+    assert.match(help.stdout, /\$ studio deck copy quarterly-review --name 'Quarterly review \(EU\)' --rev 3/)
+    assert.match(help.stdout, /MCP tool deck_copy/)
+  })
+
+  it('registers a command for every CLI form, at the path the spec writes', async () => {
+    const manifest = JSON.parse(readFileSync(join(ROOT, 'oclif.manifest.json'), 'utf8'))
+    for (const action of ACTIONS) {
+      if (!action.cli) continue
+      const id = action.cli.split(/\s+/).filter((t, i, all) => all.slice(0, i + 1).every((x) => /^[a-z][a-z0-9-]*$/.test(x))).join(':')
+      assert.ok(manifest.commands[id], `${action.id}: no command ${id}`)
+    }
+  })
+
+  it('keeps a read free of heavy modules: studio info --json loads no sharp, playwright, pptxgenjs, ajv or git client', () => {
+    const trace = join(mkdtempSync(join(tmpdir(), 'studio-trace-')), 'modules.txt')
+    execFileSync(process.execPath, ['--import', join(ROOT, 'test/helpers/trace-imports.mjs'), BIN, 'info', '--json'], {
+      cwd: ROOT,
+      env: { ...process.env, STUDIO_TRACE_FILE: trace },
+    })
+    const loaded = readFileSync(trace, 'utf8')
+    assert.match(loaded, /dist\/cli\.js/)
+    for (const heavy of ['sharp', 'playwright', 'pptxgenjs', 'archiver', 'yauzl', 'simple-git', '/ajv/']) assert.ok(!loaded.includes(heavy), `${heavy} was loaded`)
+  })
+
+  it('sees the modules a command does load (the tracer works): deck pack loads archiver', () => {
+    const trace = join(mkdtempSync(join(tmpdir(), 'studio-trace-')), 'modules.txt')
+    const out = join(mkdtempSync(join(tmpdir(), 'studio-pack-')), 'welcome.zip')
+    execFileSync(process.execPath, ['--import', join(ROOT, 'test/helpers/trace-imports.mjs'), BIN, 'deck', 'pack', 'welcome', '--out', out, '--json'], {
+      cwd: ROOT,
+      env: { ...process.env, STUDIO_TRACE_FILE: trace },
+    })
+    assert.match(readFileSync(trace, 'utf8'), /node_modules\/archiver\//)
+  })
+
+  it('reads the embedded default deck straight after install', async () => {
+    const info = await studio(ROOT, ['info', '--json'])
+    assert.equal(info.code, 0, info.stderr)
+    assert.equal(info.json.id, 'welcome')
+  })
+
+  it('prints people output without colour when NO_COLOR is set or stdout is not a terminal', async () => {
+    const out = await studio(ROOT, ['info'])
+    assert.doesNotMatch(out.stdout + out.stderr, /\u001b\[/)
+    assert.match(out.stdout, /Welcome to Deck Studio/)
+  })
+})
