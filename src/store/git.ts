@@ -42,7 +42,7 @@ export class Git {
   async raw(args: string[], env?: Record<string, string>): Promise<string> {
     const git = await this.git()
     try {
-      return await (env ? git.env({ ...process.env, ...env } as Record<string, string>) : git).raw(args)
+      return await (env ? git.env({ ...safeEnv(), ...env }) : git).raw(args)
     } catch (error) {
       throw explainGitError(error, this.gitRoot)
     }
@@ -78,6 +78,19 @@ export class Git {
     if (tracked) await this.raw(['checkout', 'HEAD', '--', rel])
     await this.raw(['clean', '-fdq', '--', rel])
   }
+}
+
+/**
+ * The environment handed to git when we set variables of our own: the caller's, minus the ones
+ * that make git run other programs (editors, pagers, askpass, ssh). simple-git refuses those, and
+ * a commit with -m needs none of them. (npm sets EDITOR for every script it runs.)
+ */
+function safeEnv(): Record<string, string> {
+  const out: Record<string, string> = {}
+  for (const [key, value] of Object.entries(process.env)) {
+    if (value !== undefined && !/EDITOR|PAGER|ASKPASS|SSH|PROXY|EXEC_PATH|TEMPLATE_DIR|^GIT_CONFIG/.test(key)) out[key] = value
+  }
+  return out
 }
 
 /** A raw git failure as a storage error that says what happened and how to fix it. */
