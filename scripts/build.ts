@@ -85,6 +85,6 @@ rmSync(tmp, { recursive: true, force: true })
 rmSync(join(root, 'oclif.manifest.json'), { force: true })
 const { Config } = await import('@oclif/core')
 const config = await Config.load(root)
-const plugin = config.getPluginsList().find((p) => p.root === config.root)!
+const plugin = config.getPluginsList().find((p) => p.root === config.root) as unknown as { manifest: unknown }
 writeFileSync(join(root, 'oclif.manifest.json'), JSON.stringify(plugin.manifest))
 console.log(`built dist/cli.js and ${entries.length} validators in ${Date.now() - started} ms`)

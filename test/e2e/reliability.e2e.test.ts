@@ -182,3 +182,22 @@ describe('bundles on the command line', () => {
     }
   })
 })
+
+describe('studio deck repair', () => {
+  it('puts back a deck whose creation was killed before its commit', async () => {
+    const ws = await workspaceWithDeck('Keep')
+    try {
+      const signal = await crashAt(ws.dir, 'after-write', ['deck', 'create', 'Half made', '--json'])
+      assert.equal(signal, null)
+      assert.ok(existsSync(join(ws.dir, 'decks/half-made/deck.json')), 'the crash left files behind')
+      const repaired = await studio(ws.dir, ['deck', 'repair', '--json'])
+      assert.equal(repaired.code, 0, repaired.stdout)
+      assert.equal(repaired.json.repaired.length, 1)
+      assert.equal(existsSync(join(ws.dir, 'decks/half-made')), false)
+      assert.equal(await ws.git('status', '--porcelain'), '')
+      assert.equal((await studio(ws.dir, ['deck', 'create', 'Half made', '--json'])).code, 0)
+    } finally {
+      ws.cleanup()
+    }
+  })
+})

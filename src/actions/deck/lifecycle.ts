@@ -228,15 +228,20 @@ export const deckRepair = defineAction({
   annotations: { idempotent: true },
   run: async (ctx) => {
     const { withLocks } = await import('../../store/lock.js')
+    const { readdir } = await import('node:fs/promises')
     const repaired: string[] = []
     const ids = await ctx.ws.deckIds()
-    for (const id of ids) {
-      await withLocks(join(ctx.ws.stateDir, 'locks'), [deckKey(id)], async () => {
-        const note = await repair(ctx.ws, deckKey(id))
+    // Every journal left behind (a deck that was being created has no deck.json yet), and every deck.
+    const journals = (await readdir(join(ctx.ws.stateDir, 'journal')).catch(() => [] as string[])).filter((f) => f.endsWith('.json')).map((f) => f.slice(0, -5))
+    const keys = [...new Set([...ids.map(deckKey), ...journals])]
+    for (const key of keys) {
+      await withLocks(join(ctx.ws.stateDir, 'locks'), [key], async () => {
+        const note = await repair(ctx.ws, key)
         if (note) repaired.push(note)
-        await readDeckFolder(ctx.ws.deckDir(id))
       })
     }
-    return { repaired, decks: ids }
+    const after = await ctx.ws.deckIds()
+    for (const id of after) await readDeckFolder(ctx.ws.deckDir(id))
+    return { repaired, decks: after }
   },
 })
