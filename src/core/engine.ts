@@ -12,6 +12,7 @@ import { isAbsolute, join } from 'node:path'
 import type { Action, ActionContext, TransportLetter } from './action.js'
 import { fail, StudioError } from './errors.js'
 import { principalFor, type Principal } from './principal.js'
+import { emitRevision } from './events.js'
 import { validateInput } from './validate.js'
 import { DeckDocSchema, type DeckDoc } from '../model/deck.js'
 import { normalizeDoc } from '../model/normalize.js'
@@ -256,6 +257,9 @@ class Call implements ActionContext {
     else await write()
 
     for (const fn of this.afterFns) fn({ revision })
+    for (const [deckId, doc] of finalDocs) {
+      if (doc) emitRevision({ root: this.ws.root, deckId, revision: doc.manifest.revision, action: this.action.id, author: this.principal.author })
+    }
     let result = typeof produced === 'function' ? (produced as (docs: Map<string, DeckDoc | null>) => unknown)(finalDocs) : produced
     if (result && typeof result === 'object' && !Array.isArray(result) && revision !== undefined && !('revision' in result)) {
       result = { ...(result as object), revision }
