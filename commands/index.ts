@@ -3,9 +3,13 @@ import type { Command } from '@oclif/core'
 import { generatedCommands } from '../src/transports/cli/commands.js'
 import { ActionsList, ActionsShow } from './actions.js'
 import Init from './init.js'
+import Mcp from './mcp.js'
+import Serve from './serve.js'
 
 export const COMMANDS: Record<string, typeof Command> = generatedCommands({
   init: Init,
+  mcp: Mcp,
+  serve: Serve,
   actions: ActionsList,
   'actions:show': ActionsShow,
 })

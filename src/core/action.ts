@@ -45,6 +45,8 @@ export interface ActionSpec<I = any, O = any> {
   cliInput?: (parsed: CliParsed) => Record<string, unknown>
   /** Human rendering of the result for the CLI (without --json). */
   human?: (result: O) => string
+  /** Short command forms beside `cli` (deck.push is also `studio push`), as oclif ids (`push`). */
+  cliAliases?: string[]
   /** Where stdin (`< file.json`) lands; inferred from the form's file name when absent. */
   stdinField?: string
   run?: (ctx: ActionContext, input: I) => Promise<O> | O

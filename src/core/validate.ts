@@ -30,8 +30,9 @@ async function runtimeAjv() {
   return ajvInstance
 }
 
-/** Folder of precompiled validators beside the bundle (dist/validators), when present. */
-const PRECOMPILED = join(dirname(fileURLToPath(import.meta.url)), 'validators')
+/** Folder of precompiled validators (dist/validators): beside the bundle, or one up from a chunk of it. */
+const HERE = dirname(fileURLToPath(import.meta.url))
+const PRECOMPILED = [join(HERE, 'validators'), join(HERE, '..', 'validators')].find((dir) => existsSync(dir)) ?? join(HERE, 'validators')
 
 /** File name of a precompiled validator for a key (an action id or a model schema name). */
 export function validatorFile(key: string): string {

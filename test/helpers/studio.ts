@@ -68,3 +68,38 @@ export async function workspaceWithDeck(name = 'Test deck') {
 export async function commitCount(git: (...args: string[]) => Promise<string>): Promise<number> {
   return Number((await git('rev-list', '--count', 'HEAD')).trim())
 }
+
+export interface Served {
+  url: string
+  stop: () => Promise<void>
+  /** Everything the server printed on stderr so far. */
+  stderr: () => string
+}
+
+/** Starts `studio serve --port 0` in `cwd` (a real process on loopback that stops by itself after `ttl` seconds). */
+export function serve(cwd: string, args: string[] = [], options: { env?: Record<string, string>; ttl?: number } = {}): Promise<Served> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--json', '--ttl', String(options.ttl ?? 180), ...args], {
+      cwd,
+      env: { ...process.env, NO_COLOR: '1', STUDIO_ROOT: '', STUDIO_TOKEN: '', ...options.env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
+    let out = ''
+    let err = ''
+    child.stderr.on('data', (d) => (err += d))
+    const exited = new Promise<void>((r) => child.on('exit', () => r()))
+    child.stdout.on('data', (d) => {
+      out += d
+      const line = out.split('\n')[0]
+      if (!out.includes('\n')) return
+      try {
+        const parsed = JSON.parse(line)
+        if (parsed.url) resolve({ url: parsed.url, stderr: () => err, stop: async () => { child.kill('SIGTERM'); await exited } })
+        else reject(new Error(`studio serve failed: ${line}`))
+      } catch (error) {
+        reject(error)
+      }
+    })
+    child.on('exit', (code) => reject(new Error(`studio serve exited ${code}: ${out} ${err}`)))
+  })
+}

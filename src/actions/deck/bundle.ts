@@ -36,16 +36,22 @@ export const deckPack = defineAction({
   mcp: null,
   example: { id: 'quarterly-review', out: 'quarterly-review.zip' },
   run: async (ctx, input: { id: string; out?: string; versions?: boolean }) => {
-    const doc = await ctx.load(input.id)
-    const { packBundle } = await import('../../store/bundle.js')
-    const files = await deckBundleFiles(ctx.ws.deckDir(input.id), input.versions !== false)
-    const zip = await packBundle(files, { deckId: input.id, revision: doc.manifest.revision })
+    const { doc, zip, files } = await packDeck(ctx, input.id, input.versions !== false)
     const out = resolve(input.out ?? `${input.id}-r${doc.manifest.revision}.zip`)
     const { default: writeFileAtomic } = await import('write-file-atomic')
     await writeFileAtomic(out, zip)
-    return { file: out, bytes: zip.length, revision: doc.manifest.revision, files: files.size }
+    return { file: out, bytes: zip.length, revision: doc.manifest.revision, files }
   },
 })
+
+/** The bundle of a deck as it is now (deck.pack, GET /api/decks/<id>/bundle, deck.push). */
+export async function packDeck(ctx: ActionContext, id: string, versions = true) {
+  const doc = await ctx.load(id)
+  const { packBundle } = await import('../../store/bundle.js')
+  const files = await deckBundleFiles(ctx.ws.deckDir(id), versions)
+  const zip = await packBundle(files, { deckId: id, revision: doc.manifest.revision })
+  return { doc, zip, files: files.size }
+}
 
 /** A bundle's files as a deck document plus its binary files (assets, sidecars other than the log). */
 export function bundleToDoc(files: Map<string, Buffer>): { doc: DeckDoc; extra: Map<string, Buffer> } {

@@ -1,6 +1,7 @@
 import type { Action } from '../../core/action.js'
 import { deckPack, deckUnpack } from './bundle.js'
-import { assistApply, assistPropose, deckBrandKit, deckLint, deckPull, deckPush, deckTailor, importRun } from './later.js'
+import { assistApply, assistPropose, deckBrandKit, deckLint, deckTailor, importRun } from './later.js'
+import { deckPull, deckPush } from './transfer.js'
 import { deckCopy, deckCreate, deckRemove, deckRepair, deckRestore, deckSetDefault, deckTrash } from './lifecycle.js'
 import { deckGet, deckInfoAction, deckList } from './read.js'
 import { deckGuides, deckRename, deckSet, deckSetBackground, sectionSet } from './settings.js'

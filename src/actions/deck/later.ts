@@ -1,44 +1,6 @@
 import { defineAction } from '../../core/action.js'
 import { arr, bool, BR, DeckId, obj, oneOf, openObj, opt, outline, SlideId, SlideIds, str } from '../../model/schema.js'
 
-export const deckPush = defineAction({
-  id: 'deck.push',
-  label: 'Push a deck to a studio',
-  doc: "Uploads the deck's bundle to another studio through POST /api/decks/bundle with a bearer token (remembered in ~/.config/studio/hosts.json after first use; STUDIO_TOKEN works too). For bundles over the 4.5 MB function body cap, `fromUrl` names a stored bundle the studio fetches instead.",
-  group: 'deck',
-  milestone: 'M4',
-  mutates: false,
-  transports: 'C',
-  input: obj({
-    id: DeckId,
-    to: str({ minLength: 1, description: 'Studio address, e.g. https://studio.example.com' }),
-    token: opt(str({ description: 'Bearer token.' })),
-    as: opt(DeckId),
-    replace: opt(bool()),
-    fromUrl: opt(str({ description: 'A bundle already stored at a URL the studio may read.' })),
-  }),
-  output: outline({ id: 'id on the studio', revision: 'revision pushed', bytes: 'bundle size' }),
-  cli: 'deck push <id> --to <to> --token <token> --as <as> --replace --from-url <fromUrl>',
-  mcp: null,
-  example: { id: 'quarterly-review', to: 'http://127.0.0.1:4321' },
-})
-
-export const deckPull = defineAction({
-  id: 'deck.pull',
-  label: 'Pull a deck from a studio',
-  doc: 'Downloads a deck bundle through GET /api/decks/<id>/bundle with the bearer token and unpacks it into decks/ (validated first; a taken id gets a sibling id unless `replace`).',
-  group: 'deck',
-  milestone: 'M4',
-  mutates: true,
-  transports: 'C',
-  deck: { kind: 'none' },
-  input: obj({ id: DeckId, from: str({ minLength: 1, description: 'Studio address.' }), token: opt(str()), as: opt(DeckId), replace: opt(bool()) }),
-  output: outline({ id: 'local deck id', revision: 'revision pulled' }),
-  cli: 'deck pull <id> --from <from> --token <token> --as <as> --replace',
-  mcp: null,
-  example: { id: 'quarterly-review', from: 'http://127.0.0.1:4321' },
-})
-
 export const deckTailor = defineAction({
   id: 'deck.tailor',
   label: 'Tailor a deck for a customer',

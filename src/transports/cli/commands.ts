@@ -134,6 +134,7 @@ export function commandFor(action: Action): typeof Command {
     static summary = action.label
     static description = helpDescription(action)
     static examples = [exampleLine(action, form)]
+    static aliases = action.cliAliases ?? []
     static flags = flags
     static args = args
     static strict = true

@@ -1,0 +1,63 @@
+import { Command, Flags } from '@oclif/core'
+import { fail, toStudioError } from '../src/core/errors.js'
+import { Workspace } from '../src/store/workspace.js'
+
+/** `studio serve`: HTTP actions, discovery, bundles and MCP on one port. */
+export default class Serve extends Command {
+  static summary = 'Serve the workspace over HTTP and MCP'
+  static description = [
+    'Serves POST /api/actions/<id> for every HTTP action, GET /api/agent, GET /api/actions/{id}, GET /openapi.json, GET /llms.txt,',
+    'the bundle endpoints (POST /api/decks/bundle, GET /api/decks/<id>/bundle) and MCP over streamable HTTP at /mcp.',
+    'Binds 127.0.0.1:4321 by default; on loopback no token is needed. Off loopback every request needs',
+    'Authorization: Bearer $STUDIO_TOKEN, and the server refuses to start without STUDIO_TOKEN set.',
+    'Without --deck (or ?deck= on a request) calls use the workspace default deck; run outside any workspace, that is the embedded default deck.',
+  ].join('\n')
+  static examples = ['<%= config.bin %> serve', '<%= config.bin %> serve --port 0 --json', 'STUDIO_TOKEN=$(openssl rand -hex 32) <%= config.bin %> serve --host 0.0.0.0']
+  static flags = {
+    port: Flags.integer({ description: 'Port (0 picks a free one).', default: 4321, min: 0, max: 65535 }),
+    host: Flags.string({ description: 'Address to bind.', default: '127.0.0.1' }),
+    deck: Flags.string({ description: 'Default deck for calls that name none.' }),
+    root: Flags.string({ description: 'Workspace folder; default: STUDIO_ROOT, else found from the working directory upward.' }),
+    'allowed-host': Flags.string({ description: 'A further Host name to answer to (e.g. a proxy name); repeatable.', multiple: true }),
+    'bundle-limit': Flags.integer({ description: 'Largest bundle upload in bytes (default 4.5 MB; STUDIO_BUNDLE_LIMIT).' }),
+    ttl: Flags.integer({ description: 'Stop by itself after this many seconds (for tests and demos).' }),
+    json: Flags.boolean({ description: 'Print the address as one JSON line when listening.' }),
+  }
+
+  async run(): Promise<void> {
+    const { flags } = await this.parse(Serve)
+    try {
+      const ws = Workspace.find({ root: flags.root })
+      if (flags.deck && !ws.deckExists(flags.deck)) fail('not_found', `No deck "${flags.deck}" in ${ws.decksDir}.`)
+      const deck = flags.deck ?? (await ws.defaultDeckId().catch(() => undefined))
+      const { startServer } = await import('../src/transports/http/server.js')
+      const running = await startServer({
+        ws,
+        host: flags.host,
+        port: flags.port,
+        deck,
+        token: process.env.STUDIO_TOKEN,
+        allowedHosts: flags['allowed-host'],
+        bundleLimit: flags['bundle-limit'],
+      })
+      if (flags.json) process.stdout.write(JSON.stringify({ url: running.url, deck: deck ?? null, root: ws.root }) + '\n')
+      else {
+        process.stdout.write(`studio serve: ${running.url}  (workspace ${ws.root}${deck ? `, deck ${deck}` : ''})\n`)
+        process.stdout.write(`  agents: ${running.url}/llms.txt   MCP: ${running.url}/mcp   OpenAPI: ${running.url}/openapi.json\n`)
+      }
+      const stop = async () => {
+        await running.close()
+        process.exit(0)
+      }
+      process.once('SIGINT', stop)
+      process.once('SIGTERM', stop)
+      if (flags.ttl) setTimeout(stop, flags.ttl * 1000)
+      await new Promise(() => undefined)
+    } catch (error) {
+      const failure = toStudioError(error)
+      process.exitCode = failure.exitCode
+      if (flags.json) process.stdout.write(JSON.stringify(failure.toJSON()) + '\n')
+      else process.stderr.write(`Error (${failure.code}): ${failure.message}\n`)
+    }
+  }
+}

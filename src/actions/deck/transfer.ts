@@ -1,0 +1,151 @@
+import { chmod, mkdir, readFile } from 'node:fs/promises'
+import { homedir } from 'node:os'
+import { dirname, join } from 'node:path'
+import { defineAction, type ActionContext } from '../../core/action.js'
+import { fail, StudioError, type ErrorBody } from '../../core/errors.js'
+import { bool, DeckId, obj, opt, outline, str } from '../../model/schema.js'
+import { packDeck, unpackInto } from './bundle.js'
+
+/** ~/.config/studio/hosts.json (XDG_CONFIG_HOME honoured): bearer tokens by studio origin, mode 0600. */
+export function hostsFile(): string {
+  return join(process.env.XDG_CONFIG_HOME || join(homedir(), '.config'), 'studio', 'hosts.json')
+}
+
+function originOf(address: string): string {
+  let url: URL
+  try {
+    url = new URL(address)
+  } catch {
+    fail('invalid_input', `"${address}" is not a studio address (e.g. https://studio.example.com).`)
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') fail('invalid_input', `"${address}" must be an http or https address.`)
+  return url.origin
+}
+
+async function readHosts(): Promise<Record<string, { token: string }>> {
+  try {
+    return JSON.parse(await readFile(hostsFile(), 'utf8'))
+  } catch {
+    return {}
+  }
+}
+
+/** The token for a studio: the flag, else the one remembered for it, else STUDIO_TOKEN. */
+async function tokenFor(origin: string, given?: string): Promise<string | undefined> {
+  if (given) return given
+  return (await readHosts())[origin]?.token ?? (process.env.STUDIO_TOKEN || undefined)
+}
+
+/** Remembers a token that worked, in a file only the user can read. */
+async function rememberToken(origin: string, token: string): Promise<void> {
+  const hosts = await readHosts()
+  if (hosts[origin]?.token === token) return
+  hosts[origin] = { token }
+  const file = hostsFile()
+  await mkdir(dirname(file), { recursive: true, mode: 0o700 })
+  const { default: writeFileAtomic } = await import('write-file-atomic')
+  await writeFileAtomic(file, JSON.stringify(hosts, null, 2) + '\n', { mode: 0o600 })
+  await chmod(file, 0o600)
+}
+
+/** Turns a studio's error answer into ours; network failures say which studio did not answer. */
+async function studioRequest(url: string, init: { method: string; headers: Record<string, string>; body?: Buffer | string }) {
+  const { request } = await import('undici')
+  let response
+  try {
+    response = await request(url, { method: init.method as 'GET', headers: init.headers, body: init.body })
+  } catch (error) {
+    fail('storage', `Could not reach ${new URL(url).origin}: ${(error as Error).message}`)
+  }
+  const body = Buffer.from(await response.body.arrayBuffer())
+  if (response.statusCode >= 400) {
+    let parsed: ErrorBody | undefined
+    try {
+      parsed = JSON.parse(body.toString('utf8')) as ErrorBody
+    } catch {
+      parsed = undefined
+    }
+    if (parsed?.code) throw new StudioError(parsed.code, `${new URL(url).origin}: ${parsed.message}`, { pointer: parsed.pointer, details: parsed.details })
+    fail('storage', `${new URL(url).origin} answered ${response.statusCode}.`)
+  }
+  return { body, headers: response.headers }
+}
+
+const BUNDLE_LIMIT = () => Number(process.env.STUDIO_BUNDLE_LIMIT) || Math.round(4.5 * 1024 * 1024)
+
+export const deckPush = defineAction({
+  id: 'deck.push',
+  label: 'Push a deck to a studio',
+  doc: "Uploads the deck's bundle to another studio through POST /api/decks/bundle with a bearer token (remembered in ~/.config/studio/hosts.json after first use; STUDIO_TOKEN works too). For bundles over the 4.5 MB function body cap (STUDIO_BUNDLE_LIMIT), `fromUrl` names a stored bundle the studio fetches instead.",
+  group: 'deck',
+  milestone: 'M4',
+  mutates: false,
+  transports: 'C',
+  input: obj({
+    id: DeckId,
+    to: str({ minLength: 1, description: 'Studio address, e.g. https://studio.example.com' }),
+    token: opt(str({ description: 'Bearer token.' })),
+    as: opt(DeckId),
+    replace: opt(bool({ description: 'Replace the deck of that id on the studio.' })),
+    fromUrl: opt(str({ pattern: '^https?://', description: 'A bundle already stored at a URL the studio may read.' })),
+  }),
+  output: outline({ id: 'id on the studio', revision: 'revision pushed', bytes: 'bundle size', replaced: 'whether it replaced a deck there' }),
+  cli: 'deck push <id> --to <to> --token <token> --as <as> --replace --from-url <fromUrl>',
+  cliAliases: ['push'],
+  mcp: null,
+  example: { id: 'quarterly-review', to: 'http://127.0.0.1:4321' },
+  run: async (ctx: ActionContext, input: { id: string; to: string; token?: string; as?: string; replace?: boolean; fromUrl?: string }) => {
+    const origin = originOf(input.to)
+    const token = await tokenFor(origin, input.token)
+    const query = new URLSearchParams()
+    if (input.as) query.set('as', input.as)
+    if (input.replace) query.set('replace', '1')
+    const headers: Record<string, string> = { 'x-studio-author': ctx.principal.author }
+    if (token) headers.authorization = `Bearer ${token}`
+    let bytes = 0
+    let body: Buffer | string
+    if (input.fromUrl) {
+      headers['content-type'] = 'application/json'
+      body = JSON.stringify({ fromUrl: input.fromUrl, ...(input.as ? { as: input.as } : {}), ...(input.replace ? { replace: true } : {}) })
+    } else {
+      const { zip } = await packDeck(ctx, input.id)
+      if (zip.length > BUNDLE_LIMIT()) {
+        fail('payload_too_large', `The bundle is ${zip.length} bytes, over the ${BUNDLE_LIMIT()}-byte upload cap. Store it where the studio can read it (studio deck pack ${input.id}) and push with --from-url <url>.`)
+      }
+      headers['content-type'] = 'application/zip'
+      body = zip
+      bytes = zip.length
+    }
+    const answer = await studioRequest(`${origin}/api/decks/bundle${query.size ? `?${query}` : ''}`, { method: 'POST', headers, body })
+    if (input.token) await rememberToken(origin, input.token)
+    const result = JSON.parse(answer.body.toString('utf8')) as { id: string; revision: number; replaced: boolean }
+    return { id: result.id, revision: result.revision, replaced: result.replaced, bytes, to: origin }
+  },
+})
+
+export const deckPull = defineAction({
+  id: 'deck.pull',
+  label: 'Pull a deck from a studio',
+  doc: 'Downloads a deck bundle through GET /api/decks/<id>/bundle with the bearer token and unpacks it into decks/ (validated first; a taken id gets a sibling id unless `replace`).',
+  group: 'deck',
+  milestone: 'M4',
+  mutates: true,
+  transports: 'C',
+  deck: { kind: 'none' },
+  input: obj({ id: DeckId, from: str({ minLength: 1, description: 'Studio address.' }), token: opt(str()), as: opt(DeckId), replace: opt(bool({ description: 'Replace the local deck.' })) }),
+  output: outline({ id: 'local deck id', revision: 'revision pulled', replaced: 'whether a local deck was replaced' }),
+  cli: 'deck pull <id> --from <from> --token <token> --as <as> --replace',
+  cliAliases: ['pull'],
+  mcp: null,
+  example: { id: 'quarterly-review', from: 'http://127.0.0.1:4321' },
+  run: async (ctx: ActionContext, input: { id: string; from: string; token?: string; as?: string; replace?: boolean }) => {
+    const origin = originOf(input.from)
+    const token = await tokenFor(origin, input.token)
+    const headers: Record<string, string> = {}
+    if (token) headers.authorization = `Bearer ${token}`
+    const answer = await studioRequest(`${origin}/api/decks/${encodeURIComponent(input.id)}/bundle`, { method: 'GET', headers })
+    const result = await unpackInto(ctx, answer.body, { as: input.as ?? input.id, replace: input.replace })
+    if (input.token) await rememberToken(origin, input.token)
+    return { ...result, from: origin }
+  },
+})

@@ -1,0 +1,274 @@
+/**
+ * `studio serve`: plain HTTP over the action table, the discovery documents, the bundle endpoints
+ * and MCP over streamable HTTP, on one node:http server. Decoding and encoding only: every rule is
+ * the engine's.
+ *
+ * Every request passes the edge first (Host, Origin, bearer off loopback; see edge.ts), then its
+ * body is read under the cap, then it is routed. Every answer carries nosniff and no-referrer;
+ * API answers are no-store.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { findAction } from '../../actions/index.js'
+import { defineAction, describeAction, type Action, type ActionContext } from '../../core/action.js'
+import { dispatch } from '../../core/engine.js'
+import { fail, StudioError, toStudioError } from '../../core/errors.js'
+import { bool, DeckId, obj, opt, outline, str } from '../../model/schema.js'
+import type { Workspace } from '../../store/workspace.js'
+import { packDeck, unpackInto } from '../../actions/deck/bundle.js'
+import { BODY_LIMIT, BUNDLE_LIMIT, checkEdge, isLoopbackHost, policyFor, readBody, type EdgePolicy } from './edge.js'
+
+export interface ServeOptions {
+  ws: Workspace
+  host: string
+  port: number
+  /** The deck calls use when they name none (else the workspace default). */
+  deck?: string
+  /** Static deployment bearer (STUDIO_TOKEN). Required to bind off loopback. */
+  token?: string
+  /** More host names to answer to (a proxy's public name). */
+  allowedHosts?: string[]
+  bundleLimit?: number
+}
+
+export interface RunningServer {
+  url: string
+  server: Server
+  close(): Promise<void>
+}
+
+const DECK_RE = /^[a-z0-9]+(?:-[a-z0-9]+)*$/
+
+function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  const isBuffer = Buffer.isBuffer(body)
+  const text = isBuffer ? body : typeof body === 'string' ? body : JSON.stringify(body, null, 2) + '\n'
+  res.writeHead(status, {
+    'content-type': isBuffer ? 'application/octet-stream' : typeof body === 'string' ? 'text/plain; charset=utf-8' : 'application/json; charset=utf-8',
+    'cache-control': 'no-store',
+    ...headers,
+  })
+  res.end(text)
+}
+
+function sendError(res: ServerResponse, error: unknown): void {
+  const failure = toStudioError(error)
+  const headers: Record<string, string> = {}
+  if (failure.code === 'unauthorized') headers['www-authenticate'] = 'Bearer realm="studio"'
+  if (failure.code === 'payload_too_large') headers.connection = 'close'
+  send(res, failure.status, failure.toJSON(), headers)
+}
+
+function parseJsonObject(body: Buffer): Record<string, unknown> {
+  if (body.length === 0) return {}
+  let value: unknown
+  try {
+    value = JSON.parse(body.toString('utf8'))
+  } catch (error) {
+    fail('invalid_input', `The body is not valid JSON: ${(error as Error).message}`)
+  }
+  if (!value || typeof value !== 'object' || Array.isArray(value)) fail('invalid_input', 'The body must be a JSON object holding the action input.')
+  return value as Record<string, unknown>
+}
+
+interface CallBinding {
+  deck?: string
+  author?: string
+  force: boolean
+}
+
+function binding(req: IncomingMessage, url: URL, fallbackDeck: string | undefined): CallBinding {
+  const deck = url.searchParams.get('deck') ?? fallbackDeck
+  if (deck !== undefined && deck !== null && !DECK_RE.test(deck)) fail('invalid_input', `Query deck "${deck}" is not a deck id.`, { pointer: '/deck' })
+  const author = (req.headers['x-studio-author'] as string | undefined) ?? url.searchParams.get('author') ?? undefined
+  const forceQuery = url.searchParams.get('force')
+  const force = req.headers['x-studio-force'] === '1' || forceQuery === '' || forceQuery === 'true' || forceQuery === '1'
+  return { deck: deck ?? undefined, author, force }
+}
+
+/** The internal action behind POST /api/decks/bundle: unpack bytes (or a fetched URL) like deck.unpack. */
+function receiveAction(bytes: () => Promise<Buffer>): Action {
+  return defineAction({
+    id: 'deck.receive',
+    label: 'Receive a bundle',
+    doc: 'POST /api/decks/bundle: a pushed bundle, validated whole, then unpacked like deck.unpack.',
+    group: 'deck',
+    milestone: 'M4',
+    mutates: true,
+    transports: 'H',
+    deck: { kind: 'none' },
+    input: obj({ as: opt(DeckId), replace: opt(bool()), fromUrl: opt(str({ pattern: '^https?://' })) }),
+    output: outline({ id: 'deck id', revision: 'revision', replaced: 'whether a deck was replaced' }),
+    cli: null,
+    mcp: null,
+    example: {},
+    run: async (ctx: ActionContext, input: { as?: string; replace?: boolean }) => unpackInto(ctx, await bytes(), input),
+  })
+}
+
+const packAction = defineAction({
+  id: 'deck.send',
+  label: 'Send a bundle',
+  doc: 'GET /api/decks/<id>/bundle: the bundle of a deck.',
+  group: 'deck',
+  milestone: 'M4',
+  mutates: false,
+  transports: 'H',
+  input: obj({ id: DeckId }),
+  output: outline({}),
+  cli: null,
+  mcp: null,
+  example: { id: 'welcome' },
+  run: async (ctx: ActionContext, input: { id: string }) => packDeck(ctx, input.id),
+})
+
+async function fetchBundle(url: string, limit: number): Promise<Buffer> {
+  const { request } = await import('undici')
+  const response = await request(url, { method: 'GET', maxRedirections: 3 } as Parameters<typeof request>[1])
+  if (response.statusCode !== 200) {
+    await response.body.dump()
+    fail('refused', `Fetching ${url} answered ${response.statusCode}.`)
+  }
+  const chunks: Buffer[] = []
+  let size = 0
+  for await (const chunk of response.body) {
+    size += (chunk as Buffer).length
+    if (size > limit) {
+      response.body.destroy()
+      fail('payload_too_large', `The bundle at ${url} exceeds ${limit} bytes.`)
+    }
+    chunks.push(chunk as Buffer)
+  }
+  return Buffer.concat(chunks)
+}
+
+/** Largest bundle fetched from a URL (the upload cap does not apply; the bundle's own caps still do). */
+const FROM_URL_LIMIT = 500 * 1024 * 1024
+
+export async function startServer(options: ServeOptions): Promise<RunningServer> {
+  const token = options.token || undefined
+  if (!isLoopbackHost(options.host) && !token) {
+    fail(
+      'refused',
+      `Refusing to listen on ${options.host}: off loopback every request needs a bearer token, and none is configured. Set STUDIO_TOKEN (a long random secret) or bind 127.0.0.1.`,
+    )
+  }
+  const bundleLimit = options.bundleLimit ?? (Number(process.env.STUDIO_BUNDLE_LIMIT) || BUNDLE_LIMIT)
+  let policy: EdgePolicy = policyFor(options.host, options.port, token, options.allowedHosts ?? [])
+  const { McpHttpHandler } = await import('../mcp/http.js')
+  const mcp = new McpHttpHandler({ ws: options.ws, defaultDeck: options.deck })
+  const discovery = await import('./discovery.js')
+
+  const server = createServer((req, res) => {
+    res.setHeader('x-content-type-options', 'nosniff')
+    res.setHeader('referrer-policy', 'no-referrer')
+    handle(req, res).catch((error) => {
+      if (!res.headersSent) sendError(res, error)
+      else res.destroy()
+    })
+  })
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', 'http://studio.invalid')
+    const path = url.pathname
+    const method = req.method ?? 'GET'
+    const isBundle = path === '/api/decks/bundle' || /^\/api\/decks\/[^/]+\/bundle$/.test(path)
+    checkEdge(req, policy, { requireToken: isBundle && Boolean(token) })
+    const base = `http://${req.headers.host}`
+
+    if (path === '/mcp') {
+      const bind = binding(req, url, options.deck)
+      const body = method === 'POST' ? parseJsonBody(await readBody(req, BODY_LIMIT)) : undefined
+      await mcp.handle(req, res, body, { deck: bind.deck, author: bind.author })
+      return
+    }
+    if (method === 'GET' && path === '/api/agent') return send(res, 200, discovery.agentManifest({ baseUrl: base, defaultDeck: options.deck }))
+    if (method === 'GET' && path === '/openapi.json') return send(res, 200, discovery.openApiDocument({ serverUrl: base }))
+    if (method === 'GET' && path === '/llms.txt') return send(res, 200, discovery.llmsTxt({ baseUrl: base }))
+    const described = /^\/api\/actions\/([^/]+)$/.exec(path)
+    if (described && method === 'GET') {
+      const action = findAction(decodeURIComponent(described[1]))
+      if (!action || !action.transportSet.has('H')) fail('not_found', `No action "${described[1]}" on HTTP.`)
+      return send(res, 200, describeAction(action))
+    }
+    if (described && method === 'POST') {
+      const action = findAction(decodeURIComponent(described[1]))
+      if (!action || !action.transportSet.has('H')) fail('not_found', `No action "${described[1]}" on HTTP.`)
+      const input = parseJsonObject(await readBody(req, BODY_LIMIT))
+      const bind = binding(req, url, options.deck)
+      const { result } = await dispatch(action, input, { ws: options.ws, transport: 'H', deck: bind.deck, author: bind.author, force: bind.force })
+      return send(res, 200, result ?? null)
+    }
+    if (path === '/api/decks/bundle' && method === 'POST') {
+      const type = String(req.headers['content-type'] ?? '')
+      const bind = binding(req, url, undefined)
+      let input: Record<string, unknown>
+      let bytes: () => Promise<Buffer>
+      if (type.startsWith('application/json')) {
+        input = parseJsonObject(await readBody(req, BODY_LIMIT))
+        if (typeof input.fromUrl !== 'string') fail('invalid_input', 'A JSON body names the bundle with fromUrl.', { pointer: '/fromUrl' })
+        bytes = () => fetchBundle(input.fromUrl as string, FROM_URL_LIMIT)
+      } else {
+        const body = await readBody(req, bundleLimit)
+        input = {}
+        const as = url.searchParams.get('as')
+        if (as) input.as = as
+        const replace = url.searchParams.get('replace')
+        if (replace === '' || replace === '1' || replace === 'true') input.replace = true
+        bytes = async () => body
+      }
+      const { result } = await dispatch(receiveAction(bytes), input, { ws: options.ws, transport: 'H', author: bind.author ?? 'agent:push' })
+      return send(res, 200, result)
+    }
+    const pull = /^\/api\/decks\/([^/]+)\/bundle$/.exec(path)
+    if (pull && method === 'GET') {
+      const { result } = await dispatch(packAction, { id: decodeURIComponent(pull[1]) }, { ws: options.ws, transport: 'H' })
+      const packed = result as { zip: Buffer; doc: { manifest: { revision: number } } }
+      return send(res, 200, packed.zip, { 'content-type': 'application/zip', 'x-studio-revision': String(packed.doc.manifest.revision) })
+    }
+    if (method === 'GET' && (path === '/' || path === '/index.html')) {
+      res.setHeader('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'")
+      return send(res, 200, landingPage(base, options.deck), { 'content-type': 'text/html; charset=utf-8' })
+    }
+    fail('not_found', `Nothing at ${method} ${path}.`)
+  }
+
+  function parseJsonBody(body: Buffer): unknown {
+    try {
+      return JSON.parse(body.toString('utf8'))
+    } catch {
+      throw new StudioError('invalid_input', 'The MCP request body is not valid JSON.')
+    }
+  }
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject)
+    server.listen(options.port, options.host, () => resolve())
+  })
+  const address = server.address() as AddressInfo
+  policy = policyFor(options.host, address.port, token, options.allowedHosts ?? [])
+  const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address
+  return {
+    url: `http://${shownHost}:${address.port}`,
+    server,
+    close: async () => {
+      await mcp.closeAll()
+      server.closeAllConnections?.()
+      await new Promise<void>((resolve) => server.close(() => resolve()))
+    },
+  }
+}
+
+function landingPage(base: string, deck: string | undefined): string {
+  const escape = (s: string) => s.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]!)
+  return `<!doctype html><meta charset="utf-8"><title>Deck Studio</title>
+<style>body{font:16px/1.5 system-ui,sans-serif;max-width:40rem;margin:3rem auto;padding:0 1rem}code{background:#f3f3f3;padding:0 .2em}</style>
+<h1>Deck Studio</h1>
+<p>This studio serves ${deck ? `the deck <code>${escape(deck)}</code> by default` : 'the workspace default deck'}. The in-page editor comes with a later milestone; today:</p>
+<ul>
+<li><a href="/llms.txt">/llms.txt</a>: a short guide for agents</li>
+<li><a href="/api/agent">/api/agent</a>: the manifest of transports, rules and actions</li>
+<li><a href="/openapi.json">/openapi.json</a>: OpenAPI 3.1</li>
+<li><code>POST ${escape(base)}/api/actions/deck.info</code> with <code>{}</code>: the deck at a glance</li>
+<li>MCP (streamable HTTP): <code>${escape(base)}/mcp</code></li>
+</ul>`
+}

@@ -1,0 +1,113 @@
+/**
+ * MCP over streamable HTTP (`POST/GET/DELETE /mcp` of `studio serve`): one SDK transport and one
+ * `createMcpServer` per session, kept in a map by session id.
+ *
+ * The HTTP server in front of this has already checked Host, Origin and the bearer token and capped
+ * the body; this class only routes. A session id is never a credential: it only picks the session,
+ * and every request carrying it went through the same checks. The deck and author are bound when
+ * the session initializes and kept for its life; later requests cannot rebind them.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import { randomUUID } from 'node:crypto'
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js'
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js'
+import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js'
+import { principalFor } from '../../core/principal.js'
+import { toStudioError } from '../../core/errors.js'
+import type { Workspace } from '../../store/workspace.js'
+import { createMcpServer, refreshTools } from './server.js'
+
+export interface McpHttpOptions {
+  ws: Workspace
+  defaultDeck?: string
+  pageAttached?: () => boolean
+}
+
+interface McpHttpSession {
+  transport: StreamableHTTPServerTransport
+  server: Server
+}
+
+/** A JSON-RPC error answer outside any session (the SDK's own answers have the same shape). */
+function rpcError(res: ServerResponse, status: number, code: number, message: string, headers: Record<string, string> = {}): void {
+  const body = JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null })
+  res.writeHead(status, { 'content-type': 'application/json', 'cache-control': 'no-store', ...headers })
+  res.end(body)
+}
+
+export class McpHttpHandler {
+  private readonly sessions = new Map<string, McpHttpSession>()
+
+  constructor(private readonly options: McpHttpOptions) {}
+
+  /** Number of open sessions (for diagnostics and tests). */
+  get size(): number {
+    return this.sessions.size
+  }
+
+  /**
+   * Routes one `/mcp` request. `body` is the parsed JSON of a POST (undefined for GET and DELETE).
+   * POST without `mcp-session-id` must be `initialize` and opens a session bound to `binding`.
+   */
+  async handle(req: IncomingMessage, res: ServerResponse, body: unknown, binding: { deck?: string; author?: string }): Promise<void> {
+    const method = req.method ?? 'GET'
+    if (method !== 'POST' && method !== 'GET' && method !== 'DELETE') {
+      return rpcError(res, 405, -32000, `Method ${method} not allowed on /mcp.`, { allow: 'GET, POST, DELETE' })
+    }
+    const header = req.headers['mcp-session-id']
+    if (header !== undefined) {
+      const session = typeof header === 'string' ? this.sessions.get(header) : undefined
+      if (!session) return rpcError(res, 404, -32001, 'Session not found: initialize a new session (POST /mcp without mcp-session-id).')
+      return session.transport.handleRequest(req, res, body)
+    }
+    if (method !== 'POST' || !isInitializeRequest(body)) {
+      return rpcError(res, 400, -32000, 'Bad Request: no mcp-session-id header; the first request of a session is a single initialize request (POST).')
+    }
+    try {
+      // A bad author would fail every later call; refuse it at the door instead.
+      principalFor(binding.author, 'M')
+    } catch (error) {
+      return rpcError(res, 400, -32602, toStudioError(error).message)
+    }
+    await this.open(req, res, body, binding)
+  }
+
+  private async open(req: IncomingMessage, res: ServerResponse, body: unknown, binding: { deck?: string; author?: string }): Promise<void> {
+    const server = createMcpServer({
+      ws: this.options.ws,
+      deck: binding.deck ?? this.options.defaultDeck,
+      author: binding.author,
+      pageAttached: this.options.pageAttached,
+    })
+    const transport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomUUID(),
+      enableJsonResponse: false,
+      onsessioninitialized: (id) => {
+        this.sessions.set(id, { transport, server })
+      },
+    })
+    // Set before connect(): the SDK chains it ahead of the server's own close handling.
+    transport.onclose = () => {
+      if (transport.sessionId) this.sessions.delete(transport.sessionId)
+    }
+    await server.connect(transport)
+    try {
+      await transport.handleRequest(req, res, body)
+    } finally {
+      // An initialize the SDK refused leaves no session: close the server so its listener goes too.
+      if (!transport.sessionId || !this.sessions.has(transport.sessionId)) await server.close().catch(() => {})
+    }
+  }
+
+  /** Tells every session the tool list changed (a page attached or detached). */
+  async refreshTools(): Promise<void> {
+    await Promise.all([...this.sessions.values()].map((s) => refreshTools(s.server)))
+  }
+
+  /** Closes every session (on shutdown): streams end, listeners go, the map empties. */
+  async closeAll(): Promise<void> {
+    const open = [...this.sessions.values()]
+    this.sessions.clear()
+    await Promise.all(open.map((s) => s.server.close().catch(() => {})))
+  }
+}

@@ -1,0 +1,377 @@
+/**
+ * The MCP server: the action table as tools, the session deck as `deck://` resources, and the
+ * `deck_review` prompt, on the SDK's low-level `Server` (raw JSON Schemas, no zod).
+ *
+ * Decoding and encoding only. Every tool call goes through `dispatch` with transport `M`; a failure
+ * of any kind is a tool result with `isError: true` whose structured content is the one error body
+ * (`StudioError.toJSON()`), so an agent sees the same status, code, pointer and `current` document
+ * as an HTTP caller. Protocol errors (`McpError`) are kept for malformed MCP requests: an unknown
+ * resource URI or prompt name.
+ *
+ * One `Server` serves one session (stdio, or one streamable-HTTP session). It listens to
+ * `studioEvents` for revisions of its deck and removes that listener when it closes.
+ */
+import { AsyncLocalStorage } from 'node:async_hooks'
+import { Server } from '@modelcontextprotocol/sdk/server/index.js'
+import {
+  CallToolRequestSchema,
+  ErrorCode,
+  GetPromptRequestSchema,
+  ListPromptsRequestSchema,
+  ListResourcesRequestSchema,
+  ListResourceTemplatesRequestSchema,
+  ListToolsRequestSchema,
+  McpError,
+  ReadResourceRequestSchema,
+  SubscribeRequestSchema,
+  UnsubscribeRequestSchema,
+  type CallToolResult,
+  type GetPromptResult,
+  type Notification,
+  type RequestId,
+  type Resource,
+  type Tool,
+} from '@modelcontextprotocol/sdk/types.js'
+import type { Action } from '../../core/action.js'
+import { dispatch } from '../../core/engine.js'
+import { fail, StudioError, toStudioError } from '../../core/errors.js'
+import { studioEvents, type RevisionEvent } from '../../core/events.js'
+import { validateInput } from '../../core/validate.js'
+import { ACTIONS, findAction, findByMcp } from '../../actions/index.js'
+import { orderedSlides, slideTitle, type DeckDoc } from '../../model/deck.js'
+import { obj, SlideId } from '../../model/schema.js'
+import type { Workspace } from '../../store/workspace.js'
+
+export interface McpSession {
+  ws: Workspace
+  /** The deck every call names; the workspace default (resolved per call) when absent. */
+  deck?: string
+  author?: string
+  force?: boolean
+  /** True while a studio page is attached: only then is `deck_goto_slide` listed. */
+  pageAttached?: () => boolean
+  /** Moves the attached page to a slide; without it `deck_goto_slide` answers 501 even with a page attached. */
+  gotoSlide?: (deckId: string, slideId: string) => void | Promise<void>
+}
+
+export const SERVER_INFO = { name: 'deck-studio', version: '0.1.0' } as const
+
+/** The one tool that is not an action: it steers the attached page, so it exists only while one is. */
+export const GOTO_SLIDE_TOOL = 'deck_goto_slide'
+const GOTO_SLIDE_INPUT = obj({ slideId: SlideId })
+
+const INSTRUCTIONS = [
+  'Deck Studio: slide decks versioned in git. Every tool is one action of the studio table.',
+  'Read first (deck_get_info, deck_get), then write with baseRevision set to the revision you read;',
+  'a stale baseRevision answers isError with status 409, currentRevision and the current document: re-read and retry.',
+  'Unknown argument names answer code unknown_field with a JSON pointer. Resources: deck://<id> and deck://<id>/slides/<slideId>.',
+].join(' ')
+
+const DECK_URI = /^deck:\/\/([a-z0-9]+(?:-[a-z0-9]+)*)(?:\/slides\/([A-Za-z0-9][A-Za-z0-9_-]*))?$/
+
+/** The tool description of an action: everything comes from the table. */
+function toolFor(action: Action): Tool {
+  return {
+    name: action.mcp!,
+    title: action.label,
+    description: action.doc,
+    inputSchema: action.input as Tool['inputSchema'],
+    annotations: {
+      title: action.label,
+      readOnlyHint: !action.mutates,
+      destructiveHint: action.annotations?.destructive ?? false,
+      idempotentHint: action.annotations?.idempotent ?? !action.mutates,
+      openWorldHint: false,
+    },
+  }
+}
+
+const GOTO_SLIDE: Tool = {
+  name: GOTO_SLIDE_TOOL,
+  title: 'Go to slide',
+  description: 'Shows a slide of the session deck in the attached studio page. Listed only while a page is attached; changes nothing in the deck.',
+  inputSchema: GOTO_SLIDE_INPUT as Tool['inputSchema'],
+  annotations: { title: 'Go to slide', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+}
+
+/** Structured content must be an object: arrays, scalars and null are wrapped as `{ result }`. */
+function structured(result: unknown): Record<string, unknown> {
+  return result !== null && typeof result === 'object' && !Array.isArray(result) ? (result as Record<string, unknown>) : { result }
+}
+
+function errorResult(error: unknown): CallToolResult {
+  const body = toStudioError(error).toJSON() as unknown as Record<string, unknown>
+  return { isError: true, content: [{ type: 'text', text: JSON.stringify(body) }], structuredContent: body }
+}
+
+/** A studio failure outside a tool call (resources, prompts) as a protocol error. */
+function protocolError(error: unknown): McpError {
+  if (error instanceof McpError) return error
+  const failure = toStudioError(error)
+  return new McpError(failure.status < 500 ? ErrorCode.InvalidParams : ErrorCode.InternalError, failure.message, failure.toJSON())
+}
+
+/** The deck outline the review prompt embeds: sections, slide ids and titles. */
+function outlineText(info: DeckInfo): string {
+  const lines = [`Deck "${info.title}" (id ${info.id}, revision ${info.revision}, theme ${info.theme}): ${info.counts.slides} slides in ${info.counts.sections} sections.`]
+  for (const section of info.sections) {
+    lines.push('', `Section ${section.id}: ${section.title || '(untitled)'}`)
+    for (const slide of section.slides) lines.push(`  - ${slide.id}: ${slide.title || '(no title)'}`)
+  }
+  return lines.join('\n')
+}
+
+interface DeckInfo {
+  id: string
+  title: string
+  theme: string
+  revision: number
+  counts: { slides: number; sections: number }
+  sections: { id: string; title: string; slides: { id: string; title: string }[] }[]
+}
+
+/**
+ * Builds the server of one session. The caller connects it to a transport and closes it when the
+ * session ends; closing removes its event listener.
+ *
+ * `server.onclose` is set here (to remove the listener); a caller that needs its own close hook
+ * should wrap the existing one, or use the transport's `onclose` before `connect()` (the SDK chains it).
+ */
+export function createMcpServer(session: McpSession): Server {
+  const { ws } = session
+  const server = new Server(SERVER_INFO, {
+    capabilities: {
+      tools: { listChanged: true },
+      resources: { subscribe: true, listChanged: true },
+      prompts: {},
+    },
+    instructions: INSTRUCTIONS,
+  })
+  const call = (action: Action, input: Record<string, unknown>) =>
+    dispatch(action, input, { ws, transport: 'M', deck: session.deck, author: session.author, force: session.force })
+
+  /** The request a tool call is serving, so notifications it causes travel on that request's stream. */
+  const currentRequest = new AsyncLocalStorage<RequestId>()
+  const subscriptions = new Set<string>()
+  /** Last resolved id of the session deck (session.deck, else the default), for synchronous event matching. */
+  let deckId: string | undefined = session.deck
+  /** What resources/list last answered (uri + name per resource); undefined until the client lists. */
+  let listedSignature: string | undefined
+
+  async function sessionDoc(): Promise<DeckDoc> {
+    const { result } = await call(findAction('deck.get')!, {})
+    const doc = result as DeckDoc
+    deckId = doc.manifest.id
+    return doc
+  }
+
+  function resourcesOf(doc: DeckDoc): Resource[] {
+    const id = doc.manifest.id
+    const list: Resource[] = [
+      { uri: `deck://${id}`, name: doc.manifest.title, description: `The whole deck document of ${id}: manifest, slides by id, version log.`, mimeType: 'application/json' },
+    ]
+    for (const section of doc.manifest.sections) {
+      for (const slideId of section.slides) {
+        const slide = doc.slides[slideId]
+        if (!slide) continue
+        list.push({
+          uri: `deck://${id}/slides/${slideId}`,
+          name: slideTitle(slide) || slideId,
+          description: `Slide ${slideId} (layout ${slide.layout}) in section "${section.title}".`,
+          mimeType: 'application/json',
+        })
+      }
+    }
+    return list
+  }
+
+  const signature = (resources: Resource[]) => JSON.stringify(resources.map((r) => [r.uri, r.name]))
+
+  /** Parses a `deck://` URI of the session deck; anything else is InvalidParams. */
+  function resolveUri(uri: string, doc: DeckDoc): { slideId?: string } {
+    const match = DECK_URI.exec(uri)
+    if (!match || match[1] !== doc.manifest.id) throw new McpError(ErrorCode.InvalidParams, `Unknown resource ${uri}: this session serves deck://${doc.manifest.id}.`)
+    const slideId = match[2]
+    if (slideId !== undefined && !doc.slides[slideId]) throw new McpError(ErrorCode.InvalidParams, `Unknown resource ${uri}: no slide "${slideId}" in deck ${doc.manifest.id}.`)
+    return { slideId }
+  }
+
+  server.setRequestHandler(ListToolsRequestSchema, async () => {
+    const tools = ACTIONS.filter((a) => a.implemented && a.mcp && a.transportSet.has('M')).map(toolFor)
+    if (session.pageAttached?.()) tools.push(GOTO_SLIDE)
+    return { tools }
+  })
+
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
+    const { name } = request.params
+    const args = (request.params.arguments ?? {}) as Record<string, unknown>
+    try {
+      if (name === GOTO_SLIDE_TOOL) return await gotoSlide(args)
+      const action = findByMcp(name)
+      if (!action) fail('not_found', `No tool "${name}". tools/list names every tool this studio offers.`)
+      const { result } = await currentRequest.run(extra.requestId, () => call(action, args))
+      return { content: [{ type: 'text', text: JSON.stringify(result ?? null, null, 2) }], structuredContent: structured(result ?? null) }
+    } catch (error) {
+      return errorResult(error)
+    }
+  })
+
+  async function gotoSlide(args: Record<string, unknown>): Promise<CallToolResult> {
+    if (!session.pageAttached?.()) fail('not_found', `${GOTO_SLIDE_TOOL} needs an attached studio page, and none is attached.`)
+    await validateInput(`mcp.${GOTO_SLIDE_TOOL}`, GOTO_SLIDE_INPUT, args)
+    if (!session.gotoSlide) fail('not_implemented', `${GOTO_SLIDE_TOOL} is not implemented on this instance.`, { details: { implemented: false } })
+    const doc = await sessionDoc()
+    const slideId = args.slideId as string
+    if (!doc.slides[slideId]) fail('not_found', `No slide "${slideId}" in deck ${doc.manifest.id}.`, { pointer: '/slideId' })
+    await session.gotoSlide(doc.manifest.id, slideId)
+    const result = { deckId: doc.manifest.id, slideId }
+    return { content: [{ type: 'text', text: JSON.stringify(result, null, 2) }], structuredContent: result }
+  }
+
+  server.setRequestHandler(ListResourcesRequestSchema, async () => {
+    let doc: DeckDoc
+    try {
+      doc = await sessionDoc()
+    } catch (error) {
+      // No deck to serve yet (an empty workspace, several decks and no default): nothing to list.
+      if (error instanceof StudioError && error.status < 500) return { resources: [] }
+      throw protocolError(error)
+    }
+    const resources = resourcesOf(doc)
+    listedSignature = signature(resources)
+    return { resources }
+  })
+
+  server.setRequestHandler(ListResourceTemplatesRequestSchema, async () => ({
+    resourceTemplates: [
+      { uriTemplate: 'deck://{deckId}', name: 'Deck document', description: 'The whole deck document of the session deck.', mimeType: 'application/json' },
+      { uriTemplate: 'deck://{deckId}/slides/{slideId}', name: 'Slide', description: 'One slide document of the session deck.', mimeType: 'application/json' },
+    ],
+  }))
+
+  server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
+    const { uri } = request.params
+    if (!DECK_URI.test(uri)) throw new McpError(ErrorCode.InvalidParams, `Unknown resource ${uri}: resources are deck://<id> and deck://<id>/slides/<slideId>.`)
+    let doc: DeckDoc
+    try {
+      doc = await sessionDoc()
+    } catch (error) {
+      throw protocolError(error)
+    }
+    const { slideId } = resolveUri(uri, doc)
+    const value = slideId === undefined ? doc : doc.slides[slideId]
+    return { contents: [{ uri, mimeType: 'application/json', text: JSON.stringify(value, null, 2) }] }
+  })
+
+  server.setRequestHandler(SubscribeRequestSchema, async (request) => {
+    const { uri } = request.params
+    let doc: DeckDoc
+    try {
+      doc = await sessionDoc()
+    } catch (error) {
+      throw protocolError(error)
+    }
+    resolveUri(uri, doc)
+    subscriptions.add(uri)
+    return {}
+  })
+
+  server.setRequestHandler(UnsubscribeRequestSchema, async (request) => {
+    subscriptions.delete(request.params.uri)
+    return {}
+  })
+
+  server.setRequestHandler(ListPromptsRequestSchema, async () => ({
+    prompts: [
+      {
+        name: 'deck_review',
+        title: 'Review the deck',
+        description: 'Asks for a review of the session deck for clarity, structure and consistency, with the deck outline (sections, slide ids and titles) embedded.',
+        arguments: [{ name: 'focus', description: 'What to look at most closely (an audience, a section, a concern).', required: false }],
+      },
+    ],
+  }))
+
+  server.setRequestHandler(GetPromptRequestSchema, async (request): Promise<GetPromptResult> => {
+    if (request.params.name !== 'deck_review') throw new McpError(ErrorCode.InvalidParams, `No prompt "${request.params.name}"; prompts/list names deck_review.`)
+    let info: DeckInfo
+    try {
+      info = (await call(findAction('deck.info')!, {})).result as DeckInfo
+    } catch (error) {
+      throw protocolError(error)
+    }
+    deckId = info.id
+    const focus = request.params.arguments?.focus?.trim()
+    const text = [
+      `Review the slide deck "${info.title}" for clarity, structure and consistency.`,
+      '- Clarity: is each slide\'s point plain from its title and text? Flag jargon, vague titles and crowded slides.',
+      '- Structure: do the sections tell one story in a sensible order? Flag gaps, repeats and slides in the wrong section.',
+      '- Consistency: titles, terms, tone, capitalisation and numbers agree across slides.',
+      ...(focus ? [`Focus especially on: ${focus}`] : []),
+      `Read slides with the resources deck://${info.id}/slides/<slideId> (or the deck_get tool). Name each finding by slide id and propose a concrete change; do not edit the deck unless asked.`,
+      '',
+      'Outline:',
+      outlineText(info),
+    ].join('\n')
+    return {
+      description: `Review of deck ${info.id} (revision ${info.revision})`,
+      messages: [{ role: 'user', content: { type: 'text', text } }],
+    }
+  })
+
+  /** Sends a notification; one caused by this session's own tool call rides on that call's stream. */
+  function notify(notification: Notification, related: RequestId | undefined): void {
+    const send = (options?: { relatedRequestId: RequestId }) => server.notification(notification, options)
+    ;(related === undefined ? send() : send({ relatedRequestId: related }).catch(() => send())).catch(() => {
+      // Not connected any more, or no stream to carry it: notifications are best effort.
+    })
+  }
+
+  const onRevision = (event: RevisionEvent) => {
+    if (event.root !== ws.root) return
+    const related = currentRequest.getStore()
+    if (deckId === undefined) {
+      // The default deck was never resolved in this session: resolve it, then match.
+      ws.defaultDeckId().then((id) => {
+        deckId ??= id
+        if (event.deckId === deckId) announce(event, related)
+      }, () => {})
+      return
+    }
+    if (event.deckId === deckId) announce(event, related)
+  }
+
+  function announce(event: RevisionEvent, related: RequestId | undefined) {
+    const prefix = `deck://${event.deckId}`
+    for (const uri of subscriptions) {
+      if (uri === prefix || uri.startsWith(`${prefix}/`)) notify({ method: 'notifications/resources/updated', params: { uri } }, related)
+    }
+    notify({ method: 'notifications/studio/revision', params: { deckId: event.deckId, revision: event.revision, action: event.action, author: event.author } }, related)
+    if (listedSignature !== undefined) {
+      // The client has a resource list: tell it to list again only when slides or their titles moved.
+      sessionDoc().then((doc) => {
+        if (doc.manifest.id !== event.deckId) return
+        const next = signature(resourcesOf(doc))
+        if (next === listedSignature) return
+        listedSignature = next
+        notify({ method: 'notifications/resources/list_changed' }, related)
+      }, () => {})
+    }
+  }
+
+  studioEvents.on('revision', onRevision)
+  server.onclose = () => {
+    studioEvents.off('revision', onRevision)
+    subscriptions.clear()
+  }
+  return server
+}
+
+/** Tells the client the tool list changed (a page attached or detached: `deck_goto_slide`). */
+export async function refreshTools(server: Server): Promise<void> {
+  try {
+    await server.sendToolListChanged()
+  } catch {
+    // Not connected (yet, or any more): the next tools/list answers the current list anyway.
+  }
+}

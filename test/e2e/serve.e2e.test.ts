@@ -1,0 +1,225 @@
+import assert from 'node:assert/strict'
+import { execFile } from 'node:child_process'
+import { existsSync, mkdtempSync, readFileSync, statSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { Readable } from 'node:stream'
+import { promisify } from 'node:util'
+import { after, before, describe, it } from 'node:test'
+import { request } from 'undici'
+import { commitCount, serve, studio, workspace, workspaceWithDeck, type Served } from '../helpers/studio.js'
+
+const exec = promisify(execFile)
+
+async function call(url: string, path: string, init: { method?: string; body?: unknown; headers?: Record<string, string> } = {}) {
+  const response = await request(url + path, {
+    method: (init.method ?? (init.body === undefined ? 'GET' : 'POST')) as 'GET',
+    headers: { 'content-type': 'application/json', ...init.headers },
+    body: init.body === undefined ? undefined : typeof init.body === 'string' || init.body instanceof Readable ? (init.body as string) : JSON.stringify(init.body),
+  })
+  const text = await response.body.text()
+  let json: any
+  try {
+    json = JSON.parse(text)
+  } catch {
+    json = undefined
+  }
+  return { status: response.statusCode, headers: response.headers, text, json }
+}
+
+describe('studio serve: actions over HTTP', () => {
+  let ws: Awaited<ReturnType<typeof workspaceWithDeck>>
+  let server: Served
+  before(async () => {
+    ws = await workspaceWithDeck('Served deck')
+    server = await serve(ws.dir)
+  })
+  after(async () => {
+    await server?.stop()
+    ws?.cleanup()
+  })
+
+  it('answers a read action with its result and the security headers', async () => {
+    const r = await call(server.url, '/api/actions/deck.info', { body: {} })
+    assert.equal(r.status, 200, r.text)
+    assert.equal(r.json.id, 'served-deck')
+    assert.equal(r.headers['x-content-type-options'], 'nosniff')
+    assert.equal(r.headers['referrer-policy'], 'no-referrer')
+    assert.equal(r.headers['cache-control'], 'no-store')
+  })
+
+  it('commits a write as agent:http unless x-studio-author or ?author= names someone', async () => {
+    const first = await call(server.url, '/api/actions/deck.rename', { body: { name: 'By HTTP', baseRevision: 0 } })
+    assert.equal(first.status, 200, first.text)
+    assert.equal(first.json.revision, 1)
+    assert.equal((await ws.git('log', '-1', '--format=%an')).trim(), 'agent:http')
+    const named = await call(server.url, '/api/actions/deck.rename', { body: { name: 'By Ada', baseRevision: 1 }, headers: { 'x-studio-author': 'Ada Lovelace' } })
+    assert.equal(named.status, 200)
+    assert.equal((await ws.git('log', '-1', '--format=%an')).trim(), 'Ada Lovelace')
+    const query = await call(server.url, '/api/actions/deck.rename?author=agent%3Arun-7', { body: { name: 'By run 7', baseRevision: 2 } })
+    assert.equal(query.status, 200)
+    assert.equal((await ws.git('log', '-1', '--format=%an')).trim(), 'agent:run-7')
+  })
+
+  it('refuses a stale baseRevision with 409, currentRevision and the current document', async () => {
+    const r = await call(server.url, '/api/actions/deck.rename', { body: { name: 'Late', baseRevision: 0 } })
+    assert.equal(r.status, 409)
+    assert.equal(r.json.code, 'stale_revision')
+    assert.equal(typeof r.json.currentRevision, 'number')
+    assert.equal(r.json.current.manifest.id, 'served-deck')
+  })
+
+  it('answers unknown_field with its pointer, and 400 for a body that is not a JSON object', async () => {
+    const unknown = await call(server.url, '/api/actions/deck.info', { body: { verbose: true } })
+    assert.equal(unknown.status, 400)
+    assert.equal(unknown.json.code, 'unknown_field')
+    assert.equal(unknown.json.pointer, '/verbose')
+    const notJson = await call(server.url, '/api/actions/deck.info', { body: '{nope' })
+    assert.equal(notJson.status, 400)
+    assert.equal(notJson.json.code, 'invalid_input')
+  })
+
+  it('answers 404 for an unknown action and one not offered on HTTP, 501 for one not built', async () => {
+    assert.equal((await call(server.url, '/api/actions/deck.nothing', { body: {} })).status, 404)
+    assert.equal((await call(server.url, '/api/actions/deck.pack', { body: { id: 'served-deck' } })).status, 404)
+    assert.equal((await call(server.url, '/api/actions/deck.pack')).status, 404)
+    const later = await call(server.url, '/api/actions/render.slide', { body: { slideIds: 'all' } })
+    assert.equal(later.status, 501)
+    assert.equal(later.json.code, 'not_implemented')
+    const described = await call(server.url, '/api/actions/render.slide')
+    assert.equal(described.json.implemented, false)
+    assert.equal(described.json.milestone, 'M5')
+  })
+
+  it('answers 413 for a body over 1 MB, by Content-Length and chunked, before the action runs', async () => {
+    const before = await commitCount(ws.git)
+    const big = JSON.stringify({ name: 'x'.repeat(1024 * 1024 + 10), baseRevision: 3 })
+    const sized = await call(server.url, '/api/actions/deck.rename', { body: big })
+    assert.equal(sized.status, 413)
+    assert.equal(sized.json.code, 'payload_too_large')
+    const chunked = await call(server.url, '/api/actions/deck.rename', {
+      body: Readable.from((function* () {
+        for (let i = 0; i < 20; i++) yield Buffer.alloc(64 * 1024, 0x20)
+      })()),
+    })
+    assert.equal(chunked.status, 413)
+    assert.equal(await commitCount(ws.git), before)
+  })
+
+  it('refuses a foreign Host or Origin on every route with 403', async () => {
+    for (const path of ['/api/agent', '/openapi.json', '/llms.txt', '/mcp', '/api/actions/deck.info']) {
+      const host = await call(server.url, path, { headers: { host: 'evil.example' } })
+      assert.equal(host.status, 403, path)
+      const origin = await call(server.url, path, { headers: { origin: 'http://evil.example' } })
+      assert.equal(origin.status, 403, path)
+    }
+    const sameOrigin = await call(server.url, '/api/agent', { headers: { origin: server.url } })
+    assert.equal(sameOrigin.status, 200)
+  })
+
+  it('serves the discovery documents', async () => {
+    const agent = await call(server.url, '/api/agent')
+    assert.equal(agent.status, 200)
+    assert.ok(agent.json.actions.some((a: any) => a.id === 'deck.rename'))
+    const openapi = await call(server.url, '/openapi.json')
+    assert.equal(openapi.json.openapi, '3.1.0')
+    assert.equal(openapi.json.info.version, '0.1.0')
+    const llms = await call(server.url, '/llms.txt')
+    assert.match(llms.text, /POST \/api\/actions\//)
+    assert.equal((await call(server.url, '/api/actions/deck.create')).json.cli, 'studio deck create <name> --from <from> --id <id>')
+  })
+})
+
+describe('studio serve: binding and tokens', () => {
+  it('refuses to bind off loopback without a token, with an explanation', async () => {
+    const ws = await workspace()
+    try {
+      const r = await studio(ws.dir, ['serve', '--host', '0.0.0.0', '--port', '0', '--json'])
+      assert.equal(r.code, 2)
+      assert.match(r.json.message, /STUDIO_TOKEN/)
+    } finally {
+      ws.cleanup()
+    }
+  })
+
+  it('answers 401 with WWW-Authenticate off loopback without a valid bearer, and serves with one', async (t) => {
+    if (process.getuid?.() !== 0 || !existsSync('/usr/sbin/ip') && !existsSync('/sbin/ip')) return t.skip('needs root and iproute2 for a test host in a network namespace')
+    const ns = `studio-t${process.pid}`
+    const [hostIf, nsIf] = [`sh${process.pid % 100000}`, `sn${process.pid % 100000}`]
+    const octet = 1 + (process.pid % 250)
+    const hostIp = `10.231.${octet}.1`
+    const clientIp = `10.231.${octet}.2`
+    const sh = async (...args: string[]) => exec(args[0], args.slice(1))
+    const ws = await workspaceWithDeck('Remote')
+    let server: Served | undefined
+    try {
+      await sh('ip', 'netns', 'add', ns)
+      await sh('ip', 'link', 'add', hostIf, 'type', 'veth', 'peer', 'name', nsIf)
+      await sh('ip', 'link', 'set', nsIf, 'netns', ns)
+      await sh('ip', 'addr', 'add', `${hostIp}/30`, 'dev', hostIf)
+      await sh('ip', 'link', 'set', hostIf, 'up')
+      await sh('ip', 'netns', 'exec', ns, 'ip', 'addr', 'add', `${clientIp}/30`, 'dev', nsIf)
+      await sh('ip', 'netns', 'exec', ns, 'ip', 'link', 'set', nsIf, 'up')
+      server = await serve(ws.dir, ['--host', hostIp], { env: { STUDIO_TOKEN: 'a-long-test-secret-0123456789' } })
+      const curl = async (...args: string[]) =>
+        (await exec('ip', ['netns', 'exec', ns, 'curl', '-s', '-m', '10', '-D', '-', '-o', '/dev/null', ...args])).stdout
+      const bare = await curl(`${server.url}/api/agent`)
+      assert.match(bare, /^HTTP\/1\.1 401/)
+      assert.match(bare, /www-authenticate: Bearer/i)
+      assert.match(await curl('-H', 'Authorization: Bearer wrong', `${server.url}/api/agent`), /^HTTP\/1\.1 401/)
+      assert.match(await curl('-H', 'Authorization: Bearer ', `${server.url}/llms.txt`), /^HTTP\/1\.1 401/)
+      assert.match(await curl('-H', `Authorization: Bearer ${'x'.repeat(5000)}`, `${server.url}/openapi.json`), /^HTTP\/1\.1 401/)
+      assert.match(await curl('-H', 'Authorization: Bearer a-long-test-secret-0123456789', `${server.url}/api/agent`), /^HTTP\/1\.1 200/)
+      // X-Forwarded-For claiming loopback changes nothing: loopback is the socket's address.
+      assert.match(await curl('-H', 'X-Forwarded-For: 127.0.0.1', `${server.url}/api/agent`), /^HTTP\/1\.1 401/)
+    } finally {
+      await server?.stop()
+      await sh('ip', 'netns', 'del', ns).catch(() => undefined)
+      await sh('ip', 'link', 'del', hostIf).catch(() => undefined)
+      ws.cleanup()
+    }
+  })
+})
+
+describe('push and pull between workspaces', () => {
+  it('pushes a deck to a studio serve and pulls it into a third workspace byte for byte, remembering the token', async () => {
+    const home = mkdtempSync(join(tmpdir(), 'studio-home-'))
+    const env = { XDG_CONFIG_HOME: join(home, '.config'), STUDIO_TOKEN: '' }
+    const source = await workspaceWithDeck('Travelling deck')
+    const hub = await workspace()
+    const target = await workspace()
+    const token = 'push-pull-secret-token-123'
+    const server = await serve(hub.dir, [], { env: { STUDIO_TOKEN: token } })
+    try {
+      await studio(source.dir, ['deck', 'rename', 'Travelling deck v2', '--json'])
+      const refused = await studio(source.dir, ['deck', 'push', 'travelling-deck', '--to', server.url, '--json'], { env })
+      assert.equal(refused.code, 5, refused.stdout)
+      const pushed = await studio(source.dir, ['push', 'travelling-deck', '--to', server.url, '--token', token, '--json'], { env })
+      assert.equal(pushed.code, 0, pushed.stdout + pushed.stderr)
+      assert.equal(pushed.json.id, 'travelling-deck')
+      const hosts = join(home, '.config', 'studio', 'hosts.json')
+      assert.equal(statSync(hosts).mode & 0o777, 0o600)
+      assert.equal(JSON.parse(readFileSync(hosts, 'utf8'))[new URL(server.url).origin].token, token)
+      const pulled = await studio(target.dir, ['pull', 'travelling-deck', '--from', server.url, '--json'], { env })
+      assert.equal(pulled.code, 0, pulled.stdout + pulled.stderr)
+      for (const file of ['deck.json', 'slides/title-1.json']) {
+        const a = readFileSync(join(source.dir, 'decks/travelling-deck', file))
+        assert.deepEqual(readFileSync(join(hub.dir, 'decks/travelling-deck', file)), a, `hub ${file}`)
+        assert.deepEqual(readFileSync(join(target.dir, 'decks/travelling-deck', file)), a, `target ${file}`)
+      }
+      const again = await studio(target.dir, ['deck', 'pull', 'travelling-deck', '--from', server.url, '--json'], { env })
+      assert.equal(again.json.id, 'travelling-deck-2')
+      const replaced = await studio(source.dir, ['deck', 'push', 'travelling-deck', '--to', server.url, '--replace', '--json'], { env })
+      assert.equal(replaced.code, 0, replaced.stdout)
+      assert.equal(replaced.json.replaced, true)
+      const tooBig = await studio(source.dir, ['deck', 'push', 'travelling-deck', '--to', server.url, '--json'], { env: { ...env, STUDIO_BUNDLE_LIMIT: '100' } })
+      assert.equal(tooBig.code, 2)
+      assert.match(tooBig.json.message, /--from-url/)
+    } finally {
+      await server.stop()
+      source.cleanup()
+      hub.cleanup()
+      target.cleanup()
+    }
+  })
+})
