@@ -60,7 +60,7 @@ export const deckCreate = defineAction({
   output: outline({ id: 'new deck id', revision: 'its revision (0)', counts: 'slides and sections', template: 'the template it came from' }),
   cli: 'deck create <name> --from <from> --id <id>',
   mcp: 'deck_create',
-  example: { name: 'Quarterly review', from: 'blank' },
+  example: { name: 'Annual report', from: 'blank' },
   annotations: { destructive: false },
   run: async (ctx, input: { name: string; from?: string; id?: string }) => {
     const id = input.id ?? slugOf(input.name)

@@ -122,7 +122,7 @@ export const deckSetBackground = defineAction({
   cli: 'deck background --color <color>',
   mcp: 'deck_set_background',
   example: { background: '#f5f1e8', baseRevision: 3 },
-  cliInput: (parsed: CliParsed) => ({ ...parsed.input, background: parsed.flags.color ?? null }),
+  cliInput: (parsed: CliParsed) => ({ background: null, ...parsed.input, ...(parsed.flags.color !== undefined ? { background: parsed.flags.color } : {}) }),
   run: (ctx, input: { background: unknown }) =>
     editManifest(
       ctx,

@@ -1,0 +1,177 @@
+/**
+ * The contract test: generated from the table, it walks every implemented action offered on more
+ * than one of the command line, MCP and HTTP, and holds that they behave identically:
+ *
+ * - the HTTP operation, the MCP tool and the CLI command exist, with the table's input schema;
+ * - the action's example (valid against the fixture workspace) gives the same outcome on each, from
+ *   identical copies of one workspace, and the same number of commits;
+ * - the example plus an unknown member gives unknown_field with the same pointer on each;
+ * - for actions taking baseRevision, a stale one gives 409 stale_revision on each.
+ *
+ * New actions are covered the day they are implemented: their example must fit the fixture.
+ */
+import assert from 'node:assert/strict'
+import { execFileSync } from 'node:child_process'
+import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { after, before, describe, it } from 'node:test'
+import { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
+import { request } from 'undici'
+import { ACTIONS } from '../../src/actions/index.js'
+import type { Action } from '../../src/core/action.js'
+import { ERROR_CODES } from '../../src/core/errors.js'
+import { parseForm } from '../../src/transports/cli/form.js'
+import { openApiDocument } from '../../src/transports/http/discovery.js'
+import { BIN, ROOT, serve, studio, workspace, type Served } from '../helpers/studio.js'
+
+type Outcome = { ok: true; result: unknown } | { ok: false; status: number; code: string; pointer?: string }
+
+const FIXTURE_REVISION = 3
+const covered = ACTIONS.filter((a) => a.implemented && ['C', 'M', 'H'].filter((t) => a.transportSet.has(t as 'C')).length >= 2)
+
+/** Results compared across transports: times and workspace paths vary by copy, nothing else may. */
+function normalize(value: unknown, root: string): unknown {
+  if (typeof value === 'string') {
+    if (/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d/.test(value)) return '<time>'
+    return value.split(root).join('<ws>')
+  }
+  if (Array.isArray(value)) return value.map((v) => normalize(v, root))
+  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, normalize(v, root)]))
+  return value
+}
+
+const commits = (dir: string) => Number(execFileSync('git', ['rev-list', '--count', 'HEAD'], { cwd: dir, encoding: 'utf8' }).trim())
+
+async function viaCli(dir: string, action: Action, input: Record<string, unknown>): Promise<Outcome> {
+  const r = await studio(dir, [...parseForm(action.cli!).path, '--input', JSON.stringify(input), '--json'])
+  if (r.code === 0) return { ok: true, result: normalize(r.json, dir) }
+  const expectedExit = ERROR_CODES[r.json.code as keyof typeof ERROR_CODES]?.[1]
+  assert.equal(r.code, expectedExit, `${action.id}: CLI exit code ${r.code} for ${r.json.code}`)
+  return { ok: false, status: r.json.status, code: r.json.code, pointer: r.json.pointer }
+}
+
+async function viaHttp(server: Served, dir: string, action: Action, input: Record<string, unknown>): Promise<Outcome> {
+  const response = await request(`${server.url}/api/actions/${action.id}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(input) })
+  const json = (await response.body.json()) as any
+  if (response.statusCode === 200) return { ok: true, result: normalize(json, dir) }
+  assert.equal(json.status, response.statusCode)
+  return { ok: false, status: json.status, code: json.code, pointer: json.pointer }
+}
+
+async function mcpClient(dir: string): Promise<Client> {
+  const client = new Client({ name: 'contract', version: '1.0.0' })
+  await client.connect(new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp', '--root', dir, '--author', process.env.USER || 'root'], stderr: 'ignore' }))
+  return client
+}
+
+async function viaMcp(client: Client, dir: string, action: Action, input: Record<string, unknown>): Promise<Outcome> {
+  const r = (await client.callTool({ name: action.mcp!, arguments: input })) as { isError?: boolean; structuredContent?: any }
+  if (!r.isError) return { ok: true, result: normalize(r.structuredContent, dir) }
+  return { ok: false, status: r.structuredContent.status, code: r.structuredContent.code, pointer: r.structuredContent.pointer }
+}
+
+describe('one contract for the command line, MCP and HTTP', () => {
+  let fixture: string
+  let cleanup: () => void
+  const copies: string[] = []
+  const copy = () => {
+    const dir = mkdtempSync(join(tmpdir(), 'studio-contract-'))
+    cpSync(fixture, dir, { recursive: true })
+    copies.push(dir)
+    return dir
+  }
+
+  before(async () => {
+    const ws = await workspace()
+    fixture = ws.dir
+    cleanup = ws.cleanup
+    const steps = [
+      ['deck', 'create', 'Quarterly review', '--json'],
+      ['deck', 'rename', 'QR 1', '--json'],
+      ['deck', 'rename', 'QR 2', '--json'],
+      ['deck', 'rename', 'Quarterly review', '--json'],
+      ['template', 'create', 'quarterly-review', 'Quarterly review', '--json'],
+    ]
+    for (const step of steps) {
+      const r = await studio(fixture, step)
+      assert.equal(r.code, 0, `${step.join(' ')}: ${r.stdout}`)
+    }
+    assert.equal((await studio(fixture, ['info', '--json'])).json.revision, FIXTURE_REVISION)
+  })
+  after(() => {
+    cleanup?.()
+    for (const dir of copies) rmSync(dir, { recursive: true, force: true })
+  })
+
+  it('covers the implemented actions offered on two or more transports', () => {
+    assert.ok(covered.length >= 20, `only ${covered.length} actions`)
+  })
+
+  it('declares the same input schema on the HTTP operation, the MCP tool and the CLI command', async () => {
+    const openapi = openApiDocument() as any
+    const manifest = JSON.parse(readFileSync(join(ROOT, 'oclif.manifest.json'), 'utf8'))
+    const client = await mcpClient(copy())
+    try {
+      const tools = new Map((await client.listTools()).tools.map((t) => [t.name, t]))
+      for (const action of covered) {
+        if (action.transportSet.has('H')) {
+          const body = openapi.paths[`/api/actions/${action.id}`]?.post?.requestBody?.content?.['application/json']?.schema
+          assert.deepEqual(body, action.input, `${action.id}: OpenAPI request schema`)
+        }
+        if (action.mcp) assert.deepEqual(tools.get(action.mcp)?.inputSchema, action.input, `${action.id}: MCP inputSchema`)
+        if (action.cli) assert.ok(manifest.commands[parseForm(action.cli).path.join(':')], `${action.id}: CLI command`)
+      }
+    } finally {
+      await client.close()
+    }
+  })
+
+  for (const action of covered) {
+    it(`${action.id}: same outcome, same unknown_field, same 409 on ${[...action.transportSet].filter((t) => t !== 'P').join(' ')}`, async () => {
+      const transports = (['C', 'M', 'H'] as const).filter((t) => action.transportSet.has(t) && (t !== 'M' || action.mcp) && (t !== 'C' || action.cli))
+      const outcomes: Record<string, Outcome> = {}
+      const deltas: Record<string, number> = {}
+      const unknown: Record<string, Outcome> = {}
+      const stale: Record<string, Outcome> = {}
+      const takesRevision = 'baseRevision' in ((action.input.properties as object) ?? {})
+      const staleInput = { ...action.example, baseRevision: 0 }
+      const badInput = { ...action.example, zzUnknownMember: 1 }
+      for (const t of transports) {
+        const dir = copy()
+        const before = commits(dir)
+        let server: Served | undefined
+        let client: Client | undefined
+        try {
+          const run =
+            t === 'C'
+              ? (input: Record<string, unknown>) => viaCli(dir, action, input)
+              : t === 'H'
+                ? async (input: Record<string, unknown>) => viaHttp((server ??= await serve(dir)), dir, action, input)
+                : async (input: Record<string, unknown>) => viaMcp((client ??= await mcpClient(dir)), dir, action, input)
+          unknown[t] = await run(badInput)
+          if (takesRevision) stale[t] = await run(staleInput)
+          outcomes[t] = await run(action.example)
+          deltas[t] = commits(dir) - before
+        } finally {
+          await client?.close()
+          await server?.stop()
+        }
+      }
+      const [first, ...rest] = transports
+      for (const t of rest) {
+        assert.deepEqual(outcomes[t], outcomes[first], `${action.id}: ${t} vs ${first} outcome`)
+        assert.equal(deltas[t], deltas[first], `${action.id}: commits on ${t} vs ${first}`)
+      }
+      for (const t of transports) {
+        assert.deepEqual(unknown[t], { ok: false, status: 400, code: 'unknown_field', pointer: '/zzUnknownMember' }, `${action.id} on ${t}`)
+        if (takesRevision) {
+          assert.equal((stale[t] as { code?: string }).code, 'stale_revision', `${action.id} on ${t}: ${JSON.stringify(stale[t])}`)
+          assert.equal((stale[t] as { status?: number }).status, 409)
+        }
+      }
+      if (action.mutates && outcomes[first].ok) assert.equal(deltas[first], 1, `${action.id}: one commit`)
+    })
+  }
+})
