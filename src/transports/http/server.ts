@@ -157,6 +157,15 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   const { McpHttpHandler } = await import('../mcp/http.js')
   const mcp = new McpHttpHandler({ ws: options.ws, defaultDeck: options.deck })
   const discovery = await import('./discovery.js')
+  // The discovery documents depend only on the table and the address asked for: built once each.
+  const documents = new Map<string, unknown>()
+  const cached = <T>(key: string, build: () => T): T => {
+    if (!documents.has(key)) {
+      if (documents.size > 64) documents.clear()
+      documents.set(key, build())
+    }
+    return documents.get(key) as T
+  }
 
   const server = createServer((req, res) => {
     res.setHeader('x-content-type-options', 'nosniff')
@@ -181,9 +190,9 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       await mcp.handle(req, res, body, { deck: bind.deck, author: bind.author })
       return
     }
-    if (method === 'GET' && path === '/api/agent') return send(res, 200, discovery.agentManifest({ baseUrl: base, defaultDeck: options.deck }))
-    if (method === 'GET' && path === '/openapi.json') return send(res, 200, discovery.openApiDocument({ serverUrl: base }))
-    if (method === 'GET' && path === '/llms.txt') return send(res, 200, discovery.llmsTxt({ baseUrl: base }))
+    if (method === 'GET' && path === '/api/agent') return send(res, 200, cached(`agent ${base}`, () => discovery.agentManifest({ baseUrl: base, defaultDeck: options.deck })))
+    if (method === 'GET' && path === '/openapi.json') return send(res, 200, cached(`openapi ${base}`, () => discovery.openApiDocument({ serverUrl: base })))
+    if (method === 'GET' && path === '/llms.txt') return send(res, 200, cached(`llms ${base}`, () => discovery.llmsTxt({ baseUrl: base })))
     const described = /^\/api\/actions\/([^/]+)$/.exec(path)
     if (described && method === 'GET') {
       const action = findAction(decodeURIComponent(described[1]))
