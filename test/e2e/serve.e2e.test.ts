@@ -4,6 +4,8 @@ import { existsSync, mkdtempSync, readFileSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Readable } from 'node:stream'
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { promisify } from 'node:util'
 import { after, before, describe, it } from 'node:test'
 import { request } from 'undici'
@@ -215,6 +217,23 @@ describe('push and pull between workspaces', () => {
       const tooBig = await studio(source.dir, ['deck', 'push', 'travelling-deck', '--to', server.url, '--json'], { env: { ...env, STUDIO_BUNDLE_LIMIT: '100' } })
       assert.equal(tooBig.code, 2)
       assert.match(tooBig.json.message, /--from-url/)
+      // Over the cap: the bundle is stored where the studio can read it, and the push names its URL.
+      const packed = await studio(source.dir, ['deck', 'pack', 'travelling-deck', '--out', 'big.zip', '--json'])
+      const zip = readFileSync(packed.json.file)
+      const store = createServer((req, res) => {
+        if (req.url === '/bundles/big.zip') res.writeHead(200, { 'content-type': 'application/zip' }).end(zip)
+        else res.writeHead(404).end()
+      })
+      await new Promise<void>((r) => store.listen(0, '127.0.0.1', () => r()))
+      try {
+        const fromUrl = `http://127.0.0.1:${(store.address() as AddressInfo).port}/bundles/big.zip`
+        const viaUrl = await studio(source.dir, ['deck', 'push', 'travelling-deck', '--to', server.url, '--as', 'from-url', '--from-url', fromUrl, '--json'], { env: { ...env, STUDIO_BUNDLE_LIMIT: '100' } })
+        assert.equal(viaUrl.code, 0, viaUrl.stdout)
+        assert.equal(viaUrl.json.id, 'from-url')
+        assert.deepEqual(readFileSync(join(hub.dir, 'decks/from-url/slides/title-1.json')), readFileSync(join(source.dir, 'decks/travelling-deck/slides/title-1.json')))
+      } finally {
+        store.close()
+      }
     } finally {
       await server.stop()
       source.cleanup()
