@@ -43,10 +43,10 @@ await build({
   // Heavy or rarely used packages stay in node_modules and load on first use, so a command pays
   // only for what it runs (and a test can see what a command loaded).
   external: [
-    'typescript', 'ts-node', 'simple-git', 'archiver', 'yauzl', 'ajv', 'ajv-formats', 'sharp', 'playwright-core',
+    'typescript', 'ts-node', 'archiver', 'yauzl', 'ajv', 'ajv-formats', 'sharp', 'playwright-core',
     'pptxgenjs', 'pdf-lib', '@modelcontextprotocol/sdk', 'undici',
   ],
-  minify: true,
+  minify: !process.env.STUDIO_BUILD_NOMINIFY,
   sourcemap: 'linked',
   logLevel: 'warning',
   legalComments: 'none',

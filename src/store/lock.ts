@@ -8,7 +8,6 @@
  */
 import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
-import lockfile from 'proper-lockfile'
 import { fail } from '../core/errors.js'
 
 const STALE_MS = 3000
@@ -33,6 +32,8 @@ async function withProcessLock<T>(key: string, fn: () => Promise<T>): Promise<T>
 }
 
 async function acquireFileLock(dir: string, key: string): Promise<() => Promise<void>> {
+  // Loaded on first use: reads never lock, and a CLI start should not pay for it.
+  const { default: lockfile } = await import('proper-lockfile')
   mkdirSync(dir, { recursive: true })
   const target = join(dir, key.replace(/[^A-Za-z0-9._-]/g, '_'))
   const started = Date.now()
