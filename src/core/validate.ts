@@ -12,7 +12,7 @@ import { dirname, join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { fail, StudioError } from './errors.js'
 
-export const AJV_OPTIONS = { allErrors: false, strict: false, coerceTypes: false, useDefaults: false, validateFormats: true } as const
+export const AJV_OPTIONS = { allErrors: false, strict: false, coerceTypes: false, useDefaults: false, validateFormats: true, discriminator: true } as const
 
 type Validator = ((data: unknown) => boolean) & { errors?: ErrorObject[] | null }
 

@@ -68,7 +68,7 @@ export const blockInsert = defineAction({
   cli: 'block insert <slideId> --slot <slot> --after <after> < block.json',
   mcp: 'deck_insert_block',
   stdinField: 'block',
-  example: { slideId: 'title-body-2', slot: 'body', block: { id: 'b2', kind: 'paragraph', text: 'Costs fell by half.' }, baseRevision: 3 },
+  example: { slideId: 'title-body-2', slot: 'body', block: { id: 'b2', kind: 'text', text: 'Costs fell by half.' }, baseRevision: 3 },
 })
 
 export const blockRemove = defineAction({

@@ -60,7 +60,7 @@ describe('the action table against the spec', () => {
   })
 
   it('gives every action an input schema that compiles strictly and an example that validates against it', () => {
-    const ajv = new (Ajv as unknown as typeof Ajv.default)({ strict: true, strictRequired: false, allErrors: true })
+    const ajv = new (Ajv as unknown as typeof Ajv.default)({ strict: true, strictRequired: false, allErrors: true, discriminator: true })
     ;(addFormats as unknown as (a: unknown) => void)(ajv)
     const problems: string[] = []
     for (const action of ACTIONS) {
