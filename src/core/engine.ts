@@ -18,6 +18,7 @@ import { DeckDocSchema, type DeckDoc } from '../model/deck.js'
 import { normalizeDoc } from '../model/normalize.js'
 import { docFiles, listFiles, readDeckFolder } from '../store/decks.js'
 import { withLocks } from '../store/lock.js'
+import { leaseOf } from '../store/leases.js'
 import { applyChanges, journalPath, repair, type FileChange } from '../store/transaction.js'
 import { RESERVED_DECK_IDS, type Workspace } from '../store/workspace.js'
 import { existsSync } from 'node:fs'
@@ -165,10 +166,25 @@ class Call implements ActionContext {
         this.note(await repair(this.ws, deckKey(this.targetId)))
         const current = await this.load(this.targetId)
         this.guard(current)
+        this.checkLeases(this.targetId)
       }
       const produced = await this.action.run!(this, this.input)
       return this.commit(produced)
     })
+  }
+
+  /** Slides the input names (slideId, slideIds); a write to one another author leased is refused unless forced. */
+  private checkLeases(deckId: string) {
+    if (this.action.id === 'slide.lease' || this.force) return
+    const named = [this.input.slideId, ...(Array.isArray(this.input.slideIds) ? this.input.slideIds : [])].filter((v): v is string => typeof v === 'string')
+    for (const slideId of named) {
+      const lease = leaseOf(this.ws, deckId, slideId)
+      if (lease && lease.author !== this.principal.author) {
+        throw new StudioError('leased', `Slide "${slideId}" is leased by ${lease.author} until ${lease.until}. Retry with force to write anyway.`, {
+          holder: { author: lease.author, until: lease.until, slideId },
+        })
+      }
+    }
   }
 
   private guard(current: DeckDoc) {
@@ -253,8 +269,9 @@ class Call implements ActionContext {
         },
       })
     }
-    if (extraKeys.length) await withLocks(this.lockDir, extraKeys, write)
-    else await write()
+    // A call that staged nothing (a lease) writes and commits nothing.
+    if (byPath.size && extraKeys.length) await withLocks(this.lockDir, extraKeys, write)
+    else if (byPath.size) await write()
 
     for (const fn of this.afterFns) fn({ revision })
     for (const [deckId, doc] of finalDocs) {
