@@ -1,0 +1,78 @@
+/**
+ * The contract fixture: a workspace holding deck `quarterly-review` at revision 3 with one slide of
+ * each common shape, and an organisation template of the same name. Action examples in the table are
+ * written against it (slide ids title-1, title-body-2, two-columns-3, freeform-4; block ids b1, b2, ...).
+ */
+import { mkdirSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { canonicalJson } from '../../src/store/canonical.js'
+import { studio, workspace } from './studio.js'
+
+export const FIXTURE_DECK = 'quarterly-review'
+export const FIXTURE_REVISION = 3
+
+export const FIXTURE_SLIDES = [
+  { id: 'title-1', layout: 'title', title: 'Quarterly review', subtitle: 'Q3 results', notes: 'Welcome everyone to Acme.' },
+  {
+    id: 'title-body-2',
+    layout: 'title-body',
+    blocks: [
+      { id: 'title', kind: 'heading', slot: 'title', text: 'Why now' },
+      { id: 'b1', kind: 'text', slot: 'body', text: 'Costs fell by half at Acme.\nMargins grew.' },
+      { id: 'b2', kind: 'list', slot: 'body', marker: 'bullet', items: [{ text: 'Faster builds' }, { text: 'Fewer incidents', level: 2 }, { text: 'Happier teams' }] },
+    ],
+  },
+  {
+    id: 'two-columns-3',
+    layout: 'two-columns',
+    blocks: [
+      { id: 'title', kind: 'heading', slot: 'title', text: 'Before and after' },
+      { id: 'b1', kind: 'text', slot: 'left', text: 'Before: weekly releases.' },
+      { id: 'b2', kind: 'text', slot: 'right', text: 'After: daily releases.' },
+      { id: 'b3', kind: 'table', slot: 'right', header: true, rows: [['Metric', 'Value'], ['Lead time', '2 days']] },
+    ],
+  },
+  {
+    id: 'freeform-4',
+    layout: 'freeform',
+    blocks: [
+      { id: 'b1', kind: 'shape', shape: 'rect', pos: { x: 100, y: 100, w: 300, h: 200 }, z: 0, text: 'Plan' },
+      { id: 'b2', kind: 'textbox', pos: { x: 500, y: 150, w: 400, h: 120 }, z: 1, text: 'Build' },
+      { id: 'b3', kind: 'picture', asset: 'logo', pos: { x: 1000, y: 100, w: 300, h: 300 }, z: 2 },
+      { id: 'b4', kind: 'line', connector: true, start: { block: 'b1', side: 'right' }, end: { block: 'b2', side: 'left' }, pos: { x: 400, y: 200, w: 100, h: 10 }, z: 3 },
+      { id: 'b5', kind: 'chart', chartType: 'bar', data: { categories: ['Q1', 'Q2'], series: [{ name: 'Revenue', values: [1, 2] }] }, pos: { x: 100, y: 450, w: 600, h: 350 }, z: 4 },
+    ],
+  },
+]
+
+/** Makes the fixture workspace; returns it with a cleanup. */
+export async function fixtureWorkspace() {
+  const ws = await workspace()
+  const created = await studio(ws.dir, ['deck', 'create', 'Quarterly review', '--json'])
+  if (created.code !== 0) throw new Error(created.stdout)
+  const dir = join(ws.dir, 'decks', FIXTURE_DECK)
+  const now = '2026-11-22T00:00:00.000Z'
+  const manifest = {
+    id: FIXTURE_DECK,
+    title: 'Quarterly review',
+    theme: 'studio-simple',
+    defaults: { appearance: 'light' },
+    sections: [
+      { id: 'opening', title: 'Opening', slides: ['title-1', 'title-body-2'] },
+      { id: 'detail', title: 'Detail', slides: ['two-columns-3', 'freeform-4'] },
+    ],
+    revision: FIXTURE_REVISION,
+    stamps: { createdAt: now, updatedAt: now },
+    template: 'blank',
+  }
+  mkdirSync(join(dir, 'slides'), { recursive: true })
+  mkdirSync(join(dir, 'assets'), { recursive: true })
+  writeFileSync(join(dir, 'deck.json'), canonicalJson(manifest))
+  for (const slide of FIXTURE_SLIDES) writeFileSync(join(dir, 'slides', `${slide.id}.json`), canonicalJson(slide))
+  writeFileSync(join(dir, 'assets', 'logo.json'), canonicalJson({ id: 'logo', role: 'logo', alt: 'Acme logo' }))
+  await ws.git('add', '-A')
+  await ws.git('-c', 'user.name=fixture', '-c', 'user.email=fixture@studio.invalid', 'commit', '-qm', 'fixture')
+  const template = await studio(ws.dir, ['template', 'create', FIXTURE_DECK, 'Quarterly review', '--json'])
+  if (template.code !== 0) throw new Error(template.stdout)
+  return ws
+}
