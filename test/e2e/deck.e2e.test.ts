@@ -295,3 +295,18 @@ describe('validation and the commit boundary', () => {
     }
   })
 })
+
+describe('the brand sample template', () => {
+  it('creates a deck of 95 slides in 8 sections that validates', async () => {
+    const ws = await workspace()
+    try {
+      const created = await studio(ws.dir, ['deck', 'create', 'Sample', '--from', 'brand-sample', '--json'])
+      assert.equal(created.code, 0, created.stdout)
+      assert.equal(created.json.counts.slides, 95)
+      assert.equal(created.json.counts.sections, 8)
+      assert.equal((await studio(ws.dir, ['validate', '--json'])).json.valid, true)
+    } finally {
+      ws.cleanup()
+    }
+  })
+})
