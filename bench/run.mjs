@@ -123,3 +123,125 @@ row('HTTP deck.rename, sequential', writeRps, '/s', '')
 row('HTTP deck.rename latency (median)', median(writeLat), 'ms', `${(median(writeLat) / commitMs).toFixed(2)}x`, 'x git commit; target < 15 ms')
 row('MCP deck_get_info call (median)', median(mcpRead), 'ms', `${(median(mcpRead) / commitMs).toFixed(2)}x`, 'x git commit')
 row('MCP deck_rename call (median)', median(mcpWrite), 'ms', `${(median(mcpWrite) / commitMs).toFixed(2)}x`, 'x git commit')
+
+// ---- Authoring (issue 4): a 95-slide deck built by a script of CLI calls, then slide.update on it.
+{
+  const { readFileSync, readdirSync } = await import('node:fs')
+  const sample = join(ROOT, 'templates', 'brand-sample')
+  const manifest = JSON.parse(readFileSync(join(sample, 'deck.json'), 'utf8'))
+  const order = manifest.sections.flatMap((s) => s.slides)
+  const docs = new Map(readdirSync(join(sample, 'slides')).map((f) => [f.replace(/\.json$/, ''), readFileSync(join(sample, 'slides', f), 'utf8')]))
+  const built = mkdtempSync(join(tmpdir(), 'studio-bench-95-'))
+  execFileSync(node, [BIN, 'init', built, '--json'])
+  execFileSync(node, [BIN, 'deck', 'create', 'Ninety-five', '--json'], { cwd: built })
+  const insert = []
+  const t95 = performance.now()
+  let after = 'title-1'
+  for (const slideId of order.slice(1)) {
+    const s = performance.now()
+    const r = spawnSync(node, [BIN, 'slide', 'insert', '--section', 'main', '--after', after, '--json'], { cwd: built, input: docs.get(slideId), encoding: 'utf8' })
+    if (r.status !== 0) throw new Error(`slide insert ${slideId}: ${r.stdout}${r.stderr}`)
+    insert.push(performance.now() - s)
+    after = slideId
+  }
+  const buildMs = performance.now() - t95
+  const info = JSON.parse(execFileSync(node, [BIN, 'info', '--json'], { cwd: built, encoding: 'utf8' }))
+  const patch = []
+  for (let i = 0; i < 15; i++) {
+    patch.push(time(node, [BIN, 'slide', 'patch', 'title-body-1', '--set', `/notes="Round ${i}"`, '--json'], { cwd: built }))
+  }
+  rmSync(built, { recursive: true, force: true })
+  console.log('')
+  console.log(`authoring: a ${info.counts.slides}-slide deck built by ${insert.length} studio slide insert calls in ${(buildMs / 1000).toFixed(1)} s`)
+  console.log('case'.padEnd(44), 'median ms'.padStart(10), 'ratio'.padStart(8))
+  console.log('studio slide insert (cold CLI write)'.padEnd(44), median(insert).toFixed(1).padStart(10), `${(median(insert) / base).toFixed(2)}x`.padStart(8))
+  console.log('studio slide patch on the 95-slide deck'.padEnd(44), median(patch).toFixed(1).padStart(10), `${(median(patch) / base).toFixed(2)}x`.padStart(8))
+}
+
+// ---- Versions (issue 5): version.diff across 100 revisions of a 95-slide deck, on the CLI and in
+// process, with the number of git processes each call starts (GIT_TRACE2_EVENT counts them for the CLI).
+{
+  const { readFileSync } = await import('node:fs')
+  const { tsImport } = await import('tsx/esm/api')
+  const deckWs = mkdtempSync(join(tmpdir(), 'studio-bench-versions-'))
+  execFileSync(node, [BIN, 'init', deckWs, '--json'])
+  execFileSync(node, [BIN, 'deck', 'create', 'X', '--from', 'brand-sample', '--json'], { cwd: deckWs })
+  const order = JSON.parse(readFileSync(join(deckWs, 'decks', 'x', 'deck.json'), 'utf8')).sections.flatMap((s) => s.slides)
+  const REVISIONS = Number(process.env.BENCH_REVISIONS ?? 100)
+  const tWrites = performance.now()
+  for (let i = 0; i < REVISIONS; i++) {
+    // Spread the writes over the deck: notes on every 7th slide in turn, by three authors.
+    const slideId = order[(i * 7) % order.length]
+    execFileSync(node, [BIN, 'slide', 'patch', slideId, '--set', `/notes="Round ${i}"`, '--author', ['alice', 'bob', 'agent:bench'][i % 3], '--json'], { cwd: deckWs, stdio: 'pipe' })
+  }
+  const writesMs = performance.now() - tWrites
+  const trace = join(deckWs, '.studio', 'trace2.json')
+  const gitCount = () => {
+    let lines = []
+    try {
+      lines = readFileSync(trace, 'utf8').split('\n').filter((l) => l.includes('"event":"start"'))
+    } catch {}
+    rmSync(trace, { force: true })
+    return lines.length
+  }
+  const args = [BIN, 'version', 'diff', '0', String(REVISIONS), '--json']
+  const check = JSON.parse(execFileSync(node, args, { cwd: deckWs, encoding: 'utf8' }))
+  if (check.count !== REVISIONS) throw new Error(`version.diff found ${check.count} mutations, expected ${REVISIONS}`)
+  gitCount()
+  spawnSync(node, args, { cwd: deckWs, env: { ...process.env, GIT_TRACE2_EVENT: trace }, stdio: 'ignore' })
+  const cliGit = gitCount()
+  const cli = []
+  const cold = []
+  for (let i = 0; i < Math.min(ROUNDS, 11); i++) {
+    cold.push(time(node, [BIN, 'info', '--json'], { cwd: deckWs }))
+    cli.push(time(node, args, { cwd: deckWs }))
+  }
+  // In process: the engine called as `studio serve` and the MCP server call it.
+  // Every git process the engine starts goes through child_process.spawn (simple-git, cat-file): count them.
+  const { createRequire, syncBuiltinESMExports } = await import('node:module')
+  const childProcess = createRequire(import.meta.url)('node:child_process')
+  const originalSpawn = childProcess.spawn
+  let gitSpawns = 0
+  childProcess.spawn = function (command, ...rest) {
+    if (command === 'git') gitSpawns++
+    return originalSpawn.call(this, command, ...rest)
+  }
+  syncBuiltinESMExports()
+  const gitProcessCount = () => gitSpawns
+  const { dispatch } = await tsImport('../src/core/engine.ts', import.meta.url)
+  const { findAction } = await tsImport('../src/actions/index.ts', import.meta.url)
+  const { Workspace } = await tsImport('../src/store/workspace.ts', import.meta.url)
+  const ws5 = Workspace.find({ root: deckWs })
+  const action = findAction('version.diff')
+  const diffAction = findAction('diff.run')
+  const call = (a, input) => dispatch(a, input, { ws: ws5, transport: 'C' })
+  let s = performance.now()
+  await call(action, { from: 0, to: REVISIONS })
+  const firstMs = performance.now() - s
+  const inProcess = []
+  let before = gitProcessCount()
+  for (let i = 0; i < 21; i++) {
+    s = performance.now()
+    await call(action, { from: 0, to: REVISIONS })
+    inProcess.push(performance.now() - s)
+  }
+  const perCall = (gitProcessCount() - before) / 21
+  const prose = []
+  before = gitProcessCount()
+  for (let i = 0; i < 21; i++) {
+    s = performance.now()
+    await call(diffAction, { from: 0, to: REVISIONS })
+    prose.push(performance.now() - s)
+  }
+  const prosePerCall = (gitProcessCount() - before) / 21
+  childProcess.spawn = originalSpawn
+  syncBuiltinESMExports()
+  rmSync(deckWs, { recursive: true, force: true })
+  console.log('')
+  console.log(`versions: ${REVISIONS} slide patch writes on a ${order.length}-slide deck in ${(writesMs / 1000).toFixed(1)} s`)
+  console.log('case'.padEnd(44), 'median ms'.padStart(10), 'git procs'.padStart(10))
+  console.log(`studio version diff 0 ${REVISIONS} --json (CLI)`.padEnd(44), median(cli).toFixed(1).padStart(10), String(cliGit).padStart(10), `cold read ${median(cold).toFixed(1)} ms`)
+  console.log(`version.diff 0..${REVISIONS} in process (first call)`.padEnd(44), firstMs.toFixed(1).padStart(10))
+  console.log(`version.diff 0..${REVISIONS} in process`.padEnd(44), median(inProcess).toFixed(1).padStart(10), String(perCall).padStart(10), 'target < 100 ms')
+  console.log(`diff.run 0..${REVISIONS} in process (prose)`.padEnd(44), median(prose).toFixed(1).padStart(10), String(prosePerCall).padStart(10))
+}

@@ -4,11 +4,13 @@ import { generatedCommands } from '../src/transports/cli/commands.js'
 import { ActionsList, ActionsShow } from './actions.js'
 import Init from './init.js'
 import Mcp from './mcp.js'
+import Review from './review.js'
 import Serve from './serve.js'
 
 export const COMMANDS: Record<string, typeof Command> = generatedCommands({
   init: Init,
   mcp: Mcp,
+  review: Review,
   serve: Serve,
   actions: ActionsList,
   'actions:show': ActionsShow,

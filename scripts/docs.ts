@@ -100,5 +100,7 @@ export function errorsMarkdown(): string {
 if (process.argv[1]?.endsWith('docs.ts')) {
   writeFileSync(new URL('../docs/actions.md', import.meta.url), actionsMarkdown())
   writeFileSync(new URL('../docs/errors.md', import.meta.url), errorsMarkdown())
-  console.log('wrote docs/actions.md and docs/errors.md')
+  const { layoutTable } = await import('../src/layout/docs.js')
+  writeFileSync(new URL('../docs/layouts.md', import.meta.url), layoutTable())
+  console.log('wrote docs/actions.md, docs/errors.md and docs/layouts.md')
 }

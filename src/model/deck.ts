@@ -5,6 +5,7 @@
  * travel with the document so that one write can change them together.
  */
 import { SHEET } from './layouts.js'
+import { plainText as markupPlainText } from './text.js'
 import { arr, bool, Colour, DeckId, int, num, obj, oneOf, opt, SectionId, SlideId, str, nullable, type Schema, anyOf } from './schema.js'
 
 export interface Section {
@@ -119,9 +120,15 @@ export function slideTitle(slide: Slide): string {
   return ''
 }
 
-/** Text values may carry inline marks ([[i:...]] etc. in later milestones); listings show plain text. */
+/** Listings show a Text as one line of plain text (marks dropped; markup a listing cannot read shows as written). */
 export function plainText(text: string): string {
-  return text.replace(/\s+/g, ' ').trim()
+  let plain: string
+  try {
+    plain = markupPlainText(text)
+  } catch {
+    plain = text
+  }
+  return plain.replace(/\s+/g, ' ').trim()
 }
 
 export function slideCount(doc: DeckDoc): number {

@@ -27,6 +27,9 @@ import { openApiDocument } from '../../src/transports/http/discovery.js'
 import { BIN, ROOT, serve, studio, type Served } from '../helpers/studio.js'
 import { fixtureWorkspace, FIXTURE_REVISION } from '../helpers/fixture.js'
 
+/** One author on every transport, so results that name the author (a lease, a version) compare equal. */
+const AUTHOR = 'agent:contract'
+
 type Outcome = { ok: true; result: unknown } | { ok: false; status: number; code: string; pointer?: string }
 
 const covered = ACTIONS.filter((a) => a.implemented && ['C', 'M', 'H'].filter((t) => a.transportSet.has(t as 'C')).length >= 2)
@@ -45,7 +48,7 @@ function normalize(value: unknown, root: string): unknown {
 const commits = (dir: string) => Number(execFileSync('git', ['rev-list', '--count', 'HEAD'], { cwd: dir, encoding: 'utf8' }).trim())
 
 async function viaCli(dir: string, action: Action, input: Record<string, unknown>): Promise<Outcome> {
-  const r = await studio(dir, [...parseForm(action.cli!).path, '--input', JSON.stringify(input), '--json'])
+  const r = await studio(dir, [...parseForm(action.cli!).path, '--input', JSON.stringify(input), '--json'], { env: { STUDIO_AUTHOR: AUTHOR } })
   if (r.code === 0) return { ok: true, result: normalize(r.json, dir) }
   const expectedExit = ERROR_CODES[r.json.code as keyof typeof ERROR_CODES]?.[1]
   assert.equal(r.code, expectedExit, `${action.id}: CLI exit code ${r.code} for ${r.json.code}`)
@@ -53,7 +56,11 @@ async function viaCli(dir: string, action: Action, input: Record<string, unknown
 }
 
 async function viaHttp(server: Served, dir: string, action: Action, input: Record<string, unknown>): Promise<Outcome> {
-  const response = await request(`${server.url}/api/actions/${action.id}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(input) })
+  const response = await request(`${server.url}/api/actions/${action.id}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-studio-author': AUTHOR },
+    body: JSON.stringify(input),
+  })
   const json = (await response.body.json()) as any
   if (response.statusCode === 200) return { ok: true, result: normalize(json, dir) }
   assert.equal(json.status, response.statusCode)
@@ -62,7 +69,7 @@ async function viaHttp(server: Served, dir: string, action: Action, input: Recor
 
 async function mcpClient(dir: string): Promise<Client> {
   const client = new Client({ name: 'contract', version: '1.0.0' })
-  await client.connect(new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp', '--root', dir, '--author', process.env.USER || 'root'], stderr: 'ignore' }))
+  await client.connect(new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp', '--root', dir, '--author', AUTHOR], stderr: 'ignore' }))
   return client
 }
 

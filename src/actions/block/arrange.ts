@@ -1,15 +1,54 @@
 import { defineAction } from '../../core/action.js'
+import { fail } from '../../core/errors.js'
+import { findBlock } from '../../model/edit.js'
+import { alignBoxes, alignTarget, distributeBoxes, edgeAxis, restack, snapEdge, type Edge, type StackMove } from '../../model/arrange.js'
 import { bool, BR, int, num, obj, oneOf, opt, outline } from '../../model/schema.js'
+import { contentBox, SHEET } from '../../layout/index.js'
+import { canvasSlide, editSlide, findBlocks, followConnectors, moveTo, placedOf, posOf, setStack, stackOf, humanResult } from './canvas.js'
 import { blockId, blockIds, slideId } from './common.js'
 
+interface AlignInput {
+  slideId: string
+  blockIds: string[]
+  edge: Edge
+  to?: 'selection' | 'content' | 'sheet'
+  snap?: boolean
+  baseRevision: number
+}
+
+interface DistributeInput {
+  slideId: string
+  blockIds: string[]
+  axis: 'horizontal' | 'vertical'
+  gap?: number
+  snap?: boolean
+  baseRevision: number
+}
+
+interface OrderInput {
+  slideId: string
+  blockId: string
+  move?: StackMove
+  z?: number
+  baseRevision: number
+}
+
 const arranged = outline({ blocks: 'The moved blocks with their boxes.', slide: 'The normalized slide.', revision: 'The new revision.' })
+const aligned = outline({
+  to: 'What the blocks were aligned to: selection, content or sheet.',
+  at: 'The coordinate of the edge they share now (sheet px).',
+  blocks: 'The moved blocks with their boxes.',
+  slide: 'The normalized slide.',
+  revision: 'The new revision.',
+})
 
 export const blockAlign = defineAction({
   id: 'block.align',
   label: 'Align blocks',
   doc:
     'Aligns objects of a freeform slide on one edge, against the selection, the content box or the sheet; converts a non-canvas slide first. ' +
-    "Against the selection the shared edge is the extreme object's own edge unless snap is true; slide and content-box edges are exact.",
+    "Against the selection the shared edge is the extreme object's own edge unless snap is true (then the nearest guide within 8 px, else the 8 px grid); " +
+    'slide and content-box edges are exact. Boxes are the unrotated position boxes; connectors follow.',
   group: 'block',
   milestone: 'M2',
   mutates: true,
@@ -22,17 +61,41 @@ export const blockAlign = defineAction({
     snap: opt(bool({ default: false, description: "Snap the selection's shared edge to guides and grid; never applied to slide or content-box edges." })),
     baseRevision: BR,
   }),
-  output: arranged,
+  output: aligned,
   cli: 'block align <slideId> --blocks <blockIds> --edge <edge> --to <to>',
   mcp: 'deck_align_blocks',
+  human: humanResult,
   annotations: { idempotent: true },
-  example: { slideId: 'freeform-3', blockIds: ['logo', 'title'], edge: 'left', baseRevision: 3 },
+  example: { slideId: 'freeform-4', blockIds: ['b1', 'b5'], edge: 'left', baseRevision: 3 },
+  run: (ctx, input: AlignInput) =>
+    editSlide(
+      ctx,
+      input.slideId,
+      (doc) => {
+        const slide = canvasSlide(doc, input.slideId)
+        const blocks = findBlocks(slide, input.blockIds)
+        const boxes = blocks.map(posOf)
+        const to = input.to ?? (blocks.length > 1 ? 'selection' : 'sheet')
+        const frame = to === 'sheet' ? { x: 0, y: 0, w: SHEET.width, h: SHEET.height } : to === 'content' ? contentBox() : undefined
+        let target = alignTarget(boxes, input.edge, frame)
+        if (to === 'selection' && input.snap) {
+          const guides = edgeAxis(input.edge) === 'x' ? doc.manifest.guides?.vertical : doc.manifest.guides?.horizontal
+          target = snapEdge(target, guides)
+        }
+        alignBoxes(boxes, input.edge, target).forEach((box, i) => moveTo(blocks[i], box))
+        followConnectors(slide, input.blockIds)
+        return { to, target }
+      },
+      (slide, { to, target }) => ({ to, at: target, blocks: placedOf(slide, input.blockIds) }),
+    ),
 })
 
 export const blockDistribute = defineAction({
   id: 'block.distribute',
   label: 'Distribute blocks',
-  doc: 'Spaces objects with equal gaps between the first and last block along an axis, or with a fixed gap; snap rounds moved edges to the 8 px grid.',
+  doc:
+    'Spaces objects along an axis in the order of their centres: the first and last stay and the gaps between neighbours become equal, ' +
+    'or with a fixed gap the first stays and each next follows it by the gap; snap rounds moved edges to the 8 px grid. Converts a non-canvas slide first.',
   group: 'block',
   milestone: 'M2',
   mutates: true,
@@ -48,14 +111,28 @@ export const blockDistribute = defineAction({
   output: arranged,
   cli: 'block distribute <slideId> --blocks <blockIds> --axis <axis> --gap <gap>',
   mcp: 'deck_distribute_blocks',
+  human: humanResult,
   annotations: { idempotent: true },
-  example: { slideId: 'freeform-3', blockIds: ['b1', 'b2', 'b3'], axis: 'horizontal', baseRevision: 3 },
+  example: { slideId: 'freeform-4', blockIds: ['b1', 'b2', 'b3'], axis: 'horizontal', baseRevision: 3 },
+  run: (ctx, input: DistributeInput) =>
+    editSlide(
+      ctx,
+      input.slideId,
+      (doc) => {
+        const slide = canvasSlide(doc, input.slideId)
+        const blocks = findBlocks(slide, input.blockIds)
+        const boxes = blocks.map(posOf)
+        distributeBoxes(boxes, input.axis === 'horizontal' ? 'x' : 'y', { gap: input.gap, snap: input.snap }).forEach((box, i) => moveTo(blocks[i], box))
+        followConnectors(slide, input.blockIds)
+      },
+      (slide) => ({ blocks: placedOf(slide, input.blockIds) }),
+    ),
 })
 
 export const blockOrder = defineAction({
   id: 'block.order',
   label: 'Order block',
-  doc: 'Moves an object in the stack (front, back, forward, backward) or to a rank (0 at the back); the stack is renumbered densely.',
+  doc: 'Moves an object in the stack (front, back, forward, backward) or to a rank (0 at the back; give move or z); the stack is renumbered densely. Converts a non-canvas slide first.',
   group: 'block',
   milestone: 'M2',
   mutates: true,
@@ -67,8 +144,21 @@ export const blockOrder = defineAction({
     z: opt(int({ minimum: 0, description: 'Target rank, 0 at the back.' })),
     baseRevision: BR,
   }),
-  output: outline({ order: 'Block ids from back to front.', slide: 'The normalized slide.', revision: 'The new revision.' }),
+  output: outline({ order: 'Block ids from back to front.', z: 'The rank the block has now.', slide: 'The normalized slide.', revision: 'The new revision.' }),
   cli: 'block order <slideId>#<blockId> --move <move> --z <z>',
   mcp: 'deck_order_block',
-  example: { slideId: 'freeform-3', blockId: 'b1', move: 'front', baseRevision: 3 },
+  human: humanResult,
+  example: { slideId: 'freeform-4', blockId: 'b1', move: 'front', baseRevision: 3 },
+  run: (ctx, input: OrderInput) =>
+    editSlide(
+      ctx,
+      input.slideId,
+      (doc) => {
+        if ((input.move === undefined) === (input.z === undefined)) fail('invalid_input', 'Give either move or z.', { pointer: input.move === undefined ? '/move' : '/z' })
+        const slide = canvasSlide(doc, input.slideId)
+        findBlock(slide, input.blockId)
+        setStack(slide, restack(stackOf(slide), input.blockId, input))
+      },
+      (slide) => ({ order: stackOf(slide), z: slide.blocks!.find((b) => b.id === input.blockId)!.z }),
+    ),
 })

@@ -1,6 +1,39 @@
-import { defineAction } from '../../core/action.js'
+import { defineAction, type ActionContext } from '../../core/action.js'
+import { fail } from '../../core/errors.js'
+import type { Block } from '../../model/deck.js'
+import { findSlide } from '../../model/edit.js'
 import { arr, bool, BR, nullable, num, obj, oneOf, opt, outline, str } from '../../model/schema.js'
+import { blockIn, blockOfKind, editSlide, humanResult } from './canvas.js'
 import { blockId, slideId } from './common.js'
+
+interface ChartData {
+  categories: string[]
+  series: { name: string; values: (number | null)[] }[]
+}
+
+/** Chart types whose series can stack. */
+export const STACKING = new Set(['bar', 'column', 'area'])
+
+/** Lint findings of chart data: series whose length is not the number of categories. */
+export function chartFindings(data: ChartData, base = '/data'): { pointer: string; message: string }[] {
+  return data.series.flatMap((series, i) =>
+    series.values.length === data.categories.length
+      ? []
+      : [{ pointer: `${base}/series/${i}/values`, message: `Series "${series.name}" has ${series.values.length} values for ${data.categories.length} categories.` }],
+  )
+}
+
+function editChart(ctx: ActionContext, input: { slideId: string; blockId: string }, change: (chart: Block) => void) {
+  return editSlide(
+    ctx,
+    input.slideId,
+    (doc) => change(blockOfKind(findSlide(doc, input.slideId), input.blockId, ['chart'], 'a chart')),
+    (slide) => {
+      const block = blockIn(slide, input.blockId)!
+      return { block, findings: chartFindings(block.data as ChartData) }
+    },
+  )
+}
 
 export const CHART_TYPES = ['bar', 'column', 'line', 'area', 'pie', 'doughnut', 'scatter'] as const
 
@@ -36,14 +69,19 @@ export const chartSetData = defineAction({
   output: chartResult,
   cli: 'chart data <slideId>#<blockId> < data.json',
   mcp: 'deck_set_chart_data',
+  human: humanResult,
   stdinField: 'data',
   annotations: { idempotent: true },
   example: {
-    slideId: 'chart-6',
-    blockId: 'b1',
+    slideId: 'freeform-4',
+    blockId: 'b5',
     data: { categories: ['Q1', 'Q2', 'Q3'], series: [{ name: 'Revenue', values: [12, 15, 19] }] },
     baseRevision: 3,
   },
+  run: (ctx, input: { slideId: string; blockId: string; data: ChartData; baseRevision: number }) =>
+    editChart(ctx, input, (chart) => {
+      chart.data = structuredClone(input.data)
+    }),
 })
 
 export const chartSetType = defineAction({
@@ -64,6 +102,14 @@ export const chartSetType = defineAction({
   output: chartResult,
   cli: 'chart type <slideId>#<blockId> <type> --stacked',
   mcp: 'deck_set_chart_type',
+  human: humanResult,
   annotations: { idempotent: true },
-  example: { slideId: 'chart-6', blockId: 'b1', type: 'column', stacked: false, baseRevision: 3 },
+  example: { slideId: 'freeform-4', blockId: 'b5', type: 'column', stacked: true, baseRevision: 3 },
+  run: (ctx, input: { slideId: string; blockId: string; type: string; stacked?: boolean; baseRevision: number }) =>
+    editChart(ctx, input, (chart) => {
+      if (input.stacked && !STACKING.has(input.type)) fail('invalid_input', `A ${input.type} chart does not stack; stacked is for bar, column and area charts.`, { pointer: '/stacked' })
+      chart.chartType = input.type
+      if (input.stacked) chart.stacked = true
+      else delete chart.stacked
+    }),
 })

@@ -44,9 +44,13 @@ export function range(value: unknown): unknown {
   return parts.length === 2 ? parts.map((part) => numeric(part)) : value
 }
 
-/** For `<slideId>#<blockId>` forms whose input is `blockIds`: the one block becomes the list. */
+/**
+ * For `<slideId>#<blockId>` forms whose input is `blockIds`: the block becomes the list
+ * (`freeform-4#b1,b2` names two).
+ */
 export function targetAsList(parsed: CliParsed, moved: readonly string[] = []): Fields {
   const blockId = parsed.input.blockId ?? parsed.args.blockId
   const rest = without(parsed.input, ['blockId', ...moved])
-  return blockId === undefined || rest.blockIds !== undefined ? rest : { ...rest, blockIds: [blockId] }
+  if (blockId === undefined || rest.blockIds !== undefined) return rest
+  return { ...rest, blockIds: typeof blockId === 'string' ? blockId.split(',').map((id) => id.trim()).filter(Boolean) : [blockId] }
 }

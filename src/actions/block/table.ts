@@ -1,6 +1,54 @@
-import { defineAction } from '../../core/action.js'
+import { defineAction, type ActionContext } from '../../core/action.js'
+import { fail } from '../../core/errors.js'
+import type { Block } from '../../model/deck.js'
+import { findSlide } from '../../model/edit.js'
 import { arr, BR, int, obj, opt, outline, str } from '../../model/schema.js'
+import { blockIn, blockOfKind, editSlide, humanResult } from './canvas.js'
 import { blockId, slideId } from './common.js'
+
+interface TableInput {
+  slideId: string
+  blockId: string
+  baseRevision: number
+}
+
+/** The rows of a table, each padded to the widest row (the table's column count). */
+function gridOf(table: Block): string[][] {
+  const rows = (table.rows as string[][]).map((row) => [...row])
+  const width = Math.max(1, ...rows.map((row) => row.length))
+  for (const row of rows) while (row.length < width) row.push('')
+  return rows
+}
+
+/** Edits one table's rows (and column widths) and answers with the table. */
+function editTable(ctx: ActionContext, input: TableInput, change: (rows: string[][], table: Block) => string[][]) {
+  return editSlide(
+    ctx,
+    input.slideId,
+    (doc) => {
+      const table = blockOfKind(findSlide(doc, input.slideId), input.blockId, ['table'], 'a table')
+      table.rows = change(gridOf(table), table)
+    },
+    (slide) => ({ block: blockIn(slide, input.blockId) }),
+  )
+}
+
+/** Checks 0-based indexes against a length (404 for one past it) and that at least one stays. */
+function checkRemoval(indexes: number[], length: number, field: 'rows' | 'columns'): Set<number> {
+  indexes.forEach((index, i) => {
+    if (index >= length) fail('not_found', `The table has ${length} ${field}; there is no ${field === 'rows' ? 'row' : 'column'} ${index}.`, { pointer: `/${field}/${i}` })
+  })
+  const removed = new Set(indexes)
+  if (removed.size >= length) fail('refused', `A table keeps at least one ${field === 'rows' ? 'row' : 'column'}.`, { pointer: `/${field}` })
+  return removed
+}
+
+/** Checks an insertion index (0 up to the length). */
+function insertionAt(at: number | undefined, length: number, what: string): number {
+  if (at === undefined) return length
+  if (at > length) fail('not_found', `The table has ${length} ${what}; insert at 0 up to ${length}.`, { pointer: '/at' })
+  return at
+}
 
 const tableBlock = { ...blockId, description: 'The table block.' }
 const tableResult = outline({ block: 'The table block after the write.', revision: 'The new revision.' })
@@ -20,7 +68,15 @@ export const tableInsertRows = defineAction({
   output: tableResult,
   cli: 'table insert-rows <slideId>#<blockId> --at <at> --count <count>',
   mcp: 'deck_insert_table_rows',
-  example: { slideId: 'table-5', blockId: 'b1', at: 2, count: 1, baseRevision: 3 },
+  human: humanResult,
+  example: { slideId: 'two-columns-3', blockId: 'b3', at: 2, count: 1, baseRevision: 3 },
+  run: (ctx, input: TableInput & { at?: number; count?: number }) =>
+    editTable(ctx, input, (rows) => {
+      const at = insertionAt(input.at, rows.length, 'rows')
+      const width = rows[0]?.length ?? 1
+      rows.splice(at, 0, ...Array.from({ length: input.count ?? 1 }, () => Array<string>(width).fill('')))
+      return rows
+    }),
 })
 
 export const tableRemoveRows = defineAction({
@@ -35,8 +91,14 @@ export const tableRemoveRows = defineAction({
   output: tableResult,
   cli: 'table remove-rows <slideId>#<blockId> --rows <rows>',
   mcp: 'deck_remove_table_rows',
+  human: humanResult,
   annotations: { destructive: true },
-  example: { slideId: 'table-5', blockId: 'b1', rows: [3], baseRevision: 3 },
+  example: { slideId: 'two-columns-3', blockId: 'b3', rows: [1], baseRevision: 3 },
+  run: (ctx, input: TableInput & { rows: number[] }) =>
+    editTable(ctx, input, (rows) => {
+      const removed = checkRemoval(input.rows, rows.length, 'rows')
+      return rows.filter((_, i) => !removed.has(i))
+    }),
 })
 
 export const tableInsertColumns = defineAction({
@@ -51,7 +113,21 @@ export const tableInsertColumns = defineAction({
   output: tableResult,
   cli: 'table insert-columns <slideId>#<blockId> --at <at> --count <count>',
   mcp: 'deck_insert_table_columns',
-  example: { slideId: 'table-5', blockId: 'b1', count: 1, baseRevision: 3 },
+  human: humanResult,
+  example: { slideId: 'two-columns-3', blockId: 'b3', count: 1, baseRevision: 3 },
+  run: (ctx, input: TableInput & { at?: number; count?: number }) =>
+    editTable(ctx, input, (rows, table) => {
+      const width = rows[0]?.length ?? 0
+      const at = insertionAt(input.at, width, 'columns')
+      const count = input.count ?? 1
+      for (const row of rows) row.splice(at, 0, ...Array<string>(count).fill(''))
+      const widths = table.columnWidths as number[] | undefined
+      if (widths && widths.length === width) {
+        const mean = widths.reduce((a, b) => a + b, 0) / (width || 1)
+        widths.splice(at, 0, ...Array<number>(count).fill(Math.round(mean * 100) / 100))
+      } else delete table.columnWidths
+      return rows
+    }),
 })
 
 export const tableRemoveColumns = defineAction({
@@ -66,8 +142,18 @@ export const tableRemoveColumns = defineAction({
   output: tableResult,
   cli: 'table remove-columns <slideId>#<blockId> --columns <columns>',
   mcp: 'deck_remove_table_columns',
+  human: humanResult,
   annotations: { destructive: true },
-  example: { slideId: 'table-5', blockId: 'b1', columns: [0], baseRevision: 3 },
+  example: { slideId: 'two-columns-3', blockId: 'b3', columns: [1], baseRevision: 3 },
+  run: (ctx, input: TableInput & { columns: number[] }) =>
+    editTable(ctx, input, (rows, table) => {
+      const width = rows[0]?.length ?? 0
+      const removed = checkRemoval(input.columns, width, 'columns')
+      const widths = table.columnWidths as number[] | undefined
+      if (widths && widths.length === width) table.columnWidths = widths.filter((_, i) => !removed.has(i))
+      else delete table.columnWidths
+      return rows.map((row) => row.filter((_, i) => !removed.has(i)))
+    }),
 })
 
 export const tableSetCell = defineAction({
@@ -89,6 +175,14 @@ export const tableSetCell = defineAction({
   output: tableResult,
   cli: 'table set-cell <slideId>#<blockId> <row> <column> <text>',
   mcp: 'deck_set_table_cell',
+  human: humanResult,
   annotations: { idempotent: true },
-  example: { slideId: 'table-5', blockId: 'b1', row: 1, column: 2, text: '42%', baseRevision: 3 },
+  example: { slideId: 'two-columns-3', blockId: 'b3', row: 1, column: 1, text: '1 day', baseRevision: 3 },
+  run: (ctx, input: TableInput & { row: number; column: number; text: string }) =>
+    editTable(ctx, input, (rows) => {
+      if (input.row >= rows.length) fail('not_found', `The table has ${rows.length} rows; there is no row ${input.row}.`, { pointer: '/row' })
+      if (input.column >= rows[input.row].length) fail('not_found', `The table has ${rows[input.row].length} columns; there is no column ${input.column}.`, { pointer: '/column' })
+      rows[input.row][input.column] = input.text
+      return rows
+    }),
 })

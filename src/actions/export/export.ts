@@ -1,4 +1,8 @@
 import { defineAction } from '../../core/action.js'
+import { fail } from '../../core/errors.js'
+import { orderedSlides, type Block, type Slide } from '../../model/deck.js'
+import { SLOTS } from '../../model/layouts.js'
+import { plainOf } from '../../model/lint.js'
 import { bool, lit, obj, oneOf, openObj, opt, outline, SlideIdsOrAll, str, Themes } from '../../model/schema.js'
 
 const slideIds = opt({ ...SlideIdsOrAll, description: "'all' (default) or a subset of slide ids." })
@@ -63,12 +67,59 @@ export const exportCheck = defineAction({
   example: { file: '.studio/export/q3-review-light.pptx' },
 })
 
+/** The lines of one slide's text: title fields, then blocks in reading order (slot order; top-to-bottom on the canvas). */
+export function slideTextLines(slide: Slide): string[] {
+  const lines: string[] = []
+  const paragraphs = (markup: unknown) => {
+    if (typeof markup === 'string') lines.push(...plainOf(markup).split('\n'))
+  }
+  for (const field of ['title', 'subtitle', 'byline'] as const) paragraphs(slide[field])
+  const blocks = [...(slide.blocks ?? [])]
+  if (slide.layout === 'freeform') {
+    const at = (b: Block) => (b.pos as { x: number; y: number } | undefined) ?? { x: Infinity, y: Infinity }
+    blocks.sort((a, b) => at(a).y - at(b).y || at(a).x - at(b).x)
+  } else {
+    const rank = (b: Block) => (typeof b.slot === 'string' ? (SLOTS as readonly string[]).indexOf(b.slot) : SLOTS.length)
+    blocks.sort((a, b) => rank(a) - rank(b))
+  }
+  const oneLine = (markup: unknown) => (typeof markup === 'string' ? plainOf(markup).replace(/\n/g, ' ') : '')
+  for (const block of blocks) {
+    switch (block.kind) {
+      case 'list':
+        for (const item of (block.items as { text: string; level?: number }[] | undefined) ?? []) lines.push('  '.repeat(Math.max(0, (item.level ?? 1) - 1)) + oneLine(item.text))
+        break
+      case 'table':
+        for (const row of (block.rows as string[][] | undefined) ?? []) lines.push(row.map(oneLine).join('\t'))
+        break
+      case 'picture':
+        paragraphs(block.caption)
+        break
+      case 'chart':
+        paragraphs(block.title)
+        break
+      default:
+        paragraphs(block.text)
+    }
+  }
+  paragraphs(slide.attribution)
+  return lines.filter((line) => line.trim() !== '')
+}
+
+interface TextExport {
+  text: string
+  slides: string[]
+  comments?: { included: number; note: string }
+  revision: number
+}
+
 export const exportText = defineAction({
   id: 'export.text',
   label: 'Export text',
   doc:
-    'Exports plain text: one block of paragraphs per slide in order, table cells joined by tabs, a blank line between slides, notes after each slide when asked. ' +
-    'Skipped slides are left out unless asked.',
+    'Exports plain text: one block of paragraphs per slide in deck order (title fields, then blocks in slot order, or top to bottom on the canvas), ' +
+    'list items one per line (nested levels indented two spaces per level), table cells joined by tabs, a blank line between slides, ' +
+    'and with includeNotes the notes after each slide on a line starting "Notes: ". Skipped slides are left out unless includeSkipped is set or they are named in slideIds. ' +
+    'Inline marks are dropped. The CLI prints the text itself (--json for the result).',
   group: 'export',
   milestone: 'M2',
   mutates: false,
@@ -77,12 +128,31 @@ export const exportText = defineAction({
     slideIds,
     includeNotes,
     includeSkipped,
-    includeComments: opt(bool({ default: false, description: 'Include comment threads (for readers with readComments).' })),
+    includeComments: opt(bool({ default: false, description: 'Include comment threads (for readers with readComments). No threads are stored before the comments milestone: the result says none are included.' })),
   }),
-  output: outline({ text: 'The plain text.' }),
+  output: outline({ text: 'The plain text.', slides: 'The slide ids exported, in order.', comments: 'With includeComments: how many threads were included and why.', revision: 'The revision exported.' }),
   cli: 'export txt <slideIds> --include-notes --include-skipped --include-comments',
   mcp: 'deck_export_text',
   example: { slideIds: 'all', includeNotes: true },
+  run: async (ctx, input: { slideIds?: 'all' | string[]; includeNotes?: boolean; includeSkipped?: boolean; includeComments?: boolean }) => {
+    const doc = await ctx.target()
+    const named = Array.isArray(input.slideIds) ? input.slideIds : undefined
+    named?.forEach((id, i) => {
+      if (!doc.slides[id]) fail('not_found', `No slide "${id}" in deck "${doc.manifest.id}".`, { pointer: `/slideIds/${i}` })
+    })
+    const wanted = named ? new Set(named) : undefined
+    const slides = orderedSlides(doc).filter((slide) => (wanted ? wanted.has(slide.id) : !slide.skip || input.includeSkipped))
+    const blocks: string[] = []
+    for (const slide of slides) {
+      const lines = slideTextLines(slide)
+      if (input.includeNotes && slide.notes?.trim()) lines.push(`Notes: ${slide.notes.trim()}`)
+      if (lines.length) blocks.push(lines.join('\n'))
+    }
+    const result: TextExport = { text: blocks.join('\n\n'), slides: slides.map((s) => s.id), revision: doc.manifest.revision }
+    if (input.includeComments) result.comments = { included: 0, note: 'No comment threads are stored yet (comments arrive with milestone M8); none are included.' }
+    return result
+  },
+  human: (result: unknown) => (result as TextExport).text,
 })
 
 export const buildRun = defineAction({

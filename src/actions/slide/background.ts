@@ -2,6 +2,7 @@ import { defineAction, type CliParsed } from '../../core/action.js'
 import { bool, BR, Colour, nullable, num, obj, openObj, opt, outline, SlideIds, str } from '../../model/schema.js'
 import { DitherSchema, MaterialId } from '../block/picture.js'
 import { given, without } from '../block/cli.js'
+import { checkSlideIds, stageDeck } from './common.js'
 
 /** The `--dither` switch: the deck's two-tone screen with its defaults. */
 const ditherSwitch = (parsed: CliParsed) => {
@@ -28,12 +29,27 @@ export const slideSetBackground = defineAction({
   output: outline({ slides: 'Each named slide with its background.', revision: 'The new revision.' }),
   cli: 'slide background <slideIds> --color <color>',
   mcp: 'deck_set_slide_background',
+  // `--color <color>` sets it; without --color (or with `none`) it is removed, unless --input gives a background.
   cliInput: (parsed) => {
     const color = given(parsed, 'color')
-    return { ...without(parsed.input, ['color']), background: color === undefined || color === 'none' ? null : { color } }
+    const rest = without(parsed.input, ['color'])
+    if (color === undefined) return { background: null, ...rest }
+    return { ...rest, background: color === 'none' ? null : { color } }
   },
   annotations: { idempotent: true },
   example: { slideIds: ['title-1'], background: { color: 'ink' }, baseRevision: 3 },
+  run: async (ctx, input: { slideIds: string[]; background: { color: string } | null }) =>
+    stageDeck(
+      ctx,
+      (doc) => {
+        checkSlideIds(doc, input.slideIds)
+        for (const id of input.slideIds) {
+          if (input.background === null) delete doc.slides[id].background
+          else doc.slides[id].background = input.background.color
+        }
+      },
+      (next) => ({ slides: input.slideIds.map((id) => next.slides[id]) }),
+    ),
 })
 
 export const slideSetBackgroundPicture = defineAction({

@@ -1,16 +1,30 @@
 import { defineAction } from '../../core/action.js'
+import { fail } from '../../core/errors.js'
+import type { Slide } from '../../model/deck.js'
+import { findSlide } from '../../model/edit.js'
 import { LAYOUTS } from '../../model/layouts.js'
+import { changeLayout, isCanvas, restructure } from '../../model/mutations/slide-ops.js'
+import { toCanvas } from '../../layout/index.js'
 import { BR, num, obj, oneOf, opt, outline, SlideId, SlideIds } from '../../model/schema.js'
-import { gather, without } from '../block/cli.js'
+import { numeric, without } from '../block/cli.js'
+import { checkSlideIds, stageDeck } from './common.js'
 
 const LAYOUT_OPTIONS = ['type', 'ratio', 'gap', 'layout'] as const
+
+interface LayoutInput {
+  type: string
+  ratio?: number
+  gap?: number
+  layout?: 'columns' | 'rows'
+}
 
 export const slideSetLayout = defineAction({
   id: 'slide.setLayout',
   label: 'Set slide layout',
   doc:
     'Changes the layout of one slide. To freeform it converts to the canvas, each block getting its measured position box; ' +
-    'from freeform the boxes are dropped and blocks fall into the target slots by geometry.',
+    'from freeform the boxes are dropped and blocks fall into the target slots by geometry (a block keeps its slot when the new layout has it). ' +
+    'A Title slide keeps its fields and a Main point one statement; the result names what was dropped.',
   group: 'slide',
   milestone: 'M2',
   mutates: true,
@@ -20,27 +34,51 @@ export const slideSetLayout = defineAction({
     layout: obj(
       {
         type: oneOf(LAYOUTS, { description: 'The target layout (one of 22).' }),
-        ratio: opt(num({ exclusiveMinimum: 0, exclusiveMaximum: 1, description: "Share of the first region in a two-region layout (e.g. 0.5 for equal columns); the layout's own when absent." })),
-        gap: opt(num({ minimum: 0, maximum: 400, description: "Gap between regions in sheet px; the layout's own when absent." })),
-        layout: opt(oneOf(['columns', 'rows'], { description: 'Whether the regions sit side by side (columns) or stacked (rows); columns when absent.' })),
+        ratio: opt(num({ exclusiveMinimum: 0, exclusiveMaximum: 1, description: "Share of the first region in a two-region layout (e.g. 0.5 for equal columns); the layout's own when absent. Not stored yet: refused." })),
+        gap: opt(num({ minimum: 0, maximum: 400, description: "Gap between regions in sheet px; the layout's own when absent. Not stored yet: refused." })),
+        layout: opt(oneOf(['columns', 'rows'], { description: 'Whether the regions sit side by side (columns) or stacked (rows); columns when absent. Not stored yet: refused.' })),
       },
       { description: 'The target layout with its options (CLI flags type, ratio, gap, layout).' },
     ),
     baseRevision: BR,
   }),
-  output: outline({ slide: 'The normalized slide.', revision: 'The new revision.' }),
+  output: outline({ slide: 'The normalized slide.', dropped: 'Ids of blocks the new layout does not hold (Title slide, Main point).', revision: 'The new revision.' }),
   cli: 'slide set-layout <slideId> --type <type> --ratio <ratio> --gap <gap> --layout <layout>',
   mcp: 'deck_set_layout',
-  cliInput: (parsed) => ({ ...without(parsed.input, LAYOUT_OPTIONS), layout: gather(parsed, LAYOUT_OPTIONS) ?? {} }),
+  // Flags build the layout object; an object given with --input is kept, flags override its members.
+  cliInput: (parsed) => {
+    const given = typeof parsed.input.layout === 'object' && parsed.input.layout !== null ? { ...(parsed.input.layout as object) } : {}
+    const options: Record<string, unknown> = given
+    for (const name of ['type', 'ratio', 'gap'] as const) if (parsed.flags[name] !== undefined) options[name] = name === 'type' ? parsed.flags[name] : numeric(parsed.flags[name])
+    if (typeof parsed.flags.layout === 'string') options.layout = parsed.flags.layout
+    return { ...without(parsed.input, LAYOUT_OPTIONS), layout: options }
+  },
   annotations: { idempotent: true },
-  example: { slideId: 'title-body-2', layout: { type: 'two-columns', ratio: 0.6, gap: 48 }, baseRevision: 3 },
+  example: { slideId: 'title-body-2', layout: { type: 'two-columns' }, baseRevision: 3 },
+  run: async (ctx, input: { slideId: string; layout: LayoutInput }) => {
+    // The stored slide has no member for region options yet: refusing beats dropping them silently.
+    for (const option of ['ratio', 'gap', 'layout'] as const) {
+      if (input.layout[option] !== undefined) fail('refused', `Layout option "${option}" is not stored by this version; give the layout type alone.`, { pointer: `/layout/${option}` })
+    }
+    let dropped: string[] = []
+    return stageDeck(
+      ctx,
+      (doc) => {
+        const slide = findSlide(doc, input.slideId)
+        const changed = changeLayout(slide, input.layout.type)
+        doc.slides[input.slideId] = changed.slide
+        dropped = changed.dropped
+      },
+      (next) => ({ slide: next.slides[input.slideId], dropped }),
+    )
+  },
 })
 
 export const slideApplyLayout = defineAction({
   id: 'slide.applyLayout',
   label: 'Apply layout',
   doc:
-    'Applies a layout to slides, one slide.replace per slide: title, body, lists, tables and pictures move to matching placeholders and the rest is appended. ' +
+    'Applies a layout to slides, one slide.replace per slide, in one write: title, body, lists, tables and pictures move to matching placeholders and the rest is appended. ' +
     'Only a Title slide or Main point layout drops what does not fit, and the result names the dropped blocks.',
   group: 'slide',
   milestone: 'M2',
@@ -51,11 +89,26 @@ export const slideApplyLayout = defineAction({
     layout: oneOf(LAYOUTS, { description: 'One of the 22 layouts.' }),
     baseRevision: BR,
   }),
-  output: outline({ slides: 'The normalized slides.', dropped: 'Per slide, the ids of blocks that did not fit.', revision: 'The new revision.' }),
+  output: outline({ slides: 'The normalized slides.', dropped: 'Per slide id, the ids of blocks that did not fit (only slides that lost some).', revision: 'The new revision.' }),
   cli: 'slide apply-layout <slideIds> <layout>',
   mcp: 'deck_apply_layout',
   annotations: { idempotent: true },
   example: { slideIds: ['title-body-2'], layout: 'two-columns', baseRevision: 3 },
+  run: async (ctx, input: { slideIds: string[]; layout: string }) => {
+    const dropped: Record<string, string[]> = {}
+    return stageDeck(
+      ctx,
+      (doc) => {
+        checkSlideIds(doc, input.slideIds)
+        for (const id of input.slideIds) {
+          const result = restructure(doc.slides[id], input.layout, { drop: true })
+          doc.slides[id] = result.slide
+          if (result.dropped.length) dropped[id] = result.dropped
+        }
+      },
+      (next) => ({ slides: input.slideIds.map((id) => next.slides[id]), dropped }),
+    )
+  },
 })
 
 export const slideToCanvas = defineAction({
@@ -72,4 +125,20 @@ export const slideToCanvas = defineAction({
   mcp: 'deck_slide_to_canvas',
   annotations: { idempotent: true },
   example: { slideIds: ['title-body-2'], baseRevision: 3 },
+  run: async (ctx, input: { slideIds: string[] }) => {
+    const converted: string[] = []
+    return stageDeck(
+      ctx,
+      (doc) => {
+        checkSlideIds(doc, input.slideIds)
+        for (const id of input.slideIds) {
+          const slide: Slide = doc.slides[id]
+          if (isCanvas(slide)) continue
+          doc.slides[id] = { ...toCanvas(slide), id }
+          converted.push(id)
+        }
+      },
+      (next) => ({ slides: input.slideIds.map((id) => next.slides[id]), converted }),
+    )
+  },
 })

@@ -116,7 +116,10 @@ export type MutationKind = keyof typeof MUTATION_SCHEMAS
 export const MUTATION_KINDS = Object.keys(MUTATION_SCHEMAS) as MutationKind[]
 
 export const MutationSchema: Schema = {
-  anyOf: MUTATION_KINDS.map((kind) => MUTATION_SCHEMAS[kind]),
+  type: 'object',
+  required: ['kind'],
+  discriminator: { propertyName: 'kind' },
+  oneOf: MUTATION_KINDS.map((kind) => MUTATION_SCHEMAS[kind]),
   description: `A slide mutation, discriminated on kind: ${MUTATION_KINDS.join(', ')}.`,
 }
 

@@ -1,5 +1,20 @@
 import { defineAction } from '../../core/action.js'
+import { fail } from '../../core/errors.js'
+import { slideTitle } from '../../model/deck.js'
+import { findSlide, sectionOf } from '../../model/edit.js'
 import { obj, opt, outline, SectionId, SlideId } from '../../model/schema.js'
+import { assetRecords, countFindings, findingsOf, slideAssets, slideKind } from './common.js'
+
+interface ListedSlide {
+  id: string
+  number: number
+  section: string
+  title: string
+  kind: string
+  layout: string
+  skip: boolean
+  lint: { error: number; warning: number; info: number }
+}
 
 export const slideList = defineAction({
   id: 'slide.list',
@@ -11,12 +26,47 @@ export const slideList = defineAction({
   transports: 'CMHP',
   input: obj({ sectionId: opt({ ...SectionId, description: 'Only the slides of this section.' }) }),
   output: outline({
-    slides: 'Every slide in deck order: id, number, section, title, kind, lint counts.',
+    slides: 'Every slide in deck order: id, number (1-based in the whole deck), section id, title, kind (title, section, content, picture, statement, freeform), layout, skip, lint counts per severity (error, warning, info).',
     revision: 'The current revision.',
   }),
   cli: 'slides',
   mcp: 'deck_list_slides',
   example: {},
+  run: async (ctx, input: { sectionId?: string }) => {
+    const doc = await ctx.target()
+    if (input.sectionId !== undefined && !doc.manifest.sections.some((s) => s.id === input.sectionId)) {
+      fail('not_found', `No section "${input.sectionId}" in deck "${doc.manifest.id}".`, { pointer: '/sectionId' })
+    }
+    const assets = await assetRecords(ctx, doc)
+    const slides: ListedSlide[] = []
+    let number = 0
+    for (const section of doc.manifest.sections) {
+      for (const id of section.slides) {
+        const slide = doc.slides[id]
+        if (!slide) continue
+        number++
+        if (input.sectionId !== undefined && section.id !== input.sectionId) continue
+        slides.push({
+          id,
+          number,
+          section: section.id,
+          title: slideTitle(slide),
+          kind: slideKind(slide),
+          layout: slide.layout,
+          skip: slide.skip === true,
+          lint: countFindings(findingsOf(slide, doc, assets)),
+        })
+      }
+    }
+    return { slides, revision: doc.manifest.revision }
+  },
+  human: (result: { slides: ListedSlide[] }) =>
+    result.slides
+      .map((s) => {
+        const lint = [s.lint.error && `${s.lint.error} error`, s.lint.warning && `${s.lint.warning} warning`].filter(Boolean).join(', ')
+        return `${String(s.number).padStart(3)}  ${s.id.padEnd(24)} ${s.kind.padEnd(10)} ${s.title}${s.skip ? '  (skipped)' : ''}${lint ? `  [${lint}]` : ''}`
+      })
+      .join('\n'),
 })
 
 export const slideGet = defineAction({
@@ -30,11 +80,28 @@ export const slideGet = defineAction({
   input: obj({ slideId: SlideId }),
   output: outline({
     slide: 'The normalized slide document.',
-    assets: 'The assets the slide references.',
-    render: 'Its last render record, when there is one.',
+    section: 'The id of the section holding it.',
+    number: 'Its number in the deck (1-based).',
+    assets: "Ids of the assets the slide references (its pictures' assets).",
+    render: 'Its last render record; null until the slide has been rendered.',
     revision: 'The current revision.',
   }),
   cli: 'slide get <slideId>',
   mcp: 'deck_get_slide',
   example: { slideId: 'title-1' },
+  run: async (ctx, input: { slideId: string }) => {
+    const doc = await ctx.target()
+    const slide = findSlide(doc, input.slideId)
+    const at = sectionOf(doc, slide.id)
+    const number = at ? doc.manifest.sections.slice(0, at.sectionIndex).reduce((n, s) => n + s.slides.length, 0) + at.index + 1 : null
+    return {
+      slide,
+      section: at ? doc.manifest.sections[at.sectionIndex].id : null,
+      number,
+      assets: slideAssets(slide),
+      // Render records arrive with the renderer (M5).
+      render: null,
+      revision: doc.manifest.revision,
+    }
+  },
 })

@@ -1,6 +1,7 @@
 import { defineAction } from '../../core/action.js'
 import { bool, BR, obj, outline, SlideIds } from '../../model/schema.js'
 import { given, without } from '../block/cli.js'
+import { checkSlideIds, stageDeck } from './common.js'
 
 export const slideSkip = defineAction({
   id: 'slide.skip',
@@ -18,7 +19,20 @@ export const slideSkip = defineAction({
   output: outline({ slides: 'Each named slide with its skip state.', revision: 'The new revision.' }),
   cli: 'slide skip <slideIds> --off',
   mcp: 'deck_skip_slide',
-  cliInput: (parsed) => ({ ...without(parsed.input, ['off']), skip: !given(parsed, 'off') }),
+  // `--off` shows again; without it the slides are skipped (unless --input says otherwise).
+  cliInput: (parsed) => ({ ...without(parsed.input, ['off']), skip: given(parsed, 'off') === true ? false : parsed.input.skip ?? true }),
   annotations: { idempotent: true },
   example: { slideIds: ['title-body-2'], skip: true, baseRevision: 3 },
+  run: async (ctx, input: { slideIds: string[]; skip: boolean }) =>
+    stageDeck(
+      ctx,
+      (doc) => {
+        checkSlideIds(doc, input.slideIds)
+        for (const id of input.slideIds) {
+          if (input.skip) doc.slides[id].skip = true
+          else delete doc.slides[id].skip
+        }
+      },
+      (next) => ({ slides: input.slideIds.map((id) => next.slides[id]) }),
+    ),
 })

@@ -1,22 +1,38 @@
+import { readdir, readFile } from 'node:fs/promises'
+import { existsSync } from 'node:fs'
+import { join } from 'node:path'
 import { defineAction } from '../../core/action.js'
-import { SlideSchema } from '../../model/deck.js'
+import { fail } from '../../core/errors.js'
+import type { Block, DeckDoc, Slide } from '../../model/deck.js'
+import { findSlide, freeSlideId, sectionOf } from '../../model/edit.js'
 import { LAYOUTS } from '../../model/layouts.js'
+import { blankSlide } from '../../model/mutations/slide-ops.js'
 import { BR, DeckId, obj, oneOf, opt, outline, SectionId, SlideId, SlideIds } from '../../model/schema.js'
+import { checkSlide, checkSlideIds, insertRun, landing, sectionIdOf, slideAssets, SlideInput, stageDeck } from './common.js'
 
-const slideResult = outline({ slide: 'The normalized slide.', sectionId: 'The section holding it.', revision: 'The new revision.' })
+const slideResult = outline({ slide: 'The normalized slide.', sectionId: 'The section holding it.', sections: 'The section list after the write.', revision: 'The new revision.' })
+
+/** The id a new slide gets: the one asked for (409 when taken), else `<layout>-<n>` with the first free n. */
+function newSlideId(doc: DeckDoc, layout: string, asked: string | undefined, pointer: string): string {
+  if (asked === undefined) return freeSlideId(doc, layout)
+  if (doc.slides[asked]) fail('id_taken', `Deck "${doc.manifest.id}" already has a slide "${asked}".`, { pointer })
+  return asked
+}
+
+const isSectionHeader = (doc: DeckDoc) => (id: string) => doc.slides[id]?.layout === 'section'
 
 export const slideInsert = defineAction({
   id: 'slide.insert',
   label: 'Insert slide',
-  doc: 'Inserts a slide document into a section, after a named slide or first in the section.',
+  doc: 'Inserts a slide document into a section, after a named slide or first in the section. Its id defaults to <layout>-<n> with the first free n.',
   group: 'slide',
   milestone: 'M2',
   mutates: true,
   transports: 'CMHP',
   input: obj({
     sectionId: { ...SectionId, description: 'The section the slide lands in.' },
-    after: opt({ ...SlideId, description: 'The slide it follows; first in the section when absent.' }),
-    slide: SlideSchema,
+    after: opt({ ...SlideId, description: 'The slide it follows (a slide of that section); first in the section when absent.' }),
+    slide: SlideInput,
     baseRevision: BR,
   }),
   output: slideResult,
@@ -24,10 +40,25 @@ export const slideInsert = defineAction({
   mcp: 'deck_insert_slide',
   stdinField: 'slide',
   example: {
-    sectionId: 'main',
+    sectionId: 'opening',
     after: 'title-1',
-    slide: { id: 'title-body-2', layout: 'title-body', blocks: [{ id: 'b1', kind: 'heading', slot: 'title', text: 'Why now' }] },
+    slide: { layout: 'title-body', blocks: [{ id: 'title', kind: 'heading', slot: 'title', text: 'Why now' }] },
     baseRevision: 3,
+  },
+  run: async (ctx, input: { sectionId: string; after?: string; slide: Slide }) => {
+    let id = ''
+    return stageDeck(
+      ctx,
+      (doc) => {
+        const at = landing(doc, input)
+        id = newSlideId(doc, input.slide.layout, input.slide.id, '/slide/id')
+        const slide = { ...structuredClone(input.slide), id }
+        checkSlide(slide, '/slide')
+        doc.slides[id] = slide
+        insertRun(doc, at, [id])
+      },
+      (next) => ({ slide: next.slides[id], sectionId: sectionIdOf(next, id) }),
+    )
   },
 })
 
@@ -40,17 +71,30 @@ export const slideRemove = defineAction({
   mutates: true,
   transports: 'CMHP',
   input: obj({ slideId: SlideId, baseRevision: BR }),
-  output: outline({ removed: 'The id of the removed slide.', revision: 'The new revision.' }),
+  output: outline({ removed: 'The id of the removed slide.', sectionId: 'The section it was in.', revision: 'The new revision.' }),
   cli: 'slide remove <slideId>',
   mcp: 'deck_remove_slide',
   annotations: { destructive: true },
   example: { slideId: 'title-body-2', baseRevision: 3 },
+  run: async (ctx, input: { slideId: string }) => {
+    let sectionId: string | undefined
+    return stageDeck(
+      ctx,
+      (doc) => {
+        findSlide(doc, input.slideId)
+        sectionId = sectionIdOf(doc, input.slideId)
+        delete doc.slides[input.slideId]
+        for (const section of doc.manifest.sections) section.slides = section.slides.filter((s) => s !== input.slideId)
+      },
+      () => ({ removed: input.slideId, sectionId: sectionId ?? null }),
+    )
+  },
 })
 
 export const slideMove = defineAction({
   id: 'slide.move',
   label: 'Move slide',
-  doc: 'Moves a slide into a section, after a named slide or first in the section.',
+  doc: 'Moves a slide into a section, after a named slide of that section or first in the section.',
   group: 'slide',
   milestone: 'M2',
   mutates: true,
@@ -58,14 +102,26 @@ export const slideMove = defineAction({
   input: obj({
     slideId: SlideId,
     sectionId: { ...SectionId, description: 'The target section.' },
-    after: opt({ ...SlideId, description: 'The slide it follows; first in the section when absent.' }),
+    after: opt({ ...SlideId, description: 'The slide it follows (a slide of the target section); first in the section when absent.' }),
     baseRevision: BR,
   }),
-  output: outline({ sections: 'The section list after the move.', revision: 'The new revision.' }),
+  output: outline({ slide: 'The slide moved.', sectionId: 'The section holding it now.', sections: 'The section list after the move.', revision: 'The new revision.' }),
   cli: 'slide move <slideId> --to <sectionId> --after <after>',
   mcp: 'deck_move_slide',
   annotations: { idempotent: true },
-  example: { slideId: 'title-body-2', sectionId: 'main', after: 'title-1', baseRevision: 3 },
+  example: { slideId: 'title-body-2', sectionId: 'detail', after: 'two-columns-3', baseRevision: 3 },
+  run: async (ctx, input: { slideId: string; sectionId: string; after?: string }) =>
+    stageDeck(
+      ctx,
+      (doc) => {
+        findSlide(doc, input.slideId)
+        if (input.after === input.slideId) fail('invalid_input', 'A slide cannot follow itself.', { pointer: '/after' })
+        const from = sectionOf(doc, input.slideId)
+        if (from) doc.manifest.sections[from.sectionIndex].slides.splice(from.index, 1)
+        insertRun(doc, landing(doc, input), [input.slideId])
+      },
+      (next) => ({ slide: next.slides[input.slideId], sectionId: sectionIdOf(next, input.slideId), sections: next.manifest.sections }),
+    ),
 })
 
 export const slideNew = defineAction({
@@ -89,29 +145,87 @@ export const slideNew = defineAction({
   cli: 'slide new --layout <layout> --after <after> --section <sectionId> --id <id>',
   mcp: 'deck_new_slide',
   example: { layout: 'title-body', after: 'title-1', baseRevision: 3 },
+  run: async (ctx, input: { layout: string; after?: string; sectionId?: string; id?: string }) => {
+    let id = ''
+    return stageDeck(
+      ctx,
+      (doc) => {
+        const at = landing(doc, input)
+        id = newSlideId(doc, input.layout, input.id, '/id')
+        doc.slides[id] = blankSlide(id, input.layout)
+        insertRun(doc, at, [id], isSectionHeader(doc))
+      },
+      (next) => ({ slide: next.slides[id], sectionId: sectionIdOf(next, id), sections: next.manifest.sections }),
+    )
+  },
 })
 
 export const slideDuplicate = defineAction({
   id: 'slide.duplicate',
   label: 'Duplicate slides',
-  doc: 'Copies one or more slides with fresh ids after the last of them, in one write; a copied section header starts a new section.',
+  doc: 'Copies one or more slides with fresh ids (<layout>-<n>) after the last of them, in one write; a copied section header starts a new section.',
   group: 'slide',
   milestone: 'M2',
   mutates: true,
   transports: 'CMHP',
   input: obj({ slideIds: { ...SlideIds, description: 'The slides to copy.' }, baseRevision: BR }),
-  output: outline({ slides: 'The copies: new id and the id it was copied from.', revision: 'The new revision.' }),
+  output: outline({
+    slides: 'The normalized copies, in deck order.',
+    copies: 'Each copy: its new id and the id it was copied from.',
+    sections: 'The section list after the write.',
+    revision: 'The new revision.',
+  }),
   cli: 'slide duplicate <slideIds>',
   mcp: 'deck_duplicate_slide',
   example: { slideIds: ['title-body-2'], baseRevision: 3 },
+  run: async (ctx, input: { slideIds: string[] }) => {
+    const copies: { id: string; from: string }[] = []
+    return stageDeck(
+      ctx,
+      (doc) => {
+        checkSlideIds(doc, input.slideIds)
+        // Copies keep the originals' deck order and land after the last original in that order.
+        const order = new Map(doc.manifest.sections.flatMap((s) => s.slides).map((id, i) => [id, i]))
+        const originals = [...input.slideIds].sort((a, b) => (order.get(a) ?? 0) - (order.get(b) ?? 0))
+        const last = originals[originals.length - 1]
+        for (const from of originals) {
+          const id = freeSlideId(doc, doc.slides[from].layout)
+          doc.slides[id] = { ...structuredClone(doc.slides[from]), id }
+          copies.push({ id, from })
+        }
+        insertRun(doc, landing(doc, { after: last }, { after: '/slideIds', sectionId: '/slideIds' }), copies.map((c) => c.id), isSectionHeader(doc))
+      },
+      (next) => ({ slides: copies.map((c) => next.slides[c.id]), copies, sections: next.manifest.sections }),
+    )
+  },
 })
+
+/** Asset files of a deck by asset id: `assets/<id>.<ext>` and `assets/<id>@<scale>.<ext>` (twins, frames). */
+async function assetFiles(dir: string, assetId: string): Promise<string[]> {
+  if (!existsSync(dir)) return []
+  return (await readdir(dir)).filter((name) => name.startsWith(`${assetId}.`) || name.startsWith(`${assetId}@`)).sort()
+}
+
+/** Rewrites links to renamed slides inside copied blocks (a block's link, `#slide:` hrefs in Text). */
+function relink(block: Block, renamed: Map<string, string>): Block {
+  const link = block.link as { slide?: string } | undefined
+  if (link?.slide && renamed.has(link.slide)) block.link = { slide: renamed.get(link.slide) }
+  const walk = (value: unknown): unknown => {
+    if (typeof value === 'string') return value.replace(/#slide:([A-Za-z0-9][A-Za-z0-9_-]*)/g, (all, id: string) => (renamed.has(id) ? `#slide:${renamed.get(id)}` : all))
+    if (Array.isArray(value)) return value.map(walk)
+    if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, walk(v)]))
+    return value
+  }
+  return walk(block) as Block
+}
 
 export const slideImport = defineAction({
   id: 'slide.import',
   label: 'Import slides',
   doc:
-    'Copies slides from another deck in one write, with the assets they use; colliding slide ids are renamed. ' +
-    'The result lists the slides and assets that came over.',
+    'Copies slides from another deck in one write, with the asset files they use (an asset this deck already has keeps its own files); ' +
+    'colliding slide ids are renamed (<layout>-<n>) and links between the copied slides follow. The source deck is only read ' +
+    '(it may be this deck: the slides are then copied with fresh ids). The result lists the slides and assets that came over.',
   group: 'slide',
   milestone: 'M2',
   mutates: true,
@@ -124,11 +238,55 @@ export const slideImport = defineAction({
     baseRevision: BR,
   }),
   output: outline({
-    slides: 'The slides that came over: source id and id in this deck (renamed when it collided).',
-    assets: 'The assets copied with them.',
+    slides: 'The slides that came over: id in this deck, source id (from), and whether it was renamed.',
+    assets: 'The assets copied with them: id and the files copied.',
+    kept: 'Assets the slides use that this deck already had (its own files are kept).',
+    sections: 'The section list after the write.',
     revision: 'The new revision.',
   }),
   cli: 'slide import <sourceDeckId> <slideIds> --after <after> --section <sectionId>',
   mcp: 'deck_import_slides',
-  example: { sourceDeckId: 'brand-sample', slideIds: ['title-1', 'title-body-2'], after: 'title-1', baseRevision: 3 },
+  example: { sourceDeckId: 'quarterly-review', slideIds: ['title-body-2', 'freeform-4'], after: 'freeform-4', baseRevision: 3 },
+  run: async (ctx, input: { sourceDeckId: string; slideIds: string[]; after?: string; sectionId?: string }) => {
+    if (!ctx.ws.deckExists(input.sourceDeckId)) fail('not_found', `No deck "${input.sourceDeckId}".`, { pointer: '/sourceDeckId' })
+    const source = await ctx.load(input.sourceDeckId)
+    checkSlideIds(source, input.slideIds)
+    const target = await ctx.target()
+    const slides: { id: string; from: string; renamed: boolean }[] = []
+    const assets: { id: string; files: string[] }[] = []
+    const kept: string[] = []
+    const staged = await stageDeck(
+      ctx,
+      (doc) => {
+        const at = landing(doc, input)
+        const renamed = new Map<string, string>()
+        for (const from of input.slideIds) {
+          const id = doc.slides[from] ? freeSlideId(doc, source.slides[from].layout, new Set(input.slideIds)) : from
+          if (id !== from) renamed.set(from, id)
+          doc.slides[id] = { ...structuredClone(source.slides[from]), id }
+          slides.push({ id, from, renamed: id !== from })
+        }
+        for (const { id } of slides) {
+          const slide = doc.slides[id]
+          if (slide.blocks) slide.blocks = slide.blocks.map((b) => relink(b, renamed))
+        }
+        insertRun(doc, at, slides.map((s) => s.id))
+      },
+      (next) => ({ slides: slides.map((s) => ({ ...s, slide: next.slides[s.id] })), assets, kept, sections: next.manifest.sections }),
+    )
+    // Asset files: copied beside the slides unless this deck has the asset already.
+    const sourceDir = join(ctx.ws.deckDir(input.sourceDeckId), 'assets')
+    const targetDir = join(ctx.ws.deckDir(target.manifest.id), 'assets')
+    const wanted = [...new Set(input.slideIds.flatMap((id) => slideAssets(source.slides[id])))]
+    for (const assetId of wanted) {
+      if (input.sourceDeckId === target.manifest.id || (await assetFiles(targetDir, assetId)).length) {
+        kept.push(assetId)
+        continue
+      }
+      const files = await assetFiles(sourceDir, assetId)
+      for (const name of files) ctx.stageFile(`decks/${target.manifest.id}/assets/${name}`, await readFile(join(sourceDir, name)))
+      assets.push({ id: assetId, files })
+    }
+    return staged
+  },
 })

@@ -1,0 +1,78 @@
+import { existsSync } from 'node:fs'
+import { readdir, readFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { defineAction } from '../../core/action.js'
+import { fail } from '../../core/errors.js'
+import { orderedSlides } from '../../model/deck.js'
+import { countFindings, lintSlide, type AssetRecord, type Finding, type LintCounts } from '../../model/lint.js'
+import { obj, opt, outline, SlideIds } from '../../model/schema.js'
+import type { Workspace } from '../../store/workspace.js'
+
+/** The asset records of a deck (`assets/<id>.json`), by asset id; unreadable records are left out. */
+export async function readAssetRecords(ws: Workspace, deckId: string): Promise<Record<string, AssetRecord>> {
+  const dir = join(ws.deckDir(deckId), 'assets')
+  if (!existsSync(dir)) return {}
+  const records: Record<string, AssetRecord> = {}
+  for (const name of await readdir(dir)) {
+    if (!name.endsWith('.json')) continue
+    try {
+      const record = JSON.parse(await readFile(join(dir, name), 'utf8'))
+      if (record && typeof record === 'object' && !Array.isArray(record)) records[name.slice(0, -'.json'.length)] = record as AssetRecord
+    } catch {
+      // A record that is not JSON reads as no record: its pictures show up as missing alt text.
+    }
+  }
+  return records
+}
+
+interface LintResult {
+  findings: (Finding & { slideId: string })[]
+  slides: { slideId: string; counts: LintCounts }[]
+  counts: LintCounts
+  revision: number
+}
+
+export const deckLint = defineAction({
+  id: 'deck.lint',
+  label: 'Lint a deck',
+  doc:
+    'Findings per slide, in deck order: empty placeholders, missing alt text, objects off the sheet, overlapping text boxes, overflowing text, ' +
+    'more than 120 words, low contrast, skipped slides holding only notes. Each finding has a rule, a severity (error, warning, info), the block when ' +
+    'it is about one, and a message; counts per severity for the deck and per slide (the lint counts slide.list shows). Rules: docs/model.md.',
+  group: 'deck',
+  milestone: 'M2',
+  mutates: false,
+  transports: 'CMHP',
+  input: obj({ slideIds: opt({ ...SlideIds, description: 'Only these slides; every slide when absent.' }) }),
+  output: outline({
+    findings: 'every finding: slideId, rule, severity, blockId (when about one block), message',
+    slides: 'per slide in deck order: slideId and its counts per severity',
+    counts: 'per severity: error, warning, info',
+    revision: 'the revision linted',
+  }),
+  cli: 'deck lint --slides <slideIds>',
+  mcp: 'deck_lint',
+  example: {},
+  run: async (ctx, input: { slideIds?: string[] }) => {
+    const doc = await ctx.target()
+    input.slideIds?.forEach((id, i) => {
+      if (!doc.slides[id]) fail('not_found', `No slide "${id}" in deck "${doc.manifest.id}".`, { pointer: `/slideIds/${i}` })
+    })
+    const wanted = input.slideIds ? new Set(input.slideIds) : undefined
+    const assets = await readAssetRecords(ctx.ws, doc.manifest.id)
+    const findings: LintResult['findings'] = []
+    const slides: LintResult['slides'] = []
+    for (const slide of orderedSlides(doc)) {
+      if (wanted && !wanted.has(slide.id)) continue
+      const found = lintSlide(slide, doc, { assets })
+      findings.push(...found.map((f) => ({ slideId: slide.id, ...f })))
+      slides.push({ slideId: slide.id, counts: countFindings(found) })
+    }
+    return { findings, slides, counts: countFindings(findings), revision: doc.manifest.revision } satisfies LintResult
+  },
+  human: (r: LintResult) => {
+    const lines = r.findings.map((f) => `${f.slideId}${f.blockId ? `#${f.blockId}` : ''}  ${f.severity}  ${f.rule}: ${f.message}`)
+    lines.push(`${r.counts.error} error${r.counts.error === 1 ? '' : 's'}, ${r.counts.warning} warning${r.counts.warning === 1 ? '' : 's'}, ${r.counts.info} info on ${r.slides.length} slide${r.slides.length === 1 ? '' : 's'}.`)
+    return lines.join('\n')
+  },
+})

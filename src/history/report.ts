@@ -1,0 +1,130 @@
+/**
+ * The review report of `studio review`: per deck changed between two refs, the slides added,
+ * removed, moved and changed with the prose of each change, as Markdown ready to post as a
+ * pull-request comment, or as plain text for a terminal. Pure: it renders a Review.
+ */
+import { slideLabel, type SlideChange } from './diff.js'
+import type { DeckComparison, Review } from './index.js'
+
+export const RENDER_NOTE = 'Before/after pictures come with the renderer (milestone M5); --render is accepted and has no effect yet.'
+
+/** Escapes the characters Markdown would read as markup in a line of prose. */
+export function md(text: string): string {
+  return text.replace(/([\\`*_{}[\]<>|#~])/g, '\\$1')
+}
+
+const short = (sha: string | null) => (sha ? sha.slice(0, 7) : 'none')
+
+function plural(n: number, one: string, many = `${one}s`): string {
+  return `${n} ${n === 1 ? one : many}`
+}
+
+function summaryLine(deck: DeckComparison, review: Review): string {
+  const who = review.authors.get(deck.id)
+  const revisions = deck.from === null ? `new at revision ${deck.to}` : deck.to === null ? `removed (was at revision ${deck.from})` : `revision ${deck.from} → ${deck.to}`
+  const counted = [
+    deck.counts.added && `${deck.counts.added} added`,
+    deck.counts.removed && `${deck.counts.removed} removed`,
+    deck.counts.moved && `${deck.counts.moved} moved`,
+    deck.counts.changed && `${deck.counts.changed} changed`,
+  ].filter(Boolean)
+  const slides = counted.length ? `slides: ${counted.join(', ')}` : 'no slide changed'
+  const by = who ? `${plural(who.commits, 'commit')} by ${who.authors.join(', ')}` : ''
+  return [revisions, slides, by].filter(Boolean).join(' · ')
+}
+
+const GROUPS: { kind: SlideChange['kind']; heading: string }[] = [
+  { kind: 'added', heading: 'Added' },
+  { kind: 'removed', heading: 'Removed' },
+  { kind: 'moved', heading: 'Moved' },
+  { kind: 'changed', heading: 'Changed' },
+]
+
+function removedLabel(change: SlideChange): string {
+  return change.title ? `'${change.title}' (was slide ${change.number})` : `${change.slideId} (was slide ${change.number})`
+}
+
+/** The report as Markdown (a pull-request comment). */
+export function reviewMarkdown(review: Review, options: { render?: boolean } = {}): string {
+  const lines: string[] = ['## Deck review', '']
+  const range = `\`${md(review.fromRef)}\` (${review.fromCommit ? `merge base ${short(review.fromCommit)}` : 'no common history'}) → \`${md(review.toRef)}\` (${short(review.toCommit)})`
+  if (!review.decks.length) {
+    lines.push(`No deck changed between ${range}.`)
+  } else {
+    lines.push(`${range}: ${plural(review.decks.length, 'deck')} changed.`)
+    for (const deck of review.decks) {
+      lines.push('', `### ${md(deck.title)} (\`${deck.id}\`)`, '', `_${md(summaryLine(deck, review))}_`)
+      if (deck.diff.deck.length) {
+        lines.push('', '**Deck**', '')
+        for (const sentence of deck.diff.deck) lines.push(`- ${md(sentence)}`)
+      }
+      for (const group of GROUPS) {
+        const changes = deck.diff.slides.filter((s) => s.kind === group.kind)
+        if (!changes.length) continue
+        lines.push('', `**${group.heading}**`, '')
+        for (const change of changes) {
+          const label = slideLabel(change.number, change.title, change.slideId)
+          if (change.kind === 'removed') lines.push(`- ${md(removedLabel(change))}`)
+          else if (change.kind === 'added') lines.push(`- **${md(label)}** ${md(change.parts[0].replace(/^added /, ''))}`)
+          else if (change.parts.length === 1) lines.push(`- **${md(label)}**: ${md(change.parts[0])}`)
+          else {
+            lines.push(`- **${md(label)}**`)
+            for (const part of change.parts) lines.push(`  - ${md(part)}`)
+          }
+        }
+      }
+    }
+  }
+  if (options.render) lines.push('', `> ${md(RENDER_NOTE)}`)
+  lines.push('', '<sub>Written by `studio review`. Slide numbers are positions in the newer deck; a removed slide keeps its old number.</sub>')
+  return lines.join('\n') + '\n'
+}
+
+/** The report as plain text (a terminal). */
+export function reviewText(review: Review, options: { render?: boolean } = {}): string {
+  const lines: string[] = []
+  const range = `${review.fromRef} (${review.fromCommit ? `merge base ${short(review.fromCommit)}` : 'no common history'}) → ${review.toRef} (${short(review.toCommit)})`
+  if (!review.decks.length) lines.push(`No deck changed between ${range}.`)
+  else lines.push(`${range}: ${plural(review.decks.length, 'deck')} changed.`)
+  for (const deck of review.decks) {
+    lines.push('', `${deck.title} (${deck.id}): ${summaryLine(deck, review)}`)
+    for (const sentence of deck.diff.deck) lines.push(`  ${sentence}`)
+    for (const group of GROUPS) {
+      const changes = deck.diff.slides.filter((s) => s.kind === group.kind)
+      if (!changes.length) continue
+      lines.push(`  ${group.heading}:`)
+      for (const change of changes) {
+        const label = slideLabel(change.number, change.title, change.slideId)
+        if (change.kind === 'removed') lines.push(`    ${removedLabel(change)}`)
+        else if (change.kind === 'added') lines.push(`    ${label} ${change.parts[0].replace(/^added /, '')}`)
+        else lines.push(`    ${label}: ${change.parts.join('; ')}`)
+      }
+    }
+  }
+  if (options.render) lines.push('', RENDER_NOTE)
+  return lines.join('\n') + '\n'
+}
+
+/** The review as JSON (authors folded into each deck). */
+export function reviewJson(review: Review, options: { render?: boolean } = {}) {
+  return {
+    base: review.fromRef,
+    head: review.toRef,
+    mergeBase: review.fromCommit,
+    headCommit: review.toCommit,
+    decks: review.decks.map((deck) => ({
+      id: deck.id,
+      title: deck.title,
+      from: deck.from,
+      to: deck.to,
+      status: deck.status,
+      authors: review.authors.get(deck.id)?.authors ?? [],
+      commits: review.authors.get(deck.id)?.commits ?? 0,
+      counts: deck.counts,
+      deckChanges: deck.diff.deck,
+      slides: deck.diff.slides,
+      changes: deck.changes,
+    })),
+    ...(options.render ? { render: RENDER_NOTE } : {}),
+  }
+}

@@ -1,0 +1,161 @@
+/**
+ * Layout changes: to the freeform canvas (toCanvas) and back into slots (refile).
+ */
+import type { Block, Slide } from '../model/deck.js'
+import { LAYOUTS, type SlotName } from '../model/layouts.js'
+import { LAYOUT_SLOTS, type Box, type SlotSpec } from './boxes.js'
+import { defaultSize, TEXT_BEARING } from './blocks.js'
+import { drawn, FIELDS, isCovering, type Drawn } from './stack.js'
+
+const round = (box: Box): Box => ({ x: Math.round(box.x), y: Math.round(box.y), w: Math.round(box.w), h: Math.round(box.h) })
+
+function withoutFields(slide: Slide): Slide {
+  const out: Slide = { ...slide }
+  for (const field of FIELDS) delete out[field]
+  return out
+}
+
+/**
+ * A freeform copy of a slotted slide: every block gets `pos` (the box it is drawn at) and `z` (its
+ * drawing order, covering pictures at the back), loses `slot`, and keeps its look: a text block
+ * whose size came from its slot gets that size written. The fields of title, section, quote and
+ * big-number slides become blocks (title → heading `title`, subtitle → text `subtitle`, byline →
+ * text `byline`, attribution → text `attribution`). A freeform slide is returned as is.
+ */
+export function toCanvas(slide: Slide): Slide {
+  if (slide.layout === 'freeform') return slide
+  const blocks = drawn(slide).items.map((item, z) => {
+    const block: Block = { ...structuredClone(item.block), pos: round(item.box), z }
+    delete block.slot
+    if (TEXT_BEARING.has(block.kind) && block.size === undefined) {
+      const size = defaultSize(item.block, slide.layout, item.slot)
+      if (size !== defaultSize(block)) block.size = size
+    }
+    return block
+  })
+  return { ...withoutFields(slide), layout: 'freeform', blocks }
+}
+
+function distance(x: number, y: number, box: Box): number {
+  const dx = Math.max(box.x - x, 0, x - (box.x + box.w))
+  const dy = Math.max(box.y - y, 0, y - (box.y + box.h))
+  return Math.hypot(dx, dy)
+}
+
+/** The slot whose box holds a box's centre, else the nearest slot (first in reading order on ties). */
+export function slotAt(layout: string, box: Box): SlotName | undefined {
+  const cx = box.x + box.w / 2
+  const cy = box.y + box.h / 2
+  let best: SlotName | undefined
+  let bestDistance = Infinity
+  for (const [slot, spec] of Object.entries(LAYOUT_SLOTS[layout] ?? {}) as [SlotName, SlotSpec][]) {
+    const d = distance(cx, cy, spec.box)
+    if (d < bestDistance) {
+      best = slot
+      bestDistance = d
+    }
+  }
+  return best
+}
+
+const TEXT_FIELD_KINDS = new Set(['heading', 'text', 'textbox'])
+const hasText = (block: Block) => TEXT_FIELD_KINDS.has(block.kind) && typeof block.text === 'string'
+
+/**
+ * Files a slide's blocks into the slots of `layout`: `pos` and `z` dropped, each block filed into
+ * the slot whose box holds the centre of the box it is drawn at now (else the nearest slot; a block
+ * of a slotted slide keeps its slot when the new layout has it), each slot's blocks ordered by y
+ * then x. Title and section layouts take a heading (the title slot's first, else the first on the
+ * slide) into their title field and the first text of the subtitle slot (and, on a Title slide, of
+ * the caption slot) into subtitle (and byline); quote and big number take a text block
+ * `attribution` filed in their caption slot into their attribution field. A Title slide keeps only
+ * those fields and its footer; a Main point keeps one statement (the body's first text, else the
+ * slide's) and its footer: every other block is dropped and named in `dropped`. Covering pictures
+ * stay at the back. On a canvas slide, a size equal to the new slot's default (as toCanvas writes
+ * it) is removed again.
+ * To `freeform`, refile is toCanvas.
+ */
+export function refile(slide: Slide, layout: string): { slide: Slide; dropped: string[] } {
+  if (layout === 'freeform') return { slide: toCanvas(slide), dropped: [] }
+  if (!(LAYOUTS as readonly string[]).includes(layout)) throw new Error(`Unknown layout "${layout}".`)
+  const specs = LAYOUT_SLOTS[layout]
+  const slotted = slide.layout !== 'freeform'
+  const { items } = drawn(slide)
+  const covering: Block[] = []
+  const filed = new Map<SlotName, Drawn[]>()
+  for (const item of items) {
+    if (isCovering(item.block)) {
+      covering.push(item.block)
+      continue
+    }
+    const slot = slotted && item.slot && item.slot in specs ? item.slot : slotAt(layout, item.box)!
+    if (!filed.has(slot)) filed.set(slot, [])
+    filed.get(slot)!.push(item)
+  }
+  const byPlace = (a: Drawn, b: Drawn) => a.box.y - b.box.y || a.box.x - b.box.x
+  for (const list of filed.values()) list.sort(byPlace)
+
+  const fields: Partial<Record<(typeof FIELDS)[number], string>> = {}
+  const take = (slot: SlotName, test: (b: Block) => boolean): Block | undefined => {
+    const list = filed.get(slot) ?? []
+    const i = list.findIndex((d) => test(d.block))
+    return i < 0 ? undefined : list.splice(i, 1)[0].block
+  }
+  if (layout === 'title' || layout === 'section') {
+    let title = take('title', (b) => b.kind === 'heading' && typeof b.text === 'string')
+    if (!title) {
+      const all = [...filed.entries()].flatMap(([slot, list]) => list.map((d) => ({ slot, d }))).sort((a, b) => byPlace(a.d, b.d))
+      const hit = all.find(({ d }) => d.block.kind === 'heading' && typeof d.block.text === 'string')
+      if (hit) title = take(hit.slot, (b) => b === hit.d.block)
+    }
+    title ??= take('title', hasText)
+    fields.title = (title?.text as string | undefined) ?? ''
+    const subtitle = take('subtitle', hasText)
+    if (subtitle) fields.subtitle = subtitle.text as string
+    if (layout === 'title') {
+      const byline = take('caption', hasText)
+      if (byline) fields.byline = byline.text as string
+    }
+  }
+  if (layout === 'quote' || layout === 'big-number') {
+    const attribution = take('caption', (b) => b.id === 'attribution' && b.kind === 'text' && typeof b.text === 'string')
+    if (attribution) fields.attribution = attribution.text as string
+  }
+
+  const dropped: string[] = []
+  if (layout === 'title' || layout === 'main-point') {
+    let statement: Drawn | undefined
+    if (layout === 'main-point') {
+      statement = (filed.get('body') ?? []).find((d) => hasText(d.block))
+      statement ??= [...filed.entries()].filter(([slot]) => slot !== 'footer').flatMap(([, list]) => list).sort(byPlace).find((d) => hasText(d.block))
+    }
+    for (const [slot, list] of filed) {
+      if (slot === 'footer') continue
+      for (const d of list) if (d !== statement) dropped.push(d.block.id)
+      filed.set(slot, [])
+    }
+    if (statement) filed.set('body', [statement])
+  }
+
+  const blocks: Block[] = [...covering.map((b) => clean(b))]
+  for (const slot of Object.keys(specs) as SlotName[]) {
+    for (const d of filed.get(slot) ?? []) {
+      const block = clean(d.block)
+      block.slot = slot
+      if (!slotted && typeof block.size === 'number' && block.size === defaultSize(block, layout, slot)) delete block.size
+      blocks.push(block)
+    }
+  }
+  const next: Slide = { ...withoutFields(slide), layout, ...fields }
+  if (blocks.length || (layout !== 'title' && layout !== 'section')) next.blocks = blocks
+  else delete next.blocks
+  return { slide: next, dropped }
+}
+
+function clean(block: Block): Block {
+  const out = structuredClone(block)
+  delete out.pos
+  delete out.z
+  delete out.slot
+  return out
+}

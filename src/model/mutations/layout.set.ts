@@ -1,0 +1,8 @@
+import { ok, type Apply, type LayoutSetMutation } from './types.js'
+import { assignSlide, changeLayout } from './slide-ops.js'
+
+/** As slide.setLayout: geometry measures boxes (to freeform) or refiles blocks into the new slots. */
+export const apply: Apply<LayoutSetMutation> = (slide, mutation) => {
+  assignSlide(slide, changeLayout(slide, mutation.layout).slide)
+  return ok
+}

@@ -1,0 +1,122 @@
+import assert from 'node:assert/strict'
+import { createRequire } from 'node:module'
+import { describe, it } from 'node:test'
+import fc from 'fast-check'
+import { measureText, stripMarkup, textWidth } from '../../../src/layout/index.js'
+
+const require = createRequire(import.meta.url)
+const WORDS = ['a', 'the', 'quarterly', 'review', 'margins', 'grew', 'Acme', 'well-known', 'supercalifragilisticexpialidocious', 'W', 'iii', '42%', 'déjà', 'x']
+const words = fc.array(fc.constantFrom(...WORDS), { maxLength: 40 })
+const weight = fc.constantFrom(400 as const, 500 as const, 600 as const, 700 as const)
+
+describe('measureText', () => {
+  it('sums the advance widths of the font for a known string', () => {
+    const fontkit = require('fontkit') as { openSync(p: string): { unitsPerEm: number; glyphForCodePoint(c: number): { advanceWidth: number } } }
+    for (const w of [400, 700] as const) {
+      const font = fontkit.openSync(require.resolve(`@fontsource/inter/files/inter-latin-${w}-normal.woff`))
+      const text = 'Quarterly review: Acme grew 42%'
+      let units = 0
+      for (const ch of text) units += font.glyphForCodePoint(ch.codePointAt(0)!).advanceWidth
+      const expected = (units * 28) / font.unitsPerEm
+      const m = measureText(text, { size: 28, width: 5000, weight: w })
+      assert.equal(m.lines, 1)
+      assert.ok(Math.abs(m.width - expected) < 1e-6, `${m.width} vs ${expected}`)
+      assert.ok(Math.abs(textWidth(text, 28, w) - expected) < 1e-6)
+    }
+  })
+
+  it('is one line at 1.25 × size by default and honours lineHeight', () => {
+    assert.deepEqual(
+      { lines: measureText('Why now', { size: 56, width: 1440 }).lines, height: measureText('Why now', { size: 56, width: 1440 }).height },
+      { lines: 1, height: 70 },
+    )
+    assert.equal(measureText('Why now', { size: 20, width: 1440, lineHeight: 2 }).height, 40)
+  })
+
+  it('starts a paragraph at every "\\n", an empty paragraph one line tall', () => {
+    assert.equal(measureText('Costs fell.\nMargins grew.', { size: 28, width: 1440 }).lines, 2)
+    assert.equal(measureText('a\n\nb', { size: 28, width: 1440 }).lines, 3)
+    assert.equal(measureText('', { size: 28, width: 1440 }).lines, 1)
+  })
+
+  it('wraps by words and breaks a word wider than the line', () => {
+    const one = measureText('alpha beta gamma delta', { size: 28, width: 5000 })
+    const narrow = measureText('alpha beta gamma delta', { size: 28, width: one.width / 2 })
+    assert.ok(narrow.lines >= 2)
+    assert.ok(narrow.width <= one.width / 2)
+    const long = measureText('W'.repeat(60), { size: 28, width: 200 })
+    assert.ok(long.lines >= 8)
+    assert.ok(long.width <= 200)
+  })
+
+  it('flows across columns 32 px apart', () => {
+    const text = Array.from({ length: 30 }, (_, i) => `Line ${i}`).join('\n')
+    assert.equal(measureText(text, { size: 28, width: 1440, columns: 3 }).height, 10 * 35)
+    assert.equal(measureText(text, { size: 28, width: 1440, columns: 2 }).height, 15 * 35)
+    // 3 columns in 1440 are 458.67 wide: a line of 440 px fits, one of 470 px does not.
+    const size = 28
+    const probe = 'm'.repeat(30)
+    const w = textWidth(probe, size)
+    const cols = (1440 - 64) / 3
+    assert.equal(measureText(probe, { size, width: 1440, columns: 3 }).lines, w <= cols ? 1 : 2)
+  })
+
+  it('narrows the line by the indent', () => {
+    const text = 'one two three four five six seven'
+    const full = measureText(text, { size: 28, width: 5000 }).width
+    assert.equal(measureText(text, { size: 28, width: full + 1 }).lines, 1)
+    assert.equal(measureText(text, { size: 28, width: full + 1, indent: 64 }).lines, 2)
+  })
+
+  it('measures the plain text of inline markup and entities', () => {
+    const plain = measureText('Tom & Jerry <3 "x"', { size: 28, width: 1440 })
+    const marked = measureText('<i>Tom</i> &amp; <span style="color:red">Jerry</span> &lt;3 <a href="https://x.y">&quot;x&quot;</a>', { size: 28, width: 1440 })
+    assert.equal(marked.width, plain.width)
+    assert.equal(stripMarkup('a<sup>2</sup> &gt; b<sub>1</sub> <u>u</u><s>s</s>'), 'a2 > b1 us')
+  })
+
+  it('reads a < that starts no tag of the subset, and an unknown entity, as text', () => {
+    assert.equal(stripMarkup('x<y then z>w'), 'x<y then z>w')
+    assert.equal(stripMarkup('a < b &foo; &#65;'), 'a < b &foo; A')
+  })
+
+  it('never lowers the height when words are added', () => {
+    fc.assert(
+      fc.property(words, words, fc.integer({ min: 40, max: 1600 }), fc.integer({ min: 1, max: 3 }), weight, (a, b, width, columns, w) => {
+        const before = measureText(a.join(' '), { size: 28, width, columns, weight: w })
+        const after = measureText([...a, ...b].join(' '), { size: 28, width, columns, weight: w })
+        return after.height >= before.height
+      }),
+      { numRuns: 300 },
+    )
+  })
+
+  it('never raises the height when the box gets wider', () => {
+    fc.assert(
+      fc.property(words, fc.integer({ min: 20, max: 1600 }), fc.integer({ min: 0, max: 800 }), fc.integer({ min: 0, max: 128 }), (ws, width, more, indent) => {
+        const text = ws.join(' ')
+        const narrow = measureText(text, { size: 28, width, indent })
+        const wide = measureText(text, { size: 28, width: width + more, indent })
+        return wide.height <= narrow.height && wide.lines <= narrow.lines
+      }),
+      { numRuns: 300 },
+    )
+  })
+
+  it('keeps every line within the column width unless one glyph is wider', () => {
+    fc.assert(
+      fc.property(words, fc.integer({ min: 40, max: 1600 }), (ws, width) => measureText(ws.join(' '), { size: 28, width }).width <= width + 0.01),
+      { numRuns: 200 },
+    )
+  })
+
+  it('measures a thousand strings well under a second', () => {
+    measureText('warm up', { size: 28, width: 100 })
+    const started = performance.now()
+    for (let i = 0; i < 1000; i++) {
+      measureText(`Item ${i}: the quarterly review of Acme shows margins grew by ${i % 97}% while costs fell`, { size: 20 + (i % 40), width: 200 + (i % 900), columns: 1 + (i % 3) })
+    }
+    const ms = performance.now() - started
+    assert.ok(ms < 250, `${ms} ms`)
+  })
+})

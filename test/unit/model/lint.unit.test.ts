@@ -1,0 +1,158 @@
+import assert from 'node:assert/strict'
+import { describe, it } from 'node:test'
+import fc from 'fast-check'
+import type { Block, DeckDoc, Slide } from '../../../src/model/deck.js'
+import { contrastRatio, countFindings, lintSlide, plainOf, wordCount, type Finding } from '../../../src/model/lint.js'
+
+const doc = (over: Partial<DeckDoc['manifest']> = {}): DeckDoc => ({
+  manifest: {
+    id: 'd',
+    title: 'D',
+    theme: 'studio-simple',
+    defaults: { appearance: 'light' },
+    sections: [],
+    revision: 0,
+    stamps: { createdAt: '', updatedAt: '' },
+    ...over,
+  },
+  slides: {},
+  versions: [],
+})
+
+const canvas = (...blocks: Block[]): Slide => ({ id: 'freeform-1', layout: 'freeform', blocks })
+const box = (id: string, pos: { x: number; y: number; w: number; h: number }, extra: Partial<Block> = {}): Block => ({ id, kind: 'textbox', text: 'Hi', pos, z: 0, ...extra })
+const rules = (findings: Finding[]) => findings.map((f) => `${f.rule}${f.blockId ? `#${f.blockId}` : ''}:${f.severity}`)
+
+describe('lintSlide', () => {
+  it('reports an empty title: the title field of a title slide, an empty title slot, an empty heading in it', () => {
+    assert.deepEqual(rules(lintSlide({ id: 't', layout: 'title', title: '' }, doc())), ['empty-placeholder:warning'])
+    assert.deepEqual(rules(lintSlide({ id: 't', layout: 'title-body', blocks: [{ id: 'b1', kind: 'text', slot: 'body', text: 'Body' }] }, doc())), ['empty-placeholder:warning'])
+    const empty = lintSlide({ id: 't', layout: 'title-body', blocks: [{ id: 'title', kind: 'heading', slot: 'title', text: '  ' }] }, doc())
+    assert.deepEqual(rules(empty), ['empty-placeholder#title:warning'])
+    assert.match(empty[0].message, /title slot/)
+    // Layouts without a title slot (quote, big number, picture-full) have no title to miss.
+    assert.deepEqual(lintSlide({ id: 'q', layout: 'quote', blocks: [{ id: 'b1', kind: 'text', slot: 'body', text: 'To be.' }] }, doc()), [])
+  })
+
+  it('reports missing alt text: on the asset for pictures, on the block for charts and text-less shapes', () => {
+    const slide = canvas(
+      { id: 'p1', kind: 'picture', asset: 'logo', pos: { x: 0, y: 0, w: 100, h: 100 }, z: 0 },
+      { id: 'p2', kind: 'picture', asset: 'photo', pos: { x: 0, y: 200, w: 100, h: 100 }, z: 1 },
+      { id: 'p3', kind: 'picture', asset: 'bg', background: true, pos: { x: 0, y: 0, w: 1600, h: 900 }, z: 2 },
+      { id: 'c1', kind: 'chart', chartType: 'bar', data: { categories: [], series: [] }, pos: { x: 300, y: 0, w: 100, h: 100 }, z: 3 },
+      { id: 'c2', kind: 'chart', chartType: 'bar', data: { categories: [], series: [] }, alt: 'Revenue by quarter', pos: { x: 500, y: 0, w: 100, h: 100 }, z: 4 },
+      { id: 's1', kind: 'shape', shape: 'rect', pos: { x: 700, y: 0, w: 100, h: 100 }, z: 5 },
+      { id: 's2', kind: 'shape', shape: 'rect', text: 'Plan', pos: { x: 900, y: 0, w: 200, h: 100 }, z: 6 },
+    )
+    const assets = { logo: { id: 'logo', alt: 'Acme logo' }, photo: { id: 'photo', alt: ' ' } }
+    assert.deepEqual(rules(lintSlide(slide, doc(), { assets })), ['missing-alt#p2:warning', 'missing-alt#c1:warning', 'missing-alt#s1:warning'])
+    // Without asset records the picture rule is not checked.
+    assert.deepEqual(rules(lintSlide(slide, doc())), ['missing-alt#c1:warning', 'missing-alt#s1:warning'])
+  })
+
+  it('reports boxes off the sheet: partly as a warning, entirely as an error', () => {
+    const findings = lintSlide(canvas(box('in', { x: 0, y: 0, w: 1600, h: 900 }), box('part', { x: 1500, y: 10, w: 200, h: 50 }, { z: 1 }), box('out', { x: 10, y: 950, w: 200, h: 50 }, { z: 2 })), doc())
+    assert.deepEqual(rules(findings.filter((f) => f.rule === 'off-sheet')), ['off-sheet#part:warning', 'off-sheet#out:error'])
+  })
+
+  it('holds the off-sheet rule for any box: reported exactly when the box leaves the sheet, an error exactly when nothing of it shows', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: -2000, max: 3000 }), fc.integer({ min: -2000, max: 3000 }), fc.integer({ min: 1, max: 2000 }), fc.integer({ min: 1, max: 2000 }), (x, y, w, h) => {
+        const found = lintSlide(canvas({ id: 'b', kind: 'line', pos: { x, y, w, h }, z: 0 }), doc()).filter((f) => f.rule === 'off-sheet')
+        const inside = x >= 0 && y >= 0 && x + w <= 1600 && y + h <= 900
+        const visible = x < 1600 && y < 900 && x + w > 0 && y + h > 0
+        assert.equal(found.length, inside ? 0 : 1)
+        if (!inside) assert.equal(found[0].severity, visible ? 'warning' : 'error')
+      }),
+    )
+  })
+
+  it('reports overlapping text boxes once, on the upper one; touching edges and pictures do not count', () => {
+    const findings = lintSlide(
+      canvas(
+        box('a', { x: 100, y: 100, w: 400, h: 100 }, { z: 0 }),
+        box('b', { x: 300, y: 150, w: 400, h: 100 }, { z: 2 }),
+        box('c', { x: 700, y: 150, w: 100, h: 100 }, { z: 1 }),
+        { id: 'p', kind: 'picture', asset: 'x', pos: { x: 100, y: 100, w: 400, h: 400 }, z: 3 },
+      ),
+      doc(),
+    )
+    assert.deepEqual(rules(findings.filter((f) => f.rule === 'overlap')), ['overlap#b:warning'])
+    assert.match(findings.find((f) => f.rule === 'overlap')!.message, /"a"/)
+  })
+
+  it('reports text overflowing its canvas box, unless the box grows with it', () => {
+    const long = Array.from({ length: 40 }, (_, i) => `word${i}`).join(' ')
+    assert.deepEqual(rules(lintSlide(canvas(box('t', { x: 100, y: 100, w: 200, h: 40 }, { text: long })), doc())), ['overflow#t:error'])
+    assert.deepEqual(lintSlide(canvas(box('t', { x: 100, y: 100, w: 200, h: 40 }, { text: long, autofit: 'grow' })), doc()), [])
+    assert.deepEqual(lintSlide(canvas(box('t', { x: 100, y: 100, w: 1200, h: 400 }, { text: long })), doc()), [])
+    // Shrink steps the size down first: an overflow only when even the smallest step does not fit.
+    assert.deepEqual(lintSlide(canvas(box('t', { x: 100, y: 100, w: 400, h: 200 }, { text: long, autofit: 'shrink' })), doc()), [])
+    const tiny = lintSlide(canvas(box('t', { x: 100, y: 100, w: 60, h: 8 }, { text: long, autofit: 'shrink' })), doc())
+    assert.deepEqual(rules(tiny), ['overflow#t:error'])
+    assert.match(tiny[0].message, /even at 6 px/)
+  })
+
+  it('reports a slot whose stack runs past its bottom, naming the first block that does', () => {
+    const paragraph = (id: string) => ({ id, kind: 'text', slot: 'body', text: 'A line of body text\nand another one\nand a third' })
+    const slide: Slide = { id: 's', layout: 'title-body', blocks: [{ id: 'title', kind: 'heading', slot: 'title', text: 'Title' }, ...['b1', 'b2', 'b3', 'b4', 'b5'].map(paragraph)] }
+    const found = lintSlide(slide, doc()).filter((f) => f.rule === 'overflow')
+    assert.equal(found.length, 1)
+    assert.equal(found[0].severity, 'error')
+    assert.ok(['b4', 'b5'].includes(found[0].blockId!), found[0].blockId)
+    assert.match(found[0].message, /body slot overflows by \d+ px/)
+  })
+
+  it('reports more than 120 words on a slide', () => {
+    const words = (n: number) => Array.from({ length: n }, () => 'word').join(' ')
+    const slide = (n: number): Slide => ({ id: 's', layout: 'blank', blocks: [{ id: 'b1', kind: 'text', slot: 'body', text: words(n), size: 6 }] })
+    assert.deepEqual(rules(lintSlide(slide(120), doc())), [])
+    assert.deepEqual(rules(lintSlide(slide(121), doc())), ['too-many-words:warning'])
+    assert.equal(wordCount(['one two — three', ' ', '4 five']), 5)
+  })
+
+  it('reports low contrast against the slide or deck background and a shape fill, in colours the theme resolves', () => {
+    const text = (extra: Partial<Block> = {}): Block => ({ id: 'b1', kind: 'text', slot: 'body', text: 'Readable?', ...extra })
+    const slide = (background?: string, block = text()): Slide => ({ id: 's', layout: 'blank', ...(background ? { background } : {}), blocks: [block] })
+    assert.deepEqual(rules(lintSlide(slide('ink'), doc())), ['low-contrast#b1:warning'])
+    assert.deepEqual(rules(lintSlide(slide(undefined), doc({ background: '#222222' }))), ['low-contrast#b1:warning'])
+    assert.deepEqual(rules(lintSlide(slide('ink', text({ color: 'paper' })), doc())), [])
+    assert.deepEqual(rules(lintSlide(slide(undefined, text({ color: '#eeeeee' })), doc())), ['low-contrast#b1:warning'])
+    assert.deepEqual(rules(lintSlide(slide(undefined, text({ color: 'brand' })), doc())), [], 'an unknown token is not judged')
+    assert.equal(Math.round(contrastRatio([0, 0, 0], [255, 255, 255])), 21)
+  })
+
+  it('reports a skipped slide holding only notes, as info', () => {
+    assert.deepEqual(rules(lintSlide({ id: 's', layout: 'blank', blocks: [], skip: true, notes: 'Remember the demo.' }, doc())), ['notes-only:info'])
+    assert.deepEqual(lintSlide({ id: 's', layout: 'blank', blocks: [], notes: 'Remember the demo.' }, doc()), [])
+    assert.deepEqual(lintSlide({ id: 's', layout: 'blank', blocks: [{ id: 'b1', kind: 'text', slot: 'body', text: 'Shown' }], skip: true, notes: 'n' }, doc()), [])
+  })
+
+  it('reports markup the Text reader refuses, and still reads its words', () => {
+    const slide: Slide = { id: 's', layout: 'blank', blocks: [{ id: 'b1', kind: 'text', slot: 'body', text: 'An action <group>.<name> in <b>bold</b>' }] }
+    assert.deepEqual(rules(lintSlide(slide, doc())), ['invalid-markup#b1:error'])
+    assert.equal(plainOf('An action <group>.<name> and <i>more</i> &amp; less'), 'An action <group>.<name> and more & less')
+  })
+
+  it('never throws, whatever the blocks hold', () => {
+    const kinds = ['text', 'heading', 'list', 'table', 'picture', 'shape', 'line', 'chart', 'textbox', 'shader', 'html']
+    const anyBlock = fc.record({
+      id: fc.constantFrom('a', 'b', 'c'),
+      kind: fc.constantFrom(...kinds),
+      text: fc.option(fc.string(), { nil: undefined }),
+      items: fc.option(fc.array(fc.record({ text: fc.string() })), { nil: undefined }),
+      rows: fc.option(fc.array(fc.array(fc.string())), { nil: undefined }),
+      pos: fc.option(fc.record({ x: fc.integer({ min: -500, max: 2000 }), y: fc.integer({ min: -500, max: 1200 }), w: fc.integer({ min: 0, max: 2000 }), h: fc.integer({ min: 0, max: 1200 }) }), { nil: undefined }),
+      slot: fc.option(fc.constantFrom('title', 'body', 'left', 'media'), { nil: undefined }),
+    })
+    fc.assert(
+      fc.property(fc.constantFrom('freeform', 'title-body', 'two-columns', 'blank', 'title'), fc.array(anyBlock, { maxLength: 6 }), (layout, raw) => {
+        const blocks = raw.map((b) => Object.fromEntries(Object.entries(b).filter(([, v]) => v !== undefined)) as Block)
+        const findings = lintSlide({ id: 's', layout, title: 'T', blocks }, doc(), { assets: {} })
+        const counts = countFindings(findings)
+        assert.equal(counts.error + counts.warning + counts.info, findings.length)
+      }),
+      { numRuns: 200 },
+    )
+  })
+})
