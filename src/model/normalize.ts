@@ -25,7 +25,9 @@ export function normalizeGuides(guides: Guides | undefined): Guides | undefined 
 
 export function normalizeAngle(angle: number): number {
   const a = angle % 360
-  return a < 0 ? a + 360 : a === 0 ? 0 : a
+  const wrapped = a < 0 ? a + 360 : a
+  // -1e-15 + 360 rounds to 360 in floating point; that angle is 0.
+  return wrapped >= 360 || Object.is(wrapped, -0) ? 0 : wrapped
 }
 
 export function normalizeSlide(slide: Slide): Slide {

@@ -33,7 +33,7 @@ export class Git {
   private async git(): Promise<SimpleGit> {
     if (!this.client) {
       const { simpleGit } = await import('simple-git')
-      this.client = simpleGit({ baseDir: this.root, maxConcurrentProcesses: 1, trimmed: false, completion: { onClose: true, onExit: false } })
+      this.client = simpleGit({ baseDir: this.gitRoot, maxConcurrentProcesses: 1, trimmed: false, completion: { onClose: true, onExit: false } })
     }
     return this.client
   }

@@ -169,7 +169,9 @@ describe('one contract for the command line, MCP and HTTP', () => {
           assert.equal((stale[t] as { status?: number }).status, 409)
         }
       }
-      if (action.mutates && outcomes[first].ok) assert.equal(deltas[first], 1, `${action.id}: one commit`)
+      // One accepted write is at most one commit (a lease, or a write that changes nothing, makes none).
+      assert.ok(deltas[first] <= 1, `${action.id}: ${deltas[first]} commits`)
+      if (!action.mutates) assert.equal(deltas[first], 0, `${action.id}: a read committed`)
     })
   }
 })

@@ -201,3 +201,26 @@ describe('studio deck repair', () => {
     }
   })
 })
+
+describe('a workspace in a subfolder of a git repository', () => {
+  it('commits with paths relative to the repository and never touches files outside the workspace', async () => {
+    const { mkdtempSync, writeFileSync, rmSync } = await import('node:fs')
+    const { tmpdir } = await import('node:os')
+    const { execFileSync } = await import('node:child_process')
+    const repo = mkdtempSync(join(tmpdir(), 'studio-repo-'))
+    try {
+      execFileSync('git', ['init', '-q', repo])
+      writeFileSync(join(repo, 'README.md'), 'project\n')
+      execFileSync('git', ['-C', repo, 'add', 'README.md'])
+      const sub = join(repo, 'slides')
+      assert.equal((await studio(repo, ['init', 'slides', '--json'])).code, 0)
+      const created = await studio(sub, ['deck', 'create', 'Nested', '--json'])
+      assert.equal(created.code, 0, created.stdout)
+      const files = execFileSync('git', ['-C', repo, 'show', '--name-only', '--format=', 'HEAD'], { encoding: 'utf8' }).trim().split('\n')
+      assert.ok(files.every((f) => f.startsWith('slides/decks/nested/')), files.join(','))
+      assert.equal(execFileSync('git', ['-C', repo, 'status', '--porcelain'], { encoding: 'utf8' }).trim(), 'A  README.md')
+    } finally {
+      rmSync(repo, { recursive: true, force: true })
+    }
+  })
+})

@@ -4,7 +4,6 @@ import { defined, gather, given, without } from './cli.js'
 import { blockId, blockIds, slideId } from './common.js'
 
 /** Closed shape presets a picture can be masked to (the spec does not show the list). */
-export const MASKS = ['rounded', 'circle', 'ellipse', 'pill', 'triangle', 'diamond', 'pentagon', 'hexagon', 'octagon', 'star', 'heart', 'arch', 'blob'] as const
 
 export const MaterialId = str({ pattern: '^(paper|proto):[a-z0-9][a-z0-9-]*$', description: 'Catalog id from shader.list or material.list, e.g. paper:mesh-gradient.' })
 
@@ -25,97 +24,7 @@ export const DitherSchema: Schema = obj(
   { description: 'Two-tone screen settings (pattern, tone, cell, strength, black, white, gamma, polarity); absent members take defaults.' },
 )
 
-const fraction = (side: string) => opt(num({ minimum: 0, exclusiveMaximum: 1, description: `Fraction trimmed from the ${side}; 0 when absent.` }))
 const TRIM_SIDES = ['left', 'right', 'top', 'bottom'] as const
-
-export const blockCrop = defineAction({
-  id: 'block.crop',
-  label: 'Crop picture',
-  doc: 'Crops a picture by the fractions trimmed from each side; converts a non-canvas slide first when the picture is positioned.',
-  group: 'block',
-  milestone: 'M2',
-  mutates: true,
-  transports: 'CMHP',
-  input: obj({
-    slideId,
-    blockId,
-    trim: obj(
-      { left: fraction('left'), right: fraction('right'), top: fraction('top'), bottom: fraction('bottom') },
-      { description: 'Fractions trimmed from the left, right, top and bottom.' },
-    ),
-    baseRevision: BR,
-  }),
-  output: outline({ block: 'The picture block after the write.', revision: 'The new revision.' }),
-  cli: 'block crop <slideId>#<blockId> --left <left> --right <right> --top <top> --bottom <bottom>',
-  mcp: 'deck_crop_image',
-  cliInput: (parsed) => ({ ...without(parsed.input, TRIM_SIDES), trim: gather(parsed, TRIM_SIDES) ?? {} }),
-  annotations: { idempotent: true },
-  example: { slideId: 'picture-caption-4', blockId: 'b1', trim: { left: 0.1, right: 0.1 }, baseRevision: 3 },
-})
-
-export const blockMask = defineAction({
-  id: 'block.mask',
-  label: 'Mask picture',
-  doc: 'Masks a picture to a closed shape preset; null removes the mask.',
-  group: 'block',
-  milestone: 'M2',
-  mutates: true,
-  transports: 'CMHP',
-  input: obj({
-    slideId,
-    blockId,
-    mask: { ...nullable(oneOf(MASKS)), description: `A closed shape preset (${MASKS.join(', ')}); null removes the mask.` },
-    baseRevision: BR,
-  }),
-  output: outline({ block: 'The picture block after the write.', revision: 'The new revision.' }),
-  cli: 'block mask <slideId>#<blockId> <mask>',
-  mcp: 'deck_mask_image',
-  cliInput: (parsed) => ({ ...parsed.input, mask: given(parsed, 'mask') === 'none' ? null : given(parsed, 'mask') }),
-  annotations: { idempotent: true },
-  example: { slideId: 'picture-caption-4', blockId: 'b1', mask: 'circle', baseRevision: 3 },
-})
-
-export const blockResetImage = defineAction({
-  id: 'block.resetImage',
-  label: 'Reset picture',
-  doc: 'Removes crop, mask, adjustments and the round-one crop anchor and aspect of a picture in one write.',
-  group: 'block',
-  milestone: 'M2',
-  mutates: true,
-  transports: 'CMHP',
-  input: obj({ slideId, blockId, baseRevision: BR }),
-  output: outline({ block: 'The picture block after the write.', removed: 'The fields that were removed.', revision: 'The new revision.' }),
-  cli: 'block reset-image <slideId>#<blockId>',
-  mcp: 'deck_reset_image',
-  annotations: { idempotent: true },
-  example: { slideId: 'picture-caption-4', blockId: 'b1', baseRevision: 3 },
-})
-
-const adjustment = (min: number, what: string) =>
-  opt({ ...nullable(num({ minimum: min, maximum: 1 })), description: `${what}, ${min} to 1; null clears it, absent leaves it.` })
-
-export const blockAdjust = defineAction({
-  id: 'block.adjust',
-  label: 'Adjust picture',
-  doc: 'Sets the transparency (0 to 1), brightness and contrast (-1 to 1) of a picture; null clears one.',
-  group: 'block',
-  milestone: 'M2',
-  mutates: true,
-  transports: 'CMHP',
-  input: obj({
-    slideId,
-    blockId,
-    transparency: adjustment(0, 'Transparency'),
-    brightness: adjustment(-1, 'Brightness'),
-    contrast: adjustment(-1, 'Contrast'),
-    baseRevision: BR,
-  }),
-  output: outline({ block: 'The picture block after the write.', revision: 'The new revision.' }),
-  cli: 'block adjust <slideId>#<blockId> --transparency <transparency> --brightness <brightness> --contrast <contrast>',
-  mcp: 'deck_adjust_image',
-  annotations: { idempotent: true },
-  example: { slideId: 'picture-caption-4', blockId: 'b1', brightness: 0.1, contrast: null, baseRevision: 3 },
-})
 
 export const pictureDither = defineAction({
   id: 'picture.dither',
