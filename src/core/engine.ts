@@ -21,7 +21,7 @@ import { withLocks } from '../store/lock.js'
 import { leaseOf } from '../store/leases.js'
 import { applyChanges, journalPath, repair, type FileChange } from '../store/transaction.js'
 import { RESERVED_DECK_IDS, type Workspace } from '../store/workspace.js'
-import { existsSync } from 'node:fs'
+import { existsSync, statSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
 
 export interface CallOptions {
@@ -176,7 +176,9 @@ class Call implements ActionContext {
   /** Slides the input names (slideId, slideIds); a write to one another author leased is refused unless forced. */
   private checkLeases(deckId: string) {
     if (this.action.id === 'slide.lease' || this.force) return
-    const named = [this.input.slideId, ...(Array.isArray(this.input.slideIds) ? this.input.slideIds : [])].filter((v): v is string => typeof v === 'string')
+    const named = (this.action.leaseFields ?? ['slideId', 'slideIds'])
+      .flatMap((field) => (Array.isArray(this.input[field]) ? (this.input[field] as unknown[]) : [this.input[field]]))
+      .filter((v): v is string => typeof v === 'string')
     for (const slideId of named) {
       const lease = leaseOf(this.ws, deckId, slideId)
       if (lease && lease.author !== this.principal.author) {
@@ -240,6 +242,10 @@ class Call implements ActionContext {
     for (const [from, to] of this.copies) {
       const abs = isAbsolute(from) ? from : join(this.ws.root, from)
       folders.add(to.split('/').slice(0, 3).join('/'))
+      if (existsSync(abs) && statSync(abs).isFile()) {
+        changes.push({ rel: to, content: await readFile(abs) })
+        continue
+      }
       const files = existsSync(abs) ? await listFiles(abs) : []
       for (const rel of files) changes.push({ rel: `${to}/${rel}`, content: await readFile(join(abs, rel)) })
     }
