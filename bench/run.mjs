@@ -45,7 +45,7 @@ const rows = [
   ['studio info --json (cold read)', median(samples.info), median(samples.info) / base, 'target <= 2.5x'],
   ['studio deck rename (cold write + commit)', median(samples.write), median(samples.write) / base, 'target <= 3.5x'],
 ]
-console.log(`rounds: ${ROUNDS}, commands registered: ${JSON.parse(execFileSync(node, [BIN, 'actions', '--json'], { encoding: 'utf8' })).length}`)
+console.log(`rounds: ${ROUNDS}, commands registered: ${JSON.parse(execFileSync(node, [BIN, 'actions', '--json'], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 })).length}`)
 console.log('case'.padEnd(44), 'median ms'.padStart(10), 'ratio'.padStart(8))
 for (const [name, ms, ratio, note] of rows) console.log(name.padEnd(44), ms.toFixed(1).padStart(10), `${ratio.toFixed(2)}x`.padStart(8), note)
 rmSync(ws, { recursive: true, force: true })

@@ -12,7 +12,7 @@ import addFormats from 'ajv-formats'
 import standaloneCode from 'ajv/dist/standalone/index.js'
 import { ACTIONS } from '../src/actions/index.js'
 import { AJV_OPTIONS, validatorFile } from '../src/core/validate.js'
-import { DeckDocSchema } from '../src/model/deck.js'
+import { MODEL_SCHEMAS } from '../src/model/check.js'
 
 const root = new URL('..', import.meta.url).pathname
 const dist = join(root, 'dist')
@@ -24,12 +24,41 @@ const banner = [
   "import { createRequire as __studioCreateRequire } from 'node:module';",
   "import { fileURLToPath as __studioFileURLToPath } from 'node:url';",
   'const require = __studioCreateRequire(import.meta.url);',
+  'globalThis.__studioRequire ??= require;',
   'const __filename = __studioFileURLToPath(import.meta.url);',
   "const __dirname = __filename.slice(0, __filename.lastIndexOf('/'));",
 ].join(' ')
 
+/**
+ * oclif requires a few libraries at the top of its modules that a run of one command rarely uses
+ * (ejs renders help, tinyglobby and minimatch find plugins, lilconfig reads rc files, semver checks
+ * versions). Each becomes a proxy that requires the real package from node_modules on first use, so a
+ * start compiles none of them unless it needs them.
+ */
+const LAZY_FOR_OCLIF = ['ejs', 'tinyglobby', 'minimatch', 'lilconfig', 'semver']
+const lazyOclifDeps = {
+  name: 'lazy-oclif-deps',
+  setup(b: import('esbuild').PluginBuild) {
+    b.onResolve({ filter: new RegExp(`^(${LAZY_FOR_OCLIF.join('|')})$`) }, (args) =>
+      args.importer.includes('/@oclif/core/') ? { path: args.path, namespace: 'lazy-oclif-dep' } : undefined,
+    )
+    b.onLoad({ filter: /.*/, namespace: 'lazy-oclif-dep' }, (args) => ({
+      loader: 'js',
+      contents: `const spec = ${JSON.stringify(args.path)}; let real;
+const load = () => (real ??= globalThis.__studioRequire(spec));
+module.exports = new Proxy(function () {}, {
+  get(_, key) { if (key === '__esModule') return undefined; const m = load(); const v = m[key]; return typeof v === 'function' ? v.bind(m) : v },
+  has(_, key) { return key in load() },
+  apply(_, self, args) { return load().apply(self, args) },
+});`,
+    }))
+  },
+}
+
 await build({
   entryPoints: { cli: join(root, 'src/cli.ts') },
+  plugins: [lazyOclifDeps],
+  logOverride: { 'unsupported-require-call': 'silent' },
   outdir: dist,
   bundle: true,
   splitting: true,
@@ -56,7 +85,7 @@ await build({
 const tmp = mkdtempSync(join(tmpdir(), 'studio-validators-'))
 const ajv = new (Ajv as unknown as typeof Ajv.default)({ ...AJV_OPTIONS, code: { source: true, esm: true } })
 ;(addFormats as unknown as (a: unknown) => void)(ajv)
-const schemas: [string, object][] = [...ACTIONS.map((a) => [a.id, a.input] as [string, object]), ['model.deck', DeckDocSchema]]
+const schemas: [string, object][] = [...ACTIONS.map((a) => [a.id, a.input] as [string, object]), ...MODEL_SCHEMAS]
 const entries: string[] = []
 for (const [key, schema] of schemas) {
   const validate = ajv.compile(schema)
@@ -80,6 +109,11 @@ await build({
   nodePaths: [join(root, 'node_modules')],
 })
 rmSync(tmp, { recursive: true, force: true })
+
+// Inter's advance widths, cut from the font files, so measuring text never loads fontkit at run time.
+const { buildMetricsTable } = await import('../src/layout/metrics.js')
+mkdirSync(join(dist, 'fonts'), { recursive: true })
+writeFileSync(join(dist, 'fonts', 'inter-metrics.json'), JSON.stringify(buildMetricsTable()))
 
 // oclif.manifest.json: every command's flags and help, so a run loads only the command it runs.
 rmSync(join(root, 'oclif.manifest.json'), { force: true })

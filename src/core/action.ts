@@ -40,7 +40,7 @@ export interface ActionSpec<I = any, O = any> {
   /** Input fields naming slides of the target deck whose leases a write must respect (default slideId, slideIds). */
   leaseFields?: string[]
   /** Extra lock keys held for the whole call (e.g. `template-<slug>`), beside the guarded deck's. */
-  locks?: (input: I) => string[]
+  locks?: (input: I) => string[] | Promise<string[]>
   /** MCP tool hints; derived from `mutates` when absent. */
   annotations?: { destructive?: boolean; idempotent?: boolean }
   /** Turns parsed CLI flags and arguments into the input object where the form is not field-for-field. */

@@ -14,7 +14,8 @@ import { fail, StudioError } from './errors.js'
 import { principalFor, type Principal } from './principal.js'
 import { emitRevision } from './events.js'
 import { validateInput } from './validate.js'
-import { DeckDocSchema, type DeckDoc } from '../model/deck.js'
+import type { DeckDoc } from '../model/deck.js'
+import { documentIssues } from '../model/check.js'
 import { normalizeDoc } from '../model/normalize.js'
 import { docFiles, listFiles, readDeckFolder } from '../store/decks.js'
 import { withLocks } from '../store/lock.js'
@@ -159,7 +160,7 @@ class Call implements ActionContext {
       return { result, notes: this.notes }
     }
     this.targetId = await this.guardedDeck()
-    this.heldKeys = [...(this.targetId ? [deckKey(this.targetId)] : []), ...(this.action.locks?.(this.input) ?? [])]
+    this.heldKeys = [...(this.targetId ? [deckKey(this.targetId)] : []), ...((await this.action.locks?.(this.input)) ?? [])]
     return withLocks(this.lockDir, this.heldKeys, async () => {
       for (const key of this.heldKeys) if (key !== (this.targetId && deckKey(this.targetId))) this.note(await repair(this.ws, key))
       if (this.targetId) {
@@ -230,12 +231,12 @@ class Call implements ActionContext {
         next.manifest.revision = before ? before.manifest.revision + 1 : next.manifest.revision
         next.manifest.stamps = { createdAt: before?.manifest.stamps.createdAt ?? next.manifest.stamps?.createdAt ?? now, updatedAt: now }
       }
-      await validateInput('model.deck', DeckDocSchema, next).catch((error: StudioError) => {
-        fail('invalid_input', `The resulting deck would be invalid: ${error.message}`, { pointer: error.extra.pointer, path: error.extra.path })
-      })
+      const newFiles = docFiles(next)
+      const changedSlides = [...newFiles.keys()].filter((rel) => rel.startsWith('slides/') && oldFiles.get(rel) !== newFiles.get(rel)).map((rel) => rel.slice(7, -5))
+      const [issue] = await documentIssues(next, changedSlides)
+      if (issue) fail('invalid_input', `The resulting deck would be invalid: ${issue.pointer} ${issue.message}.`, { pointer: issue.pointer, path: issue.path })
       revisions[deckId] = next.manifest.revision
       finalDocs.set(deckId, next)
-      const newFiles = docFiles(next)
       for (const [rel, text] of newFiles) if (oldFiles.get(rel) !== text) changes.push({ rel: `${folder}/${rel}`, content: text })
       for (const rel of oldFiles.keys()) if (!newFiles.has(rel)) changes.push({ rel: `${folder}/${rel}`, content: null })
     }

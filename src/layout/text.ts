@@ -12,6 +12,7 @@
  * and every glyph advance and word width is cached per font.
  */
 import { createRequire } from 'node:module'
+import { metricsTable } from './metrics.js'
 
 export type Weight = 400 | 500 | 600 | 700
 
@@ -90,8 +91,14 @@ export function fontFile(weight: Weight): string {
 export function face(weight: Weight = 400): Face {
   let f = faces.get(weight)
   if (!f) {
-    fontkit ??= load('fontkit') as Fontkit
-    f = new Face(fontkit.openSync(fontFile(weight)))
+    // The advance table cut from these same files at build time, when there is one; fontkit otherwise.
+    const metrics = metricsTable()?.[weight]
+    if (metrics) {
+      f = new Face({ unitsPerEm: metrics.unitsPerEm, glyphForCodePoint: (cp) => ({ advanceWidth: metrics.advances[cp] ?? metrics.notdef }) })
+    } else {
+      fontkit ??= load('fontkit') as Fontkit
+      f = new Face(fontkit.openSync(fontFile(weight)))
+    }
     faces.set(weight, f)
   }
   return f

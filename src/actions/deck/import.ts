@@ -1,7 +1,6 @@
 import { existsSync, mkdirSync, readdirSync, realpathSync, statSync, writeFileSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
 import { basename, dirname, extname, isAbsolute, join, relative, resolve } from 'node:path'
-import slugify from '@sindresorhus/slugify'
 import { defineAction } from '../../core/action.js'
 import { deckKey } from '../../core/engine.js'
 import { fail } from '../../core/errors.js'
@@ -341,7 +340,7 @@ function pictureFile(src: string, htmlDir: string): { path: string } | { reason:
 }
 
 /** An asset id not used in the deck's assets/ folder nor by this import. */
-function freeAssetId(base: string, taken: Set<string>): string {
+function freeAssetId(slugify: (text: string) => string, base: string, taken: Set<string>): string {
   const stem = (slugify(base).slice(0, 100).replace(/-+$/, '') || 'picture').replace(/^-+/, '')
   if (!taken.has(stem)) return stem
   for (let n = 2; ; n++) if (!taken.has(`${stem}-${n}`)) return `${stem}-${n}`
@@ -394,6 +393,7 @@ export const importRun = defineAction({
   mcp: null,
   example: { from: 'prototype.html', into: 'quarterly-review' },
   run: async (ctx, input: ImportInput) => {
+    const { default: slugify } = await import('@sindresorhus/slugify')
     if (!ctx.ws.deckExists(input.into)) fail('not_found', `No deck "${input.into}"; create it first (studio deck create).`, { pointer: '/into' })
     const htmlPath = resolve(input.from)
     if (!existsSync(htmlPath) || !statSync(htmlPath).isFile()) fail('not_found', `No file "${input.from}".`, { pointer: '/from' })
@@ -432,7 +432,7 @@ export const importRun = defineAction({
           let asset = assets.get(found.path)
           if (!asset) {
             const ext = extname(found.path).toLowerCase()
-            const assetId = freeAssetId(basename(found.path, extname(found.path)), takenAssets)
+            const assetId = freeAssetId(slugify, basename(found.path, extname(found.path)), takenAssets)
             takenAssets.add(assetId)
             asset = { id: assetId, file: `${assetId}${ext}`, source: relative(htmlDir, found.path), bytes: await readFile(found.path), ext, alt: picture.alt }
             assets.set(found.path, asset)

@@ -1,6 +1,5 @@
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
-import slugify from '@sindresorhus/slugify'
 import { defineAction } from '../../core/action.js'
 import { fail } from '../../core/errors.js'
 import type { DeckDoc } from '../../model/deck.js'
@@ -13,8 +12,9 @@ import { RESERVED_DECK_IDS, type Workspace } from '../../store/workspace.js'
 import { deckCounts } from './read.js'
 import { deckKey } from '../../core/engine.js'
 
-/** The slug of a title, usable as a deck id; never a reserved name. */
-export function slugOf(text: string): string {
+/** The slug of a title, usable as a deck id; never a reserved name. (slugify loads on first use: 33 KB of transliteration tables.) */
+export async function slugOf(text: string): Promise<string> {
+  const { default: slugify } = await import('@sindresorhus/slugify')
   const slug = slugify(text).slice(0, 60).replace(/-+$/, '')
   if (!slug || !new RegExp(SLUG).test(slug)) fail('invalid_input', `"${text}" gives no usable id; pass one with --id.`, { path: 'id' })
   return RESERVED_DECK_IDS.has(slug) ? `${slug}-deck` : slug
@@ -51,7 +51,7 @@ export const deckCreate = defineAction({
   mutates: true,
   transports: 'CMHP',
   deck: { kind: 'none' },
-  locks: (input: { name: string; id?: string }) => [deckKey(input.id ?? slugOf(input.name))],
+  locks: async (input: { name: string; id?: string }) => [deckKey(input.id ?? (await slugOf(input.name)))],
   input: obj({
     name: str({ minLength: 1, maxLength: 200, description: 'Title of the new deck.' }),
     from: opt(str({ description: "Template id from template.list ('blank', a shipped or an organisation template)." })),
@@ -63,7 +63,7 @@ export const deckCreate = defineAction({
   example: { name: 'Annual report', from: 'blank' },
   annotations: { destructive: false },
   run: async (ctx, input: { name: string; from?: string; id?: string }) => {
-    const id = input.id ?? slugOf(input.name)
+    const id = input.id ?? (await slugOf(input.name))
     if (RESERVED_DECK_IDS.has(id)) fail('invalid_input', `"${id}" is reserved.`, { pointer: '/id' })
     if (ctx.ws.deckExists(id) || existsSync(ctx.ws.deckDir(id))) fail('id_taken', `A deck "${id}" already exists; pass another --id.`, { pointer: '/id' })
     const templateId = input.from ?? (await defaultTemplateId(ctx.ws))
@@ -92,7 +92,7 @@ export const deckCopy = defineAction({
   mutates: true,
   transports: 'CMHP',
   deck: { kind: 'field', field: 'id' },
-  locks: (input: { name: string; newId?: string }) => [deckKey(input.newId ?? slugOf(input.name))],
+  locks: async (input: { name: string; newId?: string }) => [deckKey(input.newId ?? (await slugOf(input.name)))],
   input: obj({
     id: DeckId,
     name: str({ minLength: 1, maxLength: 200, description: 'Title of the copy.' }),
@@ -108,7 +108,7 @@ export const deckCopy = defineAction({
   example: { id: 'quarterly-review', name: 'Quarterly review (EU)', baseRevision: 3 },
   run: async (ctx, input: { id: string; name: string; newId?: string; slideIds?: string[]; removeNotes?: boolean; copyComments?: boolean }) => {
     const source = await ctx.target()
-    const newId = input.newId ?? slugOf(input.name)
+    const newId = input.newId ?? (await slugOf(input.name))
     if (ctx.ws.deckExists(newId) || existsSync(ctx.ws.deckDir(newId))) fail('id_taken', `A deck "${newId}" already exists; pass another --id.`, { pointer: '/newId' })
     const doc = freshDeck(source, newId, input.name)
     delete doc.manifest.template

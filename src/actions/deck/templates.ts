@@ -82,7 +82,7 @@ function stageTemplateFolder(ctx: ActionContext, slug: string, cardData: Templat
   if (existsSync(join(ctx.ws.deckDir(doc.manifest.id), 'assets'))) ctx.stageCopy(`decks/${doc.manifest.id}/assets`, `${rel}/assets`)
 }
 
-function templateSlug(input: { id?: string; name?: string }): string {
+async function templateSlug(input: { id?: string; name?: string }): Promise<string> {
   return input.id ?? slugOf(input.name ?? '')
 }
 
@@ -95,7 +95,7 @@ export const templateCreate = defineAction({
   mutates: true,
   transports: 'CMHP',
   deck: { kind: 'field', field: 'deckId' },
-  locks: (input: { name: string }) => [templateKey(templateSlug(input))],
+  locks: async (input: { name: string }) => [templateKey(await templateSlug(input))],
   input: obj({
     deckId: DeckId,
     name: str({ minLength: 1, maxLength: 120, description: 'Template name; its slug is the template id.' }),
@@ -110,7 +110,7 @@ export const templateCreate = defineAction({
     const doc = await ctx.target()
     const templates = await listTemplates(ctx.ws)
     const sameName = templates.find((t) => t.organisation && t.name.toLowerCase() === input.name.toLowerCase())
-    let slug = sameName?.id ?? slugOf(input.name)
+    let slug = sameName?.id ?? (await slugOf(input.name))
     if (!sameName && templates.some((t) => t.id === slug)) {
       const taken = templates.find((t) => t.id === slug)!
       fail('id_taken', `The ${taken.organisation ? 'organisation' : 'shipped'} template "${slug}" (${taken.name}) already uses this id; choose another name.`, { pointer: '/name' })

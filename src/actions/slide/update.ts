@@ -1,7 +1,8 @@
 import { defineAction } from '../../core/action.js'
 import { fail, StudioError } from '../../core/errors.js'
 import { validateInput } from '../../core/validate.js'
-import { DeckDocSchema, type DeckDoc, type Slide } from '../../model/deck.js'
+import type { DeckDoc, Slide } from '../../model/deck.js'
+import { documentIssues } from '../../model/check.js'
 import { findSlide } from '../../model/edit.js'
 import { applyMutation, type Mutation } from '../../model/mutations/index.js'
 import { normalizeDoc } from '../../model/normalize.js'
@@ -32,12 +33,10 @@ function setMutation(pair: string) {
 async function checkStep(doc: DeckDoc, slideId: string, index: number, kind: string): Promise<void> {
   const normalized = normalizeDoc(doc)
   const probe = { manifest: normalized.manifest, slides: { [slideId]: normalized.slides[slideId] }, versions: [] }
-  try {
-    await validateInput('model.deck', DeckDocSchema, probe)
-  } catch (error) {
-    if (!(error instanceof StudioError)) throw error
-    const inner = (error.extra.pointer ?? '').split('/').slice(3).join('/')
-    fail('invalid_input', `Mutation ${index} (${kind}) would leave the slide invalid at /${inner}: ${error.message}`, {
+  const [issue] = (await documentIssues(probe, [slideId])).filter((i) => i.pointer.startsWith(`/slides/${slideId}`))
+  if (issue) {
+    const inner = issue.pointer.split('/').slice(3).join('/')
+    fail('invalid_input', `Mutation ${index} (${kind}) would leave the slide invalid at /${inner}: ${issue.message}`, {
       pointer: `/mutations/${index}`,
       details: { at: `/${inner}` },
     })

@@ -2,39 +2,15 @@ import { resolve } from 'node:path'
 import type { Action } from '../../core/action.js'
 import { defineAction } from '../../core/action.js'
 import { StudioError } from '../../core/errors.js'
-import { validatorFor } from '../../core/validate.js'
-import { DeckDocSchema, type DeckDoc } from '../../model/deck.js'
+import type { DeckDoc } from '../../model/deck.js'
+import { documentIssues, type Issue } from '../../model/check.js'
 import { normalizeDoc } from '../../model/normalize.js'
 import { obj, opt, outline, str } from '../../model/schema.js'
 import { readDeckFolder } from '../../store/decks.js'
 
-interface Issue {
-  pointer: string
-  message: string
-}
-
-/** Every issue of a deck document: schema errors (all of them) and cross-references the schema cannot see. */
-export async function deckIssues(doc: DeckDoc): Promise<Issue[]> {
-  const issues: Issue[] = []
-  const validate = await validatorFor('model.deck.all', DeckDocSchema)
-  if (!validate(doc)) for (const e of validate.errors ?? []) issues.push({ pointer: e.instancePath || '/', message: e.message ?? 'invalid' })
-  const placed = new Map<string, number>()
-  doc.manifest.sections?.forEach((section, i) =>
-    section.slides?.forEach((id, j) => {
-      if (!doc.slides[id]) issues.push({ pointer: `/manifest/sections/${i}/slides/${j}`, message: `names slide "${id}", which has no file` })
-      placed.set(id, (placed.get(id) ?? 0) + 1)
-    }),
-  )
-  for (const [id, slide] of Object.entries(doc.slides)) {
-    if (!placed.has(id)) issues.push({ pointer: `/slides/${id}`, message: 'is in no section' })
-    if ((placed.get(id) ?? 0) > 1) issues.push({ pointer: `/slides/${id}`, message: 'appears in more than one place in the sections' })
-    const seen = new Set<string>()
-    slide.blocks?.forEach((block, k) => {
-      if (seen.has(block.id)) issues.push({ pointer: `/slides/${id}/blocks/${k}/id`, message: `block id "${block.id}" is used twice on the slide` })
-      seen.add(block.id)
-    })
-  }
-  return issues
+/** Every issue of a deck document: each part against the model, and the cross-references. */
+export async function deckIssues(doc: DeckDoc) {
+  return documentIssues(doc)
 }
 
 export const validateRun = defineAction({
