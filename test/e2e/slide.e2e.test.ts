@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { after, before, describe, it } from 'node:test'
 import { FIXTURE_DECK, fixtureWorkspace } from '../helpers/fixture.js'
-import { studio } from '../helpers/studio.js'
+import { studio, workspaceWithDeck } from '../helpers/studio.js'
 
 let fixture: Awaited<ReturnType<typeof fixtureWorkspace>>
 const copies: string[] = []
@@ -269,5 +269,21 @@ describe('slide.import', () => {
     await refused(w, ['slide', 'import', 'no-such-deck', 'title-1', '--deck', 'other-deck'], { status: 404, pointer: '/sourceDeckId' })
     await refused(w, ['slide', 'import', FIXTURE_DECK, 'nope-1', '--deck', 'other-deck'], { status: 404, pointer: '/slideIds/0' })
     await refused(w, ['slide', 'import', FIXTURE_DECK, 'title-1', '--deck', 'other-deck', '--rev', '0'], { status: 409 })
+  })
+})
+
+describe('slide new without --after', () => {
+  it('lands first in the last section, after the section header that opens it', async () => {
+    const order = await workspaceWithDeck('Order')
+    try {
+      assert.equal((await studio(order.dir, ['slide', 'new', '--layout', 'section', '--after', 'title-1', '--json'])).code, 0)
+      const made = await studio(order.dir, ['slide', 'new', '--layout', 'two-columns', '--json'])
+      assert.equal(made.code, 0, made.stdout)
+      const info = await studio(order.dir, ['info', '--json'])
+      const last = info.json.sections[info.json.sections.length - 1]
+      assert.deepEqual(last.slides.map((s: { id: string }) => s.id), ['section-1', 'two-columns-1'])
+    } finally {
+      order.cleanup()
+    }
   })
 })

@@ -95,9 +95,11 @@ export function landing(doc: DeckDoc, where: { after?: string; sectionId?: strin
     }
     return { sectionIndex: at.sectionIndex, index: at.index + 1 }
   }
-  if (sectionIndex !== undefined) return { sectionIndex, index: 0 }
   if (!sections.length) sections.push({ id: 'main', title: 'Main', slides: [] })
-  return { sectionIndex: sections.length - 1, index: 0 }
+  const target = sectionIndex ?? sections.length - 1
+  // "First in the section" is after the section header that opens it, when it opens with one.
+  const opener = doc.slides[sections[target].slides[0]]
+  return { sectionIndex: target, index: opener?.layout === 'section' ? 1 : 0 }
 }
 
 /** A section id the deck does not use: `section-<n>`. */
