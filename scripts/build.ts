@@ -12,7 +12,7 @@ import addFormats from 'ajv-formats'
 import standaloneCode from 'ajv/dist/standalone/index.js'
 import { ACTIONS } from '../src/actions/index.js'
 import { AJV_OPTIONS, validatorFile } from '../src/core/validate.js'
-import { MODEL_SCHEMAS } from '../src/model/check.js'
+import { MODEL_SCHEMAS, validationSchema } from '../src/model/check.js'
 
 const root = new URL('..', import.meta.url).pathname
 const dist = join(root, 'dist')
@@ -85,7 +85,7 @@ await build({
 const tmp = mkdtempSync(join(tmpdir(), 'studio-validators-'))
 const ajv = new (Ajv as unknown as typeof Ajv.default)({ ...AJV_OPTIONS, code: { source: true, esm: true } })
 ;(addFormats as unknown as (a: unknown) => void)(ajv)
-const schemas: [string, object][] = [...ACTIONS.map((a) => [a.id, a.input] as [string, object]), ...MODEL_SCHEMAS]
+const schemas: [string, object][] = [...ACTIONS.map((a) => [a.id, validationSchema(a.input)] as [string, object]), ...MODEL_SCHEMAS]
 const entries: string[] = []
 for (const [key, schema] of schemas) {
   const validate = ajv.compile(schema)

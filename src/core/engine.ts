@@ -15,7 +15,7 @@ import { principalFor, type Principal } from './principal.js'
 import { emitRevision } from './events.js'
 import { validateInput } from './validate.js'
 import type { DeckDoc } from '../model/deck.js'
-import { documentIssues } from '../model/check.js'
+import { documentIssues, validationSchema } from '../model/check.js'
 import { normalizeDoc } from '../model/normalize.js'
 import { docFiles, listFiles, readDeckFolder } from '../store/decks.js'
 import { withLocks } from '../store/lock.js'
@@ -47,7 +47,7 @@ export const templateKey = (slug: string) => `template-${slug}`
 export async function dispatch(action: Action, input: Record<string, unknown>, options: CallOptions): Promise<CallResult> {
   if (!action.transportSet.has(options.transport)) fail('not_found', `Action ${action.id} is not offered on this transport.`)
   if (!action.run) fail('not_implemented', `${action.id} is declared (milestone ${action.milestone}) but not implemented on this instance.`, { details: { implemented: false } })
-  await validateInput(action.id, action.input, input)
+  await validateInput(action.id, validationSchema(action.input), input)
   const principal = principalFor(options.author, options.transport)
   const call = new Call(action, input, options, principal)
   return call.run()

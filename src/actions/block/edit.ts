@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { checkInputBlock } from '../../model/check.js'
 import { defineAction, type ActionContext } from '../../core/action.js'
 import { fail } from '../../core/errors.js'
 import type { Block, Slide } from '../../model/deck.js'
@@ -256,8 +257,9 @@ export const blockInsert = defineAction({
   human: humanResult,
   stdinField: 'block',
   example: { slideId: 'title-body-2', slot: 'body', after: 'b1', block: { id: 'b3', kind: 'text', text: 'Margins grew by a third.' }, baseRevision: 3 },
-  run: (ctx, input: InsertInput) =>
-    editSlide(
+  run: async (ctx, input: InsertInput) => {
+    await checkInputBlock(input.block, '/block')
+    return editSlide(
       ctx,
       input.slideId,
       (doc) => {
@@ -290,7 +292,8 @@ export const blockInsert = defineAction({
         return block.id
       },
       (slide, id) => ({ id, block: blockIn(slide, id) }),
-    ),
+    )
+  },
 })
 
 export const blockRemove = defineAction({

@@ -8,6 +8,7 @@ import { findSlide, freeSlideId, sectionOf } from '../../model/edit.js'
 import { LAYOUTS } from '../../model/layouts.js'
 import { blankSlide } from '../../model/mutations/slide-ops.js'
 import { BR, DeckId, obj, oneOf, opt, outline, SectionId, SlideId, SlideIds } from '../../model/schema.js'
+import { checkInputBlocks } from '../../model/check.js'
 import { checkSlide, checkSlideIds, insertRun, landing, sectionIdOf, slideAssets, SlideInput, stageDeck } from './common.js'
 
 const slideResult = outline({ slide: 'The normalized slide.', sectionId: 'The section holding it.', sections: 'The section list after the write.', revision: 'The new revision.' })
@@ -46,6 +47,7 @@ export const slideInsert = defineAction({
     baseRevision: 3,
   },
   run: async (ctx, input: { sectionId: string; after?: string; slide: Slide }) => {
+    await checkInputBlocks(input.slide.blocks, '/slide/blocks')
     let id = ''
     return stageDeck(
       ctx,

@@ -2,7 +2,7 @@ import { defineAction } from '../../core/action.js'
 import { fail, StudioError } from '../../core/errors.js'
 import { validateInput } from '../../core/validate.js'
 import type { DeckDoc, Slide } from '../../model/deck.js'
-import { documentIssues } from '../../model/check.js'
+import { checkInputBlocks, documentIssues } from '../../model/check.js'
 import { findSlide } from '../../model/edit.js'
 import { applyMutation, type Mutation } from '../../model/mutations/index.js'
 import { normalizeDoc } from '../../model/normalize.js'
@@ -140,6 +140,7 @@ export const slideReplace = defineAction({
     slide: { id: 'title-body-2', layout: 'title-body', blocks: [{ id: 'b1', kind: 'heading', slot: 'title', text: 'Why now' }] },
   },
   run: async (ctx, input: { slideId: string; slide: Slide }) => {
+    await checkInputBlocks(input.slide.blocks, '/slide/blocks')
     const current = await ctx.target()
     findSlide(current, input.slideId)
     if (input.slide.id !== undefined && input.slide.id !== input.slideId) {
