@@ -31,6 +31,7 @@ export interface Manifest {
   trashedAt?: string
   stamps: { createdAt: string; updatedAt: string }
   template?: string
+  brandKit?: { name?: string; logo?: string; footer?: string; palette?: Record<string, string> }
 }
 
 export interface Block {
@@ -78,6 +79,14 @@ export const GuidesSchema: Schema = obj({
   horizontal: opt(arr(num({ minimum: 0, maximum: SHEET.height }))),
 })
 
+/** The deck's brand kit: name, logo asset, footer text, palette overrides by token (hex colours). */
+export const BrandKit: Schema = obj({
+  name: opt(str({ maxLength: 120 })),
+  logo: opt(str({ pattern: '^[a-z0-9]+(?:-[a-z0-9]+)*$', description: 'Asset id of the logo.' })),
+  footer: opt(str({ maxLength: 200 })),
+  palette: opt({ type: 'object', propertyNames: { pattern: '^[a-z][a-zA-Z0-9]*$' }, additionalProperties: str({ pattern: '^#[0-9a-fA-F]{6}$' }), maxProperties: 16 }),
+})
+
 export const ManifestSchema: Schema = obj({
   id: DeckId,
   title: str({ minLength: 1, maxLength: 200 }),
@@ -90,6 +99,7 @@ export const ManifestSchema: Schema = obj({
   trashedAt: opt(str()),
   stamps: obj({ createdAt: str(), updatedAt: str() }),
   template: opt(str()),
+  brandKit: opt(BrandKit),
 })
 
 export const VersionSchema: Schema = obj({ n: int({ minimum: 1 }), author: str(), note: str(), revision: int({ minimum: 0 }), at: str() })

@@ -331,3 +331,32 @@ describe('deck authoring on the command line: tailor, export txt, lint, import',
     })
   })
 })
+
+describe('deck brand-kit', () => {
+  it('sets the brand kit from stdin, refuses an unknown logo asset and a stale revision, and removes it with null', async () => {
+    const ws = await fixtureWorkspace()
+    try {
+      const before = Number((await ws.git('rev-list', '--count', 'HEAD')).trim())
+      const kit = { name: 'Acme', logo: 'logo', footer: 'Acme Corp', palette: { accent: '#d9480f' } }
+      const set = await studio(ws.dir, ['deck', 'brand-kit', '--rev', '3', '--json'], { stdin: JSON.stringify(kit) })
+      assert.equal(set.code, 0, set.stdout)
+      assert.deepEqual(set.json.brandKit, kit)
+      assert.equal(Number((await ws.git('rev-list', '--count', 'HEAD')).trim()), before + 1)
+      const manifest = JSON.parse(readFileSync(join(ws.dir, 'decks/quarterly-review/deck.json'), 'utf8'))
+      assert.deepEqual(manifest.brandKit, kit)
+      const stale = await studio(ws.dir, ['deck', 'brand-kit', '--rev', '3', '--json'], { stdin: JSON.stringify(kit) })
+      assert.equal(stale.code, 4)
+      const unknown = await studio(ws.dir, ['deck', 'brand-kit', '--json'], { stdin: JSON.stringify({ logo: 'nope' }) })
+      assert.equal(unknown.code, 3)
+      assert.equal(unknown.json.pointer, '/kit/logo')
+      const badColour = await studio(ws.dir, ['deck', 'brand-kit', '--json'], { stdin: JSON.stringify({ palette: { accent: 'red' } }) })
+      assert.equal(badColour.code, 2)
+      assert.equal(badColour.json.pointer, '/kit/palette/accent')
+      const removed = await studio(ws.dir, ['deck', 'brand-kit', '--json'], { stdin: 'null' })
+      assert.equal(removed.code, 0, removed.stdout)
+      assert.equal(removed.json.brandKit, null)
+    } finally {
+      ws.cleanup()
+    }
+  })
+})

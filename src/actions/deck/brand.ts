@@ -1,18 +1,38 @@
 import { defineAction } from '../../core/action.js'
-import { BR, obj, openObj, outline } from '../../model/schema.js'
+import { fail } from '../../core/errors.js'
+import { BrandKit, type DeckDoc } from '../../model/deck.js'
+import { BR, nullable, obj, outline } from '../../model/schema.js'
 
-/** Declared, not built: the brand kit belongs to the media milestone (M10) and answers 501 until then. */
 export const deckBrandKit = defineAction({
   id: 'deck.brandKit',
   label: 'Set the brand kit',
-  doc: "Sets the deck's brand kit: name, logo asset and footer slots, palette overrides. Templates saved from the deck carry it.",
+  doc: "Sets or (with null) removes the deck's brand kit: name, logo asset, footer text and palette overrides by token. Templates saved from the deck carry it; the renderer reads its palette over the theme's.",
   group: 'deck',
-  milestone: 'M10',
+  milestone: 'M2',
   mutates: true,
   transports: 'CMHP',
-  input: obj({ kit: openObj('Brand kit: name, logo asset id, palette overrides, footer text.'), baseRevision: BR }),
-  output: outline({ brandKit: 'the kit now', revision: 'new revision' }),
+  input: obj({ kit: { ...nullable(BrandKit), description: 'The brand kit, or null to remove it.' }, baseRevision: BR }),
+  output: outline({ brandKit: 'the kit now, or null', revision: 'new revision' }),
   cli: 'deck brand-kit < kit.json',
   mcp: 'deck_set_brand_kit',
-  example: { kit: { name: 'Acme' }, baseRevision: 3 },
+  stdinField: 'kit',
+  example: { kit: { name: 'Acme', footer: 'Acme Corp · Confidential', palette: { accent: '#d9480f' } }, baseRevision: 3 },
+  run: async (ctx, input: { kit: DeckDoc['manifest']['brandKit'] | null }) => {
+    const doc = structuredClone(await ctx.target())
+    const logo = input.kit?.logo
+    if (logo && doc.manifest.brandKit?.logo !== logo) {
+      // An asset is its record (assets/<id>.json) or its files (assets/<id>.<ext>).
+      const { readdir } = await import('node:fs/promises')
+      const { join } = await import('node:path')
+      const files = await readdir(join(ctx.ws.deckDir(doc.manifest.id), 'assets')).catch(() => [] as string[])
+      if (!files.some((f) => f.startsWith(`${logo}.`))) fail('not_found', `No asset "${logo}" in this deck.`, { pointer: '/kit/logo' })
+    }
+    if (input.kit) doc.manifest.brandKit = input.kit
+    else delete doc.manifest.brandKit
+    ctx.stage(doc.manifest.id, doc)
+    return (docs: Map<string, DeckDoc | null>) => {
+      const next = docs.get(doc.manifest.id)!.manifest
+      return { brandKit: next.brandKit ?? null, revision: next.revision }
+    }
+  },
 })
