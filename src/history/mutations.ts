@@ -40,9 +40,9 @@ export interface ParsedChange {
   after: unknown
 }
 
-function stub(manifest: Manifest): DeckDoc {
+function skeleton(manifest: Manifest): DeckDoc {
   const slides: Record<string, Slide> = {}
-  for (const section of manifest.sections) for (const id of section.slides) slides[id] = { id, layout: 'stub' }
+  for (const section of manifest.sections) for (const id of section.slides) slides[id] = { id, layout: 'skeleton' }
   return { manifest: { ...manifest, title: '', theme: '' }, slides, versions: [] }
 }
 
@@ -65,7 +65,7 @@ export function touchedBy(changes: ParsedChange[]): string[] {
       if (sectionsSame && JSON.stringify(restBefore) === JSON.stringify(restAfter)) continue
       if (manifestChanges(before, after).length) out.add('deck')
       // Slides whose place changed (added and removed ones are named by their own files).
-      if (!sectionsSame) for (const moved of diffDecks(stub(before), stub(after)).slides) if (moved.kind === 'moved') out.add(moved.slideId)
+      if (!sectionsSame) for (const moved of diffDecks(skeleton(before), skeleton(after)).slides) if (moved.kind === 'moved') out.add(moved.slideId)
       continue
     }
     if (change.path === 'versions.json') {
