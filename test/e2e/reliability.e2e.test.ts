@@ -224,3 +224,44 @@ describe('a workspace in a subfolder of a git repository', () => {
     }
   })
 })
+
+describe('mixed transports racing for one revision', () => {
+  it('20 mutations at one base revision over CLI processes, HTTP and MCP: exactly one accepted, one commit, git fsck clean', async () => {
+    const { serve } = await import('../helpers/studio.js')
+    const { request } = await import('undici')
+    const { Client } = await import('@modelcontextprotocol/sdk/client/index.js')
+    const { StreamableHTTPClientTransport } = await import('@modelcontextprotocol/sdk/client/streamableHttp.js')
+    const ws = await workspaceWithDeck('Mixed race')
+    const server = await serve(ws.dir)
+    const clients: InstanceType<typeof Client>[] = []
+    try {
+      for (let i = 0; i < 4; i++) {
+        const client = new Client({ name: `race-${i}`, version: '1.0.0' })
+        await client.connect(new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`)))
+        clients.push(client)
+      }
+      const before = await commitCount(ws.git)
+      const cli = Array.from({ length: 8 }, (_, i) => studio(ws.dir, ['deck', 'rename', `CLI ${i}`, '--rev', '0', '--json']).then((r) => r.json.status ?? 200))
+      const http = Array.from({ length: 8 }, async (_, i) => {
+        const r = await request(`${server.url}/api/actions/deck.rename`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: `HTTP ${i}`, baseRevision: 0 }) })
+        await r.body.dump()
+        return r.statusCode
+      })
+      const mcp = clients.map(async (client, i) => {
+        const r = (await client.callTool({ name: 'deck_rename', arguments: { name: `MCP ${i}`, baseRevision: 0 } })) as { isError?: boolean; structuredContent?: { status?: number } }
+        return r.isError ? r.structuredContent!.status : 200
+      })
+      const statuses = await Promise.all([...cli, ...http, ...mcp])
+      assert.equal(statuses.length, 20)
+      assert.equal(statuses.filter((s) => s === 200).length, 1, statuses.join(','))
+      assert.equal(statuses.filter((s) => s === 409).length, 19, statuses.join(','))
+      assert.equal(await commitCount(ws.git), before + 1)
+      await ws.git('fsck', '--full', '--strict')
+      assert.equal(await ws.git('status', '--porcelain'), '')
+    } finally {
+      for (const client of clients) await client.close().catch(() => undefined)
+      await server.stop()
+      ws.cleanup()
+    }
+  })
+})
