@@ -37,8 +37,6 @@ export interface ActionSpec<I = any, O = any> {
   example: Record<string, unknown>
   /** Which deck this action guards; defaults to the current deck when it mutates with a baseRevision. */
   deck?: DeckTarget
-  /** Input fields naming slides of the target deck whose leases a write must respect (default slideId, slideIds). */
-  leaseFields?: string[]
   /** Extra lock keys held for the whole call (e.g. `template-<slug>`), beside the guarded deck's. */
   locks?: (input: I) => string[] | Promise<string[]>
   /** MCP tool hints; derived from `mutates` when absent. */

@@ -167,26 +167,20 @@ class Call implements ActionContext {
         this.note(await repair(this.ws, deckKey(this.targetId)))
         const current = await this.load(this.targetId)
         this.guard(current)
-        this.checkLeases(this.targetId)
       }
       const produced = await this.action.run!(this, this.input)
       return this.commit(produced)
     })
   }
 
-  /** Slides the input names (slideId, slideIds); a write to one another author leased is refused unless forced. */
-  private checkLeases(deckId: string) {
-    if (this.action.id === 'slide.lease' || this.force) return
-    const named = (this.action.leaseFields ?? ['slideId', 'slideIds'])
-      .flatMap((field) => (Array.isArray(this.input[field]) ? (this.input[field] as unknown[]) : [this.input[field]]))
-      .filter((v): v is string => typeof v === 'string')
-    for (const slideId of named) {
-      const lease = leaseOf(this.ws, deckId, slideId)
-      if (lease && lease.author !== this.principal.author) {
-        throw new StudioError('leased', `Slide "${slideId}" is leased by ${lease.author} until ${lease.until}. Retry with force to write anyway.`, {
-          holder: { author: lease.author, until: lease.until, slideId },
-        })
-      }
+  /** A write that changes a slide another author leased is refused unless forced (whatever named it). */
+  private checkLease(deckId: string, slideId: string) {
+    if (this.force) return
+    const lease = leaseOf(this.ws, deckId, slideId)
+    if (lease && lease.author !== this.principal.author) {
+      throw new StudioError('leased', `Slide "${slideId}" is leased by ${lease.author} until ${lease.until}. Retry with force to write anyway.`, {
+        holder: { author: lease.author, until: lease.until, slideId },
+      })
     }
   }
 
@@ -233,6 +227,8 @@ class Call implements ActionContext {
       }
       const newFiles = docFiles(next)
       const changedSlides = [...newFiles.keys()].filter((rel) => rel.startsWith('slides/') && oldFiles.get(rel) !== newFiles.get(rel)).map((rel) => rel.slice(7, -5))
+      const removedSlides = [...oldFiles.keys()].filter((rel) => rel.startsWith('slides/') && !newFiles.has(rel)).map((rel) => rel.slice(7, -5))
+      for (const slideId of [...changedSlides, ...removedSlides]) this.checkLease(deckId, slideId)
       const [issue] = await documentIssues(next, changedSlides)
       if (issue) fail('invalid_input', `The resulting deck would be invalid: ${issue.pointer} ${issue.message}.`, { pointer: issue.pointer, path: issue.path })
       revisions[deckId] = next.manifest.revision

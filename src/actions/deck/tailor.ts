@@ -5,7 +5,6 @@ import { fail } from '../../core/errors.js'
 import { orderedSlides, type DeckDoc, type Slide } from '../../model/deck.js'
 import { arr, BR, obj, opt, outline, SlideId, SLUG, str } from '../../model/schema.js'
 import { replaceAll, replaceAllPlain, slideTexts } from '../../model/text.js'
-import { leaseOf } from '../../store/leases.js'
 import { given, without } from '../block/cli.js'
 import { readAssetRecords } from './lint.js'
 
@@ -165,14 +164,6 @@ export const deckTailor = defineAction({
     const changed = orderedSlides(doc)
       .filter((slide) => JSON.stringify(slide) !== JSON.stringify(current.slides[slide.id]))
       .map((slide) => slide.id)
-    if (!ctx.force) {
-      for (const slideId of changed) {
-        const lease = leaseOf(ctx.ws, deckId, slideId)
-        if (lease && lease.author !== ctx.principal.author) {
-          fail('leased', `Slide "${slideId}" is leased by ${lease.author} until ${lease.until}. Retry with force to write anyway.`, { holder: { author: lease.author, until: lease.until, slideId } })
-        }
-      }
-    }
     const counts = { replacements: totals.reduce((n, r) => n + r.count, 0), logos, skipped, slides: changed.length }
     // Nothing to change: no write, no new revision.
     if (!changed.length) return { counts, replacements: totals, changed, slides: [], revision: current.manifest.revision } satisfies TailorResult

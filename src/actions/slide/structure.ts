@@ -224,8 +224,6 @@ function relink(block: Block, renamed: Map<string, string>): Block {
 export const slideImport = defineAction({
   id: 'slide.import',
   label: 'Import slides',
-  // slideIds name slides of the source deck; only the anchor belongs to this deck.
-  leaseFields: ['after'],
   doc:
     'Copies slides from another deck in one write, with the asset files they use (an asset this deck already has keeps its own files); ' +
     'colliding slide ids are renamed (<layout>-<n>) and links between the copied slides follow. The source deck is only read ' +

@@ -4,7 +4,6 @@ import { orderedSlides, type Slide } from '../../model/deck.js'
 import { findSlide } from '../../model/edit.js'
 import { bool, BR, obj, opt, outline, SlideIds, str } from '../../model/schema.js'
 import { replaceAll, replaceAllPlain, slideTexts } from '../../model/text.js'
-import { leaseOf } from '../../store/leases.js'
 
 interface ReplaceInput {
   find: string
@@ -86,17 +85,6 @@ export const textReplaceAll = defineAction({
     }
     const replacements = changed.reduce((n, c) => n + c.count, 0)
     if (!replacements) return { replacements: 0, changed: [], slides: [], revision: current.manifest.revision }
-    // The engine checks the leases of slides the input names; here the slides are found, not named.
-    if (!ctx.force) {
-      for (const { id } of changed) {
-        const lease = leaseOf(ctx.ws, doc.manifest.id, id)
-        if (lease && lease.author !== ctx.principal.author) {
-          throw new StudioError('leased', `Slide "${id}" is leased by ${lease.author} until ${lease.until}. Retry with force to write anyway.`, {
-            holder: { author: lease.author, until: lease.until, slideId: id },
-          })
-        }
-      }
-    }
     const deckId = doc.manifest.id
     ctx.stage(deckId, doc)
     return (docs: Map<string, typeof doc | null>) => {
