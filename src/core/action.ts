@@ -87,12 +87,17 @@ export interface ActionContext {
   stage(deckId: string, doc: DeckDoc | null, options?: { preserve?: boolean; create?: boolean }): void
   /** Stages a raw file copy inside the workspace (assets, templates). */
   stageCopy(fromRel: string, toRel: string): void
-  /** Stages a file write (relative to the workspace root) or removal (`null`). */
-  stageFile(rel: string, content: string | Buffer | null): void
+  /**
+   * Stages a file write (relative to the workspace root) or removal (`null`); `{ move }` names a
+   * checked file on the same file system (a bundle entry under `.studio/tmp/`) renamed into place.
+   */
+  stageFile(rel: string, content: string | Buffer | { move: string } | null): void
   /** Stages removal of a whole folder (relative to the workspace root). */
   stageRemoveDir(rel: string): void
   /** Runs after a successful commit (the engine hands over the new revision). */
   after(fn: (committed: { revision?: number; commit?: string }) => void): void
+  /** Runs when the call ends, committed or refused (temporary files of the call). */
+  cleanup(fn: () => Promise<unknown> | void): void
 }
 
 const TRANSPORT_LETTERS = new Set(['C', 'M', 'H', 'P'])

@@ -20,7 +20,7 @@ import { normalizeDoc } from '../model/normalize.js'
 import { docFiles, listFiles, readDeckFolder } from '../store/decks.js'
 import { withLocks } from '../store/lock.js'
 import { leaseOf } from '../store/leases.js'
-import { applyChanges, journalPath, repair, type FileChange } from '../store/transaction.js'
+import { applyChanges, repair, repairPending, type FileChange } from '../store/transaction.js'
 import { RESERVED_DECK_IDS, type Workspace } from '../store/workspace.js'
 import { existsSync, statSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
@@ -49,7 +49,11 @@ export async function dispatch(action: Action, input: Record<string, unknown>, o
   if (!action.run) fail('not_implemented', `${action.id} is declared (milestone ${action.milestone}) but not implemented on this instance.`, { details: { implemented: false } })
   await validateInput(action.id, validationSchema(action.input), input)
   const principal = principalFor(options.author, options.transport)
-  const call = new Call(action, input, options, principal)
+  if (action.mutates || action.id === 'deck.repair') options.ws.refuseEmbeddedWrite(action.id)
+  // A write a killed process left half-done is put back before anything reads (a deck whose creation
+  // never committed is not listed; a revision is read after the repair, not before).
+  const notes = options.ws.embedded || action.id === 'deck.repair' ? [] : await repairPending(options.ws)
+  const call = new Call(action, input, options, principal, notes)
   return call.run()
 }
 
@@ -63,12 +67,12 @@ class Call implements ActionContext {
   readonly ws: Workspace
   readonly transport: TransportLetter
   readonly force: boolean
-  private readonly notes: string[] = []
   private readonly decks = new Map<string, StagedDeck>()
-  private readonly files = new Map<string, string | Buffer | null>()
+  private readonly files = new Map<string, FileChange['content']>()
   private readonly copies: [string, string][] = []
   private readonly removedDirs: string[] = []
   private readonly afterFns: ((c: { revision?: number }) => void)[] = []
+  private readonly cleanups: (() => Promise<unknown> | void)[] = []
   private readonly loaded = new Map<string, DeckDoc>()
   private targetId: string | undefined
   private heldKeys: string[] = []
@@ -79,6 +83,7 @@ class Call implements ActionContext {
     private readonly input: Record<string, unknown>,
     private readonly options: CallOptions,
     readonly principal: Principal,
+    private readonly notes: string[] = [],
   ) {
     this.ws = options.ws
     this.transport = options.transport
@@ -102,10 +107,6 @@ class Call implements ActionContext {
     const hit = this.loaded.get(deckId)
     if (hit) return hit
     if (!this.ws.deckExists(deckId)) fail('not_found', `No deck "${deckId}".`)
-    if (existsSync(journalPath(this.ws, deckKey(deckId))) && !this.action.mutates) {
-      // A crashed write left this deck half-written: repair it under its lock before reading.
-      await withLocks(this.lockDir, [deckKey(deckId)], async () => this.note(await repair(this.ws, deckKey(deckId))))
-    }
     const doc = await readDeckFolder(this.ws.deckDir(deckId))
     this.loaded.set(deckId, doc)
     return doc
@@ -123,7 +124,7 @@ class Call implements ActionContext {
     this.copies.push([fromRel, toRel])
   }
 
-  stageFile(rel: string, content: string | Buffer | null): void {
+  stageFile(rel: string, content: FileChange['content']): void {
     this.files.set(rel, content)
   }
 
@@ -133,6 +134,10 @@ class Call implements ActionContext {
 
   after(fn: (c: { revision?: number }) => void): void {
     this.afterFns.push(fn)
+  }
+
+  cleanup(fn: () => Promise<unknown> | void): void {
+    this.cleanups.push(fn)
   }
 
   private note(text: string | null) {
@@ -155,6 +160,14 @@ class Call implements ActionContext {
   }
 
   async run(): Promise<CallResult> {
+    try {
+      return await this.runLocked()
+    } finally {
+      for (const fn of this.cleanups) await Promise.resolve(fn()).catch(() => undefined)
+    }
+  }
+
+  private async runLocked(): Promise<CallResult> {
     if (!this.action.mutates) {
       const result = await this.action.run!(this, this.input)
       return { result, notes: this.notes }
@@ -174,12 +187,14 @@ class Call implements ActionContext {
   }
 
   /** A write that changes a slide another author leased is refused unless forced (whatever named it). */
-  private checkLease(deckId: string, slideId: string) {
+  private checkLease(deckId: string, slideId: string, current: DeckDoc | null) {
     if (this.force) return
     const lease = leaseOf(this.ws, deckId, slideId)
     if (lease && lease.author !== this.principal.author) {
+      // Like a stale revision, the refusal carries the current document, so the caller need not re-read.
       throw new StudioError('leased', `Slide "${slideId}" is leased by ${lease.author} until ${lease.until}. Retry with force to write anyway.`, {
         holder: { author: lease.author, until: lease.until, slideId },
+        ...(current ? { currentRevision: current.manifest.revision, current } : {}),
       })
     }
   }
@@ -198,29 +213,46 @@ class Call implements ActionContext {
   private async commit(produced: unknown): Promise<CallResult> {
     const now = new Date().toISOString()
     const changes: FileChange[] = []
-    const folders = new Set<string>()
     const extraKeys: string[] = []
     const revisions: Record<string, number> = {}
     const finalDocs = new Map<string, DeckDoc | null>()
+    const changedDecks = new Set<string>()
+    const befores = new Map<string, DeckDoc | null>()
 
     // Removals first: a folder replaced in the same call (a template, a deck unpacked with replace)
-    // is emptied, then written again.
+    // is emptied, then written again; a file written again is one change, not a removal.
+    const removedDirs = new Set(this.removedDirs)
     for (const dir of this.removedDirs) {
-      folders.add(dir)
       for (const rel of await listFiles(join(this.ws.root, dir))) changes.push({ rel: `${dir}/${rel}`, content: null })
     }
     for (const [deckId, staged] of this.decks) {
       if (!this.heldKeys.includes(deckKey(deckId))) extraKeys.push(deckKey(deckId))
       const folder = `decks/${deckId}`
-      folders.add(folder)
       const before = this.loaded.get(deckId) ?? (this.ws.deckExists(deckId) ? await readDeckFolder(this.ws.deckDir(deckId)) : null)
+      befores.set(deckId, before)
       const oldFiles = before ? docFiles(before) : new Map<string, string>()
       if (staged.doc === null) {
+        // Removing a deck removes every slide: each must be free of other authors' leases.
+        for (const slideId of before ? Object.keys(before.slides) : []) this.checkLease(deckId, slideId, before)
         for (const rel of await listFiles(this.ws.deckDir(deckId))) changes.push({ rel: `${folder}/${rel}`, content: null })
         finalDocs.set(deckId, null)
+        changedDecks.add(deckId)
         continue
       }
       const next = normalizeDoc(staged.doc)
+      if (!staged.preserve && before) {
+        next.manifest.revision = before.manifest.revision
+        next.manifest.stamps = before.manifest.stamps
+      }
+      // What is on disk when the files are written: nothing, if this call empties the folder first.
+      const onDisk = removedDirs.has(folder) ? new Map<string, string>() : oldFiles
+      const differs = (files: Map<string, string>) =>
+        !before || [...files].some(([rel, text]) => onDisk.get(rel) !== text) || [...onDisk.keys()].some((rel) => !files.has(rel))
+      if (!differs(docFiles(next)) && !removedDirs.has(folder)) {
+        // Nothing changed: no new revision, no commit (a value set to itself, aligned blocks aligned again).
+        finalDocs.set(deckId, next)
+        continue
+      }
       if (!staged.preserve) {
         next.manifest.revision = before ? before.manifest.revision + 1 : next.manifest.revision
         next.manifest.stamps = { createdAt: before?.manifest.stamps.createdAt ?? next.manifest.stamps?.createdAt ?? now, updatedAt: now }
@@ -228,17 +260,17 @@ class Call implements ActionContext {
       const newFiles = docFiles(next)
       const changedSlides = [...newFiles.keys()].filter((rel) => rel.startsWith('slides/') && oldFiles.get(rel) !== newFiles.get(rel)).map((rel) => rel.slice(7, -5))
       const removedSlides = [...oldFiles.keys()].filter((rel) => rel.startsWith('slides/') && !newFiles.has(rel)).map((rel) => rel.slice(7, -5))
-      for (const slideId of [...changedSlides, ...removedSlides]) this.checkLease(deckId, slideId)
+      for (const slideId of [...changedSlides, ...removedSlides]) this.checkLease(deckId, slideId, before)
       const [issue] = await documentIssues(next, changedSlides)
       if (issue) fail('invalid_input', `The resulting deck would be invalid: ${issue.pointer} ${issue.message}.`, { pointer: issue.pointer, path: issue.path })
       revisions[deckId] = next.manifest.revision
       finalDocs.set(deckId, next)
-      for (const [rel, text] of newFiles) if (oldFiles.get(rel) !== text) changes.push({ rel: `${folder}/${rel}`, content: text })
-      for (const rel of oldFiles.keys()) if (!newFiles.has(rel)) changes.push({ rel: `${folder}/${rel}`, content: null })
+      changedDecks.add(deckId)
+      for (const [rel, text] of newFiles) if (onDisk.get(rel) !== text) changes.push({ rel: `${folder}/${rel}`, content: text })
+      for (const rel of onDisk.keys()) if (!newFiles.has(rel)) changes.push({ rel: `${folder}/${rel}`, content: null })
     }
     for (const [from, to] of this.copies) {
       const abs = isAbsolute(from) ? from : join(this.ws.root, from)
-      folders.add(to.split('/').slice(0, 3).join('/'))
       if (existsSync(abs) && statSync(abs).isFile()) {
         changes.push({ rel: to, content: await readFile(abs) })
         continue
@@ -246,25 +278,26 @@ class Call implements ActionContext {
       const files = existsSync(abs) ? await listFiles(abs) : []
       for (const rel of files) changes.push({ rel: `${to}/${rel}`, content: await readFile(join(abs, rel)) })
     }
-    for (const [rel, content] of this.files) {
-      folders.add(rel.split('/').slice(0, 3).join('/'))
-      changes.push({ rel, content })
-    }
-    // A later change to the same path wins (a staged file over a copied one).
+    for (const [rel, content] of this.files) changes.push({ rel, content })
+    // A later change to the same path wins (a staged file over a copied one, a rewrite over a removal).
     const byPath = new Map<string, FileChange>()
     for (const change of changes) byPath.set(change.rel, change)
+    // A file staged with the bytes it already has is no change.
+    for (const [rel, change] of byPath) if (await sameAsDisk(join(this.ws.root, rel), change.content)) byPath.delete(rel)
+    await this.refuseTrashed(byPath, finalDocs)
 
     const primary = this.targetId ?? [...finalDocs.keys()][0]
-    const revision = primary !== undefined ? revisions[primary] : undefined
+    const revision = primary !== undefined ? (revisions[primary] ?? finalDocs.get(primary)?.manifest.revision) : undefined
     const write = async () => {
       for (const [deckId, staged] of this.decks) {
         // A deck created by this call must not exist already (two creates raced for one id).
         if (staged.create && this.ws.deckExists(deckId)) fail('id_taken', `A deck "${deckId}" already exists.`)
       }
       for (const key of extraKeys) this.note(await repair(this.ws, key))
-      await applyChanges(this.ws, [...this.heldKeys, ...extraKeys], [...folders], [...byPath.values()], {
+      await applyChanges(this.ws, [...this.heldKeys, ...extraKeys], [...byPath.values()], {
         subject: `${this.action.id}${primary ? ` ${primary}` : ''}${revision !== undefined ? ` r${revision}` : ''}`,
         author: this.principal.author,
+        email: this.principal.email,
         trailers: {
           'Studio-Action': this.action.id,
           ...(primary ? { 'Studio-Deck': primary } : {}),
@@ -272,13 +305,14 @@ class Call implements ActionContext {
         },
       })
     }
-    // A call that staged nothing (a lease) writes and commits nothing.
+    // A call that staged nothing, or nothing new (a lease, a value set to itself), writes and commits nothing.
     if (byPath.size && extraKeys.length) await withLocks(this.lockDir, extraKeys, write)
     else if (byPath.size) await write()
+    else if (this.decks.size || this.files.size || this.copies.length) this.note('Nothing changed: no new revision, no commit.')
 
     for (const fn of this.afterFns) fn({ revision })
     for (const [deckId, doc] of finalDocs) {
-      if (doc) emitRevision({ root: this.ws.root, deckId, revision: doc.manifest.revision, action: this.action.id, author: this.principal.author })
+      if (doc && byPath.size && changedDecks.has(deckId)) emitRevision({ root: this.ws.root, deckId, revision: doc.manifest.revision, action: this.action.id, author: this.principal.author })
     }
     let result = typeof produced === 'function' ? (produced as (docs: Map<string, DeckDoc | null>) => unknown)(finalDocs) : produced
     if (result && typeof result === 'object' && !Array.isArray(result) && revision !== undefined && !('revision' in result)) {
@@ -286,4 +320,39 @@ class Call implements ActionContext {
     }
     return { result, notes: this.notes }
   }
+
+  /**
+   * A trashed deck is read-only: a write that leaves it trashed and still changes its files is
+   * refused, whatever staged them. Restoring (trashedAt cleared) and removing it are the way out.
+   */
+  private async refuseTrashed(byPath: Map<string, FileChange>, finalDocs: Map<string, DeckDoc | null>): Promise<void> {
+    const touched = new Set<string>()
+    for (const rel of byPath.keys()) {
+      const match = /^decks\/([^/]+)\//.exec(rel)
+      if (match && !RESERVED_DECK_IDS.has(match[1])) touched.add(match[1])
+    }
+    for (const deckId of touched) {
+      const final = finalDocs.has(deckId) ? finalDocs.get(deckId) : undefined
+      if (final === null) continue
+      const before = this.loaded.get(deckId) ?? (this.ws.deckExists(deckId) ? await readDeckFolder(this.ws.deckDir(deckId)) : null)
+      if (before?.manifest.trashedAt && (final === undefined || final.manifest.trashedAt)) {
+        fail('read_only', `Deck "${deckId}" is in the trash and cannot be changed; restore it first (studio deck restore ${deckId}).`, {
+          currentRevision: before.manifest.revision,
+        })
+      }
+    }
+  }
+}
+
+/** Whether a staged change would leave the file as it is (same bytes, or a removal of nothing). */
+async function sameAsDisk(abs: string, content: FileChange['content']): Promise<boolean> {
+  if (content === null) return !existsSync(abs)
+  if (typeof content === 'object' && !Buffer.isBuffer(content)) return false
+  let current: Buffer
+  try {
+    current = await readFile(abs)
+  } catch {
+    return false
+  }
+  return current.equals(typeof content === 'string' ? Buffer.from(content) : content)
 }

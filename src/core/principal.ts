@@ -8,6 +8,8 @@ import { fail } from './errors.js'
 
 export interface Principal {
   author: string
+  /** The author's git address where one is known (git's own user.email); derived from the name otherwise. */
+  email?: string
   kind: 'person' | 'agent' | 'anonymous'
   /** Every deck counts as owned by the caller on a checkout. */
   owner: boolean

@@ -8,12 +8,17 @@
  * `packBundle` is deterministic: entries in sorted order after the manifest, a fixed date, fixed mode,
  * deflate level 9, no directory entries, no comments. The same files pack to the same bytes.
  *
- * `readBundle` follows RELIABILITY.md "Bundles (zip)": it walks the whole central directory and refuses
- * before extracting anything (caps, ratio, symlinks, encryption, methods, unsafe or out-of-layout names,
- * duplicates), then reads every entry into memory counting bytes, and checks the manifest against the
- * files. It writes nothing to disk; the caller moves the returned files into place.
+ * `extractBundle` follows RELIABILITY.md "Bundles (zip)": it walks the whole central directory and
+ * refuses before extracting anything (caps, per-entry and overall ratio, symlinks, encryption, methods,
+ * unsafe or out-of-layout names: `.git` anywhere, hidden files, names past the file system's limits,
+ * duplicates), reads the manifest and checks that it lists exactly the entries present, then streams
+ * every entry into a temporary folder, hashing and counting as it goes. The caller moves the checked
+ * files into place only after every check passed; a refused bundle leaves nothing behind.
  */
 import { createHash } from 'node:crypto'
+import { mkdir, mkdtemp, open, readFile, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { dirname, join } from 'node:path'
 import type { Readable } from 'node:stream'
 import * as archiverModule from 'archiver'
 import type { Archiver, ArchiverOptions } from 'archiver'
@@ -54,8 +59,18 @@ const BUNDLE_MODE = 0o644
 const DECK_ID = /^[a-z0-9]+(?:-[a-z0-9]+)*$/
 const SHA256_HEX = /^[0-9a-f]{64}$/
 const ROOT_FILES = new Set([MANIFEST_NAME, 'deck.json', 'versions.json', 'comments.json'])
-const SLIDE_FILE = /^slides\/[^/]+\.json$/
-const ASSET_FILE = /^assets\/.+$/
+/** Slide files are named by slide id (the model's SlideId pattern). */
+const SLIDE_FILE = /^slides\/[A-Za-z0-9][A-Za-z0-9_-]{0,119}\.json$/
+/** Assets sit at most three folders deep under assets/. */
+const ASSET_FILE = /^assets(?:\/[^/]+){1,4}$/
+/** Characters no entry name may hold: controls, and those Windows file systems refuse. */
+// eslint-disable-next-line no-control-regex
+const FORBIDDEN_CHARS = /[\u0000-\u001f\u007f<>:"|?*]/
+/** The longest segment most file systems store (bytes of UTF-8), and the longest name we accept. */
+const MAX_SEGMENT_BYTES = 255
+const MAX_NAME_BYTES = 1024
+/** JSON files (manifest, deck.json, slides, logs) are parsed in memory: each is capped. */
+const MAX_JSON_BYTES = 16 * 1024 * 1024
 const MANIFEST_KEYS = new Set(['bundleVersion', 'deckId', 'revision', 'files'])
 
 export interface BundleManifest {
@@ -93,8 +108,14 @@ function nameProblem(name: string): string | null {
   if (segments.includes('..')) return `${entry} is refused: a ".." path segment would escape the deck folder.`
   if (segments.includes('.')) return `${entry} is refused: "." path segments are not allowed.`
   if (segments.includes('')) return `${entry} is refused: it has an empty path segment.`
+  if (segments.some((segment) => /^\.git/i.test(segment))) return `${entry} is refused: git's own files (.git, .gitattributes, .gitignore, .gitmodules) can run commands on the next git call; no bundle may carry them.`
+  if (segments.some((segment) => segment.startsWith('.'))) return `${entry} is refused: hidden files (a segment starting with ".") are not part of a deck.`
+  if (FORBIDDEN_CHARS.test(name)) return `${entry} is refused: it holds a character file systems refuse (< > : " | ? *).`
+  if (segments.some((segment) => /[ .]$/.test(segment))) return `${entry} is refused: a segment ends with a space or a dot, which some file systems drop.`
+  if (segments.some((segment) => Buffer.byteLength(segment) > MAX_SEGMENT_BYTES)) return `${entry.slice(0, 80)}... is refused: a segment is longer than ${MAX_SEGMENT_BYTES} bytes, the file system's limit.`
+  if (Buffer.byteLength(name) > MAX_NAME_BYTES) return `${entry.slice(0, 80)}... is refused: the name is longer than ${MAX_NAME_BYTES} bytes.`
   if (!ROOT_FILES.has(name) && !SLIDE_FILE.test(name) && !ASSET_FILE.test(name)) {
-    return `${entry} is refused: it is outside the bundle layout (manifest.json, deck.json, versions.json, comments.json, slides/<id>.json, assets/**).`
+    return `${entry} is refused: it is outside the bundle layout (manifest.json, deck.json, versions.json, comments.json, slides/<slide id>.json, assets/ up to three folders deep).`
   }
   return null
 }
@@ -274,6 +295,7 @@ function walkCentralDirectory(zipfile: yauzl.ZipFile, limits: BundleLimits): Pro
     const entries: yauzl.Entry[] = []
     const names = new NameSet()
     let total = 0
+    let compressed = 0
     let settled = false
     const stop = (error: unknown) => {
       if (settled) return
@@ -296,8 +318,13 @@ function walkCentralDirectory(zipfile: yauzl.ZipFile, limits: BundleLimits): Pro
         checkEntry(entry, limits)
         names.add(entry.fileName)
         total += entry.uncompressedSize
+        compressed += entry.compressedSize
         if (total > limits.maxTotalBytes) {
           fail('payload_too_large', `The bundle declares more than ${limits.maxTotalBytes} bytes uncompressed (the cap), reached at entry ${quote(entry.fileName)}.`)
+        }
+        // Many entries each under the per-entry threshold can still be a bomb together.
+        if (total > RATIO_THRESHOLD_BYTES && total > limits.maxRatio * compressed) {
+          fail('payload_too_large', `The bundle expands more than ${limits.maxRatio}:1 in all (${compressed} bytes to ${total} by entry ${quote(entry.fileName)}); the cap is ${limits.maxRatio}:1.`)
         }
         entries.push(entry)
       } catch (error) {
@@ -315,8 +342,16 @@ function walkCentralDirectory(zipfile: yauzl.ZipFile, limits: BundleLimits): Pro
   })
 }
 
-/** Reads one entry into memory, counting bytes as they stream. */
-async function readEntryData(zipfile: yauzl.ZipFile, entry: yauzl.Entry, limits: BundleLimits, totalSoFar: number): Promise<Buffer> {
+/** Whether an entry is parsed as JSON (and so held in memory, under MAX_JSON_BYTES). */
+function isJsonEntry(name: string): boolean {
+  return ROOT_FILES.has(name) || SLIDE_FILE.test(name)
+}
+
+/**
+ * Streams one entry to `sink` (a file, or memory for the manifest), counting bytes and hashing as
+ * they come; refuses the moment it passes its declared size or a cap. Returns the sha256.
+ */
+async function streamEntry(zipfile: yauzl.ZipFile, entry: yauzl.Entry, limits: BundleLimits, totalSoFar: number, sink: (chunk: Buffer) => Promise<void> | void): Promise<string> {
   const name = entry.fileName
   let stream: Readable
   try {
@@ -324,7 +359,8 @@ async function readEntryData(zipfile: yauzl.ZipFile, entry: yauzl.Entry, limits:
   } catch (error) {
     readerFailure(error, name)
   }
-  const chunks: Buffer[] = []
+  const hash = createHash('sha256')
+  const cap = isJsonEntry(name) ? Math.min(MAX_JSON_BYTES, limits.maxEntryBytes) : limits.maxEntryBytes
   let count = 0
   try {
     for await (const chunk of stream) {
@@ -333,21 +369,23 @@ async function readEntryData(zipfile: yauzl.ZipFile, entry: yauzl.Entry, limits:
       if (count > entry.uncompressedSize) {
         fail('refused', `Bundle entry ${quote(name)} is refused: it inflates beyond its declared size of ${entry.uncompressedSize} bytes.`)
       }
-      if (count > limits.maxEntryBytes) {
-        fail('payload_too_large', `Bundle entry ${quote(name)} exceeds the cap of ${limits.maxEntryBytes} bytes per entry.`)
+      if (count > cap) {
+        fail('payload_too_large', `Bundle entry ${quote(name)} exceeds the cap of ${cap} bytes${cap === MAX_JSON_BYTES ? ' for a JSON file' : ' per entry'}.`)
       }
       if (totalSoFar + count > limits.maxTotalBytes) {
         fail('payload_too_large', `The bundle's entries exceed the cap of ${limits.maxTotalBytes} bytes in total, reached at entry ${quote(name)}.`)
       }
-      chunks.push(bytes)
+      hash.update(bytes)
+      await sink(bytes)
     }
   } catch (error) {
+    stream.destroy()
     readerFailure(error, name)
   }
   if (count !== entry.uncompressedSize) {
     fail('refused', `Bundle entry ${quote(name)} is refused: it holds ${count} bytes but declares ${entry.uncompressedSize}.`)
   }
-  return Buffer.concat(chunks, count)
+  return hash.digest('hex')
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
@@ -380,55 +418,98 @@ function parseManifest(bytes: Buffer | undefined): BundleManifest {
     fail('refused', `The bundle is refused: manifest.json revision ${JSON.stringify(revision) ?? 'missing'} is not an integer >= 0.`)
   }
   if (!isPlainObject(files)) fail('refused', 'The bundle is refused: manifest.json "files" is not an object of path → sha256.')
-  const digests: Record<string, string> = {}
+  const digests = new Map<string, string>()
   for (const path of Object.keys(files).sort(byPath)) {
     const digest = files[path]
     if (typeof digest !== 'string' || !SHA256_HEX.test(digest)) {
       fail('refused', `The bundle is refused: manifest.json lists ${quote(path)} with ${JSON.stringify(digest)}, not a lowercase sha256 hex digest.`)
     }
-    digests[path] = digest
+    digests.set(path, digest)
   }
-  return { bundleVersion, deckId, revision, files: digests }
+  return { bundleVersion, deckId, revision, files: Object.fromEntries(digests) }
+}
+
+export interface ExtractedBundle {
+  manifest: BundleManifest
+  /** The folder holding the checked files at their bundle paths (manifest.json left out). */
+  dir: string
+  /** The deck files' paths, sorted. */
+  files: string[]
+}
+
+/**
+ * Checks a bundle whole and extracts it into a new folder under `parent`: the central directory is
+ * walked and refused on the first violation before any byte is written; the manifest is read first,
+ * so every entry must be listed before it is extracted; then entries stream to disk, hashed and
+ * counted as they come, and a wrong digest stops the stream. Memory holds one chunk at a time (and
+ * the manifest). On any refusal the folder is removed. The caller moves the files into place and
+ * removes the folder.
+ */
+export async function extractBundle(source: string | Buffer, parent: string, limits?: Partial<BundleLimits>): Promise<ExtractedBundle> {
+  const caps: BundleLimits = { ...BUNDLE_LIMITS, ...limits }
+  const zipfile = await openZip(source)
+  let dir: string | undefined
+  try {
+    const entries = await walkCentralDirectory(zipfile, caps)
+    const manifestEntry = entries.find((entry) => entry.fileName === MANIFEST_NAME)
+    let manifestBytes: Buffer | undefined
+    if (manifestEntry) {
+      const chunks: Buffer[] = []
+      await streamEntry(zipfile, manifestEntry, caps, 0, (chunk) => void chunks.push(chunk))
+      manifestBytes = Buffer.concat(chunks)
+    }
+    const manifest = parseManifest(manifestBytes)
+    const digests = new Map(Object.entries(manifest.files))
+    const present = new Set(entries.map((entry) => entry.fileName))
+    for (const path of digests.keys()) {
+      if (!present.has(path)) fail('refused', `The bundle is refused: manifest.json lists ${quote(path)}, which is not in the zip.`)
+    }
+    for (const entry of entries) {
+      if (entry !== manifestEntry && !digests.has(entry.fileName)) fail('refused', `Bundle entry ${quote(entry.fileName)} is refused: it is not listed in manifest.json.`)
+    }
+    if (!digests.has('deck.json')) fail('refused', 'The bundle is refused: it has no deck.json.')
+
+    await mkdir(parent, { recursive: true })
+    dir = await mkdtemp(join(parent, 'bundle-'))
+    let total = manifestBytes?.length ?? 0
+    for (const entry of entries) {
+      if (entry === manifestEntry) continue
+      const target = join(dir, entry.fileName)
+      await mkdir(dirname(target), { recursive: true })
+      const handle = await open(target, 'wx', 0o644)
+      let digest: string
+      try {
+        digest = await streamEntry(zipfile, entry, caps, total, async (chunk) => {
+          await handle.write(chunk)
+        })
+      } finally {
+        await handle.close()
+      }
+      if (digest !== digests.get(entry.fileName)) fail('refused', `Bundle entry ${quote(entry.fileName)} is refused: its sha256 does not match manifest.json.`)
+      total += entry.uncompressedSize
+    }
+    return { manifest, dir, files: [...digests.keys()].sort(byPath) }
+  } catch (error) {
+    if (dir) await rm(dir, { recursive: true, force: true })
+    throw error
+  } finally {
+    zipfile.close()
+  }
 }
 
 /**
  * Opens a bundle (a path or the bytes), checks it against every rule and returns the manifest and the
- * deck files (relative path → bytes, without manifest.json). Throws `refused` for rule violations and
- * `payload_too_large` for caps; nothing is written anywhere.
+ * deck files in memory (relative path → bytes, without manifest.json). For tests and small tools:
+ * unpacking uses `extractBundle`, which never holds the files in memory. Throws `refused` for rule
+ * violations and `payload_too_large` for caps; nothing is left on disk.
  */
 export async function readBundle(source: string | Buffer, limits?: Partial<BundleLimits>): Promise<ReadBundle> {
-  const caps: BundleLimits = { ...BUNDLE_LIMITS, ...limits }
-  const zipfile = await openZip(source)
-  const contents = new Map<string, Buffer>()
+  const extracted = await extractBundle(source, join(tmpdir(), 'studio-bundles'), limits)
   try {
-    const entries = await walkCentralDirectory(zipfile, caps)
-    let total = 0
-    for (const entry of entries) {
-      const data = await readEntryData(zipfile, entry, caps, total)
-      total += data.length
-      contents.set(entry.fileName, data)
-    }
+    const files = new Map<string, Buffer>()
+    for (const path of extracted.files) files.set(path, await readFile(join(extracted.dir, path)))
+    return { manifest: extracted.manifest, files }
   } finally {
-    zipfile.close()
+    await rm(extracted.dir, { recursive: true, force: true })
   }
-
-  const manifest = parseManifest(contents.get(MANIFEST_NAME))
-  contents.delete(MANIFEST_NAME)
-  for (const path of Object.keys(manifest.files)) {
-    if (!contents.has(path)) fail('refused', `The bundle is refused: manifest.json lists ${quote(path)}, which is not in the zip.`)
-  }
-  const files = new Map<string, Buffer>()
-  for (const path of [...contents.keys()].sort(byPath)) {
-    const expected = manifest.files[path]
-    if (!Object.hasOwn(manifest.files, path) || expected === undefined) {
-      fail('refused', `Bundle entry ${quote(path)} is refused: it is not listed in manifest.json.`)
-    }
-    const data = contents.get(path)!
-    if (sha256(data) !== expected) {
-      fail('refused', `Bundle entry ${quote(path)} is refused: its sha256 does not match manifest.json.`)
-    }
-    files.set(path, data)
-  }
-  if (!files.has('deck.json')) fail('refused', 'The bundle is refused: it has no deck.json.')
-  return { manifest, files }
 }

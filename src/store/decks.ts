@@ -2,7 +2,7 @@
  * Deck folders on disk: `deck.json` (the manifest), `slides/<slideId>.json`, `versions.json` (the
  * named-version log, absent while empty) and `assets/`. Every JSON file is canonical.
  */
-import { existsSync } from 'node:fs'
+import { existsSync, lstatSync } from 'node:fs'
 import { readdir, readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { fail } from '../core/errors.js'
@@ -33,16 +33,24 @@ async function readJson<T>(file: string): Promise<T> {
   }
 }
 
+/** Refuses a symbolic link where a deck keeps its files: it could point anywhere on the machine. */
+function refuseLink(path: string): void {
+  try {
+    if (!lstatSync(path).isSymbolicLink()) return
+  } catch {
+    return
+  }
+  fail('storage', `${path.split('/').slice(-2).join('/')} is a symbolic link; studio does not follow links inside a deck folder. Replace it with the real file or folder.`)
+}
+
 /** Reads a deck folder (a deck, or a template's deck part). */
 export async function readDeckFolder(dir: string): Promise<DeckDoc> {
+  for (const part of [dir, join(dir, 'deck.json'), join(dir, 'slides'), join(dir, 'versions.json')]) refuseLink(part)
   const manifest = await readJson<Manifest>(join(dir, 'deck.json'))
   const slides: Record<string, Slide> = {}
-  let names: string[] = []
-  try {
-    names = (await readdir(join(dir, 'slides'))).filter((name) => name.endsWith('.json')).sort()
-  } catch {
-    names = []
-  }
+  const entries = await readdir(join(dir, 'slides'), { withFileTypes: true }).catch(() => [])
+  for (const entry of entries) if (entry.isSymbolicLink() && entry.name.endsWith('.json')) refuseLink(join(dir, 'slides', entry.name))
+  const names = entries.filter((entry) => entry.isFile() && entry.name.endsWith('.json')).map((entry) => entry.name).sort()
   const read = await Promise.all(names.map((name) => readJson<Slide>(join(dir, 'slides', name))))
   for (const slide of read) slides[slide.id] = slide
   const versionsFile = join(dir, 'versions.json')

@@ -5,8 +5,8 @@
  * option. Commits name the exact files studio wrote, so a user's own staged work is never swept up.
  */
 import type { SimpleGit } from 'simple-git'
-import { existsSync } from 'node:fs'
-import { join } from 'node:path'
+import { readFileSync, statSync } from 'node:fs'
+import { isAbsolute, join, resolve } from 'node:path'
 import { StudioError } from '../core/errors.js'
 import { gitIdentity } from '../core/principal.js'
 
@@ -15,20 +15,37 @@ const COMMITTER = { name: 'Deck Studio', email: 'studio@studio.invalid' }
 export interface CommitRequest {
   /** Paths relative to the workspace root that changed (written or removed). */
   paths: string[]
-  /** Paths among them that git does not know yet and must be added first. */
-  added: string[]
   subject: string
   author: string
+  /** The author's address; derived from the name when absent. */
+  email?: string
   trailers: Record<string, string | number>
+}
+
+/** The git directory of a work tree: `.git` itself, or where a `.git` file points (worktrees, submodules). */
+export function gitDirOf(gitRoot: string): string {
+  const dotGit = join(gitRoot, '.git')
+  try {
+    if (statSync(dotGit).isDirectory()) return dotGit
+    const pointer = /^gitdir:\s*(.+)$/m.exec(readFileSync(dotGit, 'utf8'))
+    if (pointer) return isAbsolute(pointer[1].trim()) ? pointer[1].trim() : resolve(gitRoot, pointer[1].trim())
+  } catch {
+    // no repository here: callers report that when git itself says so
+  }
+  return dotGit
 }
 
 export class Git {
   private client: SimpleGit | undefined
+  /** The repository's git directory (where index.lock lives). */
+  readonly gitDir: string
 
   constructor(
     readonly root: string,
     readonly gitRoot: string,
-  ) {}
+  ) {
+    this.gitDir = gitDirOf(gitRoot)
+  }
 
   private async git(): Promise<SimpleGit> {
     if (!this.client) {
@@ -44,14 +61,13 @@ export class Git {
     try {
       return await (env ? git.env({ ...safeEnv(), ...env }) : git).raw(args)
     } catch (error) {
-      throw explainGitError(error, this.gitRoot)
+      throw explainGitError(error, this.gitRoot, this.gitDir)
     }
   }
 
   /** One commit of exactly these paths, with the author and the trailers. */
   async commit(request: CommitRequest): Promise<void> {
-    if (request.added.length) await this.raw(['add', '--', ...request.added])
-    const identity = gitIdentity(request.author)
+    const identity = request.email ? { name: request.author, email: request.email } : gitIdentity(request.author)
     const trailers = Object.entries(request.trailers).map(([key, value]) => `${key}: ${value}`).join('\n')
     const message = `${request.subject}\n\n${trailers}\n`
     // Not --quiet: simple-git waits 50 ms more for a process that printed nothing.
@@ -94,10 +110,10 @@ function safeEnv(): Record<string, string> {
 }
 
 /** A raw git failure as a storage error that says what happened and how to fix it. */
-function explainGitError(error: unknown, gitRoot: string): StudioError {
+function explainGitError(error: unknown, gitRoot: string, gitDir: string): StudioError {
   const text = error instanceof Error ? error.message : String(error)
-  const lock = join(gitRoot, '.git', 'index.lock')
-  if (/index\.lock/.test(text) || existsSync(lock)) {
+  const lock = join(gitDir, 'index.lock')
+  if (/index\.lock/.test(text)) {
     return new StudioError(
       'workspace_busy',
       `git's index is locked (${lock} exists). Another git command may be running; if none is, a crashed git left it: remove that file and retry. Nothing was committed.`,

@@ -1,88 +1,271 @@
 /**
- * Applying one accepted write: files, then exactly one git commit, crash-safe.
+ * Applying one accepted write: files, then exactly one git commit, crash-safe, and undone exactly on
+ * any refusal.
  *
- * Order: journal (atomic) → file writes (each atomic: temp, fsync, rename) → `git add` of new files →
- * `git commit -- <exact paths>` → journal removed. A process killed anywhere in between leaves the
- * journal behind; the next call on the same deck (under its lock) finds it and either sees the
- * commit landed (its transaction id is in a commit trailer) or puts the touched folders back to
- * HEAD. An acknowledged revision is committed, so it is never lost; an unacknowledged one is undone.
+ * Order: refuse early (a symbolic link on a path, git's index locked) → journal (atomic: the exact
+ * paths, whether each existed) → a hard link of every file about to be replaced or removed (its
+ * pre-image, kept in `.studio/journal/tx-<tx>/`) → file writes (each atomic: temp, fsync, rename) →
+ * `git add` of new files → `git commit -- <exact paths>` → journal and pre-images removed.
+ *
+ * A failure anywhere before the commit lands (git's index locked meanwhile, a hook, a full disk) puts
+ * every path back from its pre-image at once and resets only the index entries this write added, so
+ * a refused write leaves the working tree and the index as they were. A process killed anywhere in
+ * between leaves the journal; the next call under the same lock finds it and either sees the commit
+ * landed (its transaction id is in a commit trailer) or does the same restore. Only the journal's own
+ * paths are touched: the user's uncommitted edits and untracked files elsewhere in the deck folder
+ * stay as they are.
  */
 import { randomBytes } from 'node:crypto'
-import { existsSync, readFileSync, statSync } from 'node:fs'
-import { copyFile, mkdir, readFile, rm, rmdir, unlink } from 'node:fs/promises'
-import { dirname, join } from 'node:path'
+import { existsSync, lstatSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
+import { copyFile, link, mkdir, readdir, readFile, rename, rm, rmdir, unlink } from 'node:fs/promises'
+import { basename, dirname, join } from 'node:path'
 import writeFileAtomic from 'write-file-atomic'
+import { fail, StudioError } from '../core/errors.js'
 import { withLocks } from './lock.js'
 import type { Workspace } from './workspace.js'
 import { listFiles } from './decks.js'
+import { indexLockHolders } from './holders.js'
+import { gitDirOf } from './git.js'
 
 export interface FileChange {
   /** Path relative to the workspace root. */
   rel: string
-  /** New content, or null to remove the file. */
-  content: string | Buffer | null
+  /**
+   * New content, or null to remove the file. `{ move }` names a file (on the same file system, e.g.
+   * a checked bundle entry under `.studio/tmp/`) that is renamed into place.
+   */
+  content: string | Buffer | { move: string } | null
 }
 
 export interface CommitMeta {
   subject: string
   author: string
+  /** The git author's address; derived from `author` when absent. */
+  email?: string
   trailers: Record<string, string | number>
 }
 
+interface JournalEntry {
+  rel: string
+  /** Whether the path held a file before this write; its pre-image is `tx-<tx>/<n>` when it did. */
+  existed: boolean
+  n: number
+}
+
 interface Journal {
+  v: 2
   tx: string
-  /** Folders (relative to the workspace root) whose files this transaction touches. */
+  /** When the write began (ms): a commit landing before it is not this write's. */
+  started: number
+  /** Every lock key held by the write; each has this journal under its name. */
+  keys: string[]
+  entries: JournalEntry[]
+}
+
+/** A journal of the first format (folders only), left by an older studio. */
+interface LegacyJournal {
+  tx: string
   folders: string[]
 }
 
 const GIT_LOCK = '~git'
 
 /**
- * Fault injection for the crash tests: STUDIO_FAULT=after-journal|after-write|after-commit makes the
- * process kill itself with SIGKILL at that point of a write, as a power cut or `kill -9` would.
+ * Fault injection for the crash tests: STUDIO_FAULT=after-journal|mid-write|after-write|after-commit
+ * makes the process kill itself with SIGKILL at that point of a write, as a power cut or `kill -9`
+ * would. `mid-write` fires after the first file of several is written. `index-locked` instead creates
+ * git's index.lock just before the commit (in STUDIO_FAULT_GIT_ROOT, default the working directory).
  */
 function fault(point: string): void {
-  if (process.env.STUDIO_FAULT === point) process.kill(process.pid, 'SIGKILL')
+  if (process.env.STUDIO_FAULT !== point) return
+  if (point === 'index-locked') {
+    // Not a kill: another git takes the index just before the commit, as a user's `git add` racing us would.
+    writeFileSync(join(gitDirOf(process.env.STUDIO_FAULT_GIT_ROOT ?? process.cwd()), 'index.lock'), '')
+    return
+  }
+  process.kill(process.pid, 'SIGKILL')
+}
+
+export function journalDir(ws: Workspace): string {
+  return join(ws.stateDir, 'journal')
 }
 
 export function journalPath(ws: Workspace, key: string): string {
-  return join(ws.stateDir, 'journal', `${key.replace(/[^A-Za-z0-9._-]/g, '_')}.json`)
+  return join(journalDir(ws), `${key.replace(/[^A-Za-z0-9._-]/g, '_')}.json`)
+}
+
+function backupDir(ws: Workspace, tx: string): string {
+  return join(journalDir(ws), `tx-${tx}`)
+}
+
+function lexists(abs: string): boolean {
+  try {
+    lstatSync(abs)
+    return true
+  } catch {
+    return false
+  }
+}
+
+/**
+ * Refuses a path that passes through a symbolic link below the workspace root: a cloned repository
+ * can carry `decks/x/slides -> /etc`, and a write must never land outside the workspace.
+ */
+export function refuseLinks(ws: Workspace, rel: string): void {
+  let current = ws.root
+  for (const segment of rel.split('/')) {
+    current = join(current, segment)
+    let stat
+    try {
+      stat = lstatSync(current)
+    } catch {
+      return // nothing below a missing component can be a link yet
+    }
+    if (stat.isSymbolicLink()) {
+      fail('refused', `${rel.slice(0, current.length - ws.root.length)} is a symbolic link; studio does not write through links (a link could point outside the workspace). Replace it with a real folder or file.`)
+    }
+  }
+}
+
+/**
+ * Waits briefly for git's index lock to go; answers workspace_busy (having touched nothing) when a
+ * git command of someone else keeps holding it.
+ */
+async function waitForIndex(ws: Workspace): Promise<void> {
+  const lock = join(ws.git.gitDir, 'index.lock')
+  for (let waited = 0; existsSync(lock); waited += 50) {
+    if (waited >= 2000) {
+      fail('workspace_busy', `git's index is locked (${lock}): another git command is running in this repository. Nothing was written; retry when it is done. If no git command runs, a crashed one left the file: remove it.`)
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50))
+  }
 }
 
 /** Writes the files and commits them; `keys` are the lock keys (already held) whose journals cover it. */
-export async function applyChanges(ws: Workspace, keys: string[], folders: string[], changes: FileChange[], meta: CommitMeta): Promise<void> {
+export async function applyChanges(ws: Workspace, keys: string[], changes: FileChange[], meta: CommitMeta): Promise<void> {
+  for (const change of changes) refuseLinks(ws, change.rel)
+  const live = changes.filter((change) => change.content !== null || lexists(join(ws.root, change.rel)))
+  if (!live.length) return
+  await waitForIndex(ws)
+
   const tx = randomBytes(8).toString('hex')
-  const journal: Journal = { tx, folders }
-  await mkdir(join(ws.stateDir, 'journal'), { recursive: true })
+  const entries: JournalEntry[] = live.map((change, n) => ({ rel: change.rel, existed: lexists(join(ws.root, change.rel)), n }))
+  const journal: Journal = { v: 2, tx, started: Date.now(), keys, entries }
+  await mkdir(backupDir(ws, tx), { recursive: true })
   for (const key of keys) await writeFileAtomic(journalPath(ws, key), JSON.stringify(journal), { fsync: true })
   fault('after-journal')
 
   const added: string[] = []
-  const paths: string[] = []
-  const emptied = new Set<string>()
-  for (const change of changes) {
-    const abs = join(ws.root, change.rel)
-    const existed = existsSync(abs)
-    if (change.content === null) {
-      if (!existed) continue
-      await unlink(abs)
-      emptied.add(dirname(abs))
-    } else {
-      await mkdir(dirname(abs), { recursive: true })
-      await writeFileAtomic(abs, change.content, { fsync: true })
-      if (!existed) added.push(ws.gitPath(change.rel))
+  let indexTouched = false
+  try {
+    for (const entry of entries) if (entry.existed) await keepPreImage(join(ws.root, entry.rel), join(backupDir(ws, tx), String(entry.n)))
+    for (const [i, change] of live.entries()) {
+      const abs = join(ws.root, change.rel)
+      const existed = entries[i].existed
+      if (change.content === null) {
+        await unlink(abs)
+      } else {
+        await mkdir(dirname(abs), { recursive: true })
+        if (typeof change.content === 'object' && !Buffer.isBuffer(change.content)) await rename(change.content.move, abs)
+        else await writeFileAtomic(abs, change.content, { fsync: true })
+        if (!existed) added.push(ws.gitPath(change.rel))
+      }
+      if (i === 0 && live.length > 1) fault('mid-write')
     }
-    paths.push(ws.gitPath(change.rel))
-  }
-  fault('after-write')
-  if (paths.length) {
-    await withLocks(join(ws.stateDir, 'locks'), [GIT_LOCK], () =>
-      ws.git.commit({ paths, added, subject: meta.subject, author: meta.author, trailers: { ...meta.trailers, 'Studio-Tx': tx } }),
-    )
+    fault('after-write')
+    await withLocks(join(ws.stateDir, 'locks'), [GIT_LOCK], async () => {
+      fault('index-locked')
+      if (added.length) {
+        indexTouched = true
+        await ws.git.raw(['add', '--', ...added])
+      }
+      await ws.git.commit({ paths: live.map((c) => ws.gitPath(c.rel)), subject: meta.subject, author: meta.author, email: meta.email, trailers: { ...meta.trailers, 'Studio-Tx': tx } })
+    })
+  } catch (error) {
+    // Refused before the commit landed: put back exactly what this write touched, then say why. If
+    // even that fails, the journal stays and the next call on the deck repairs it.
+    const undone = (await landed(ws, journal)) || (await restore(ws, journal, indexTouched).then(() => true, () => false))
+    if (undone) await forget(ws, journal)
+    throw error
   }
   fault('after-commit')
-  for (const dir of emptied) await pruneEmpty(dir, ws.decksDir)
-  for (const key of keys) await rm(journalPath(ws, key), { force: true })
+  for (const change of live) if (change.content === null) await pruneEmpty(dirname(join(ws.root, change.rel)), ws.decksDir)
+  await forget(ws, journal)
+}
+
+/** A hard link keeps the old bytes when the atomic rename replaces the name; a copy where links fail. */
+async function keepPreImage(abs: string, backup: string): Promise<void> {
+  try {
+    await link(abs, backup)
+  } catch {
+    await copyFile(abs, backup)
+  }
+}
+
+/** Whether the journal's commit is in the history (searched among commits since the write began). */
+async function landed(ws: Workspace, journal: { tx: string; started?: number }): Promise<boolean> {
+  const since = journal.started ? [`--since=${Math.floor(journal.started / 1000) - 120}`] : []
+  const hash = await ws.git.raw(['log', '-n', '1', '--format=%H', ...since, `--grep=Studio-Tx: ${journal.tx}`, '--fixed-strings']).catch(() => '')
+  return hash.trim() !== ''
+}
+
+/**
+ * Puts every path of the journal back as it was before the write: pre-images renamed back, new files
+ * (and the atomic writer's temp files beside them) removed, their index entries reset, emptied
+ * folders pruned. Idempotent: a second run finds nothing left to do.
+ */
+async function restore(ws: Workspace, journal: Journal, indexTouched = true): Promise<void> {
+  const backups = backupDir(ws, journal.tx)
+  const fresh = journal.entries.filter((e) => !e.existed)
+  if (fresh.length && indexTouched) {
+    await withLocks(join(ws.stateDir, 'locks'), [GIT_LOCK], async () => {
+      await waitForIndex(ws)
+      await ws.git.raw(['reset', '--quiet', '--', ...fresh.map((e) => ws.gitPath(e.rel))])
+    })
+  }
+  for (const entry of journal.entries) {
+    const abs = join(ws.root, entry.rel)
+    if (entry.existed) {
+      const backup = join(backups, String(entry.n))
+      if (lexists(backup)) {
+        await mkdir(dirname(abs), { recursive: true })
+        await rename(backup, abs)
+      }
+    } else {
+      await rm(abs, { force: true })
+    }
+    await removeTempSiblings(abs)
+  }
+  for (const entry of fresh) await pruneEmpty(dirname(join(ws.root, entry.rel)), ws.decksDir)
+}
+
+/** write-file-atomic writes `<name>.<uint32>` beside the target, then renames it: a kill can leave one. */
+async function removeTempSiblings(abs: string): Promise<void> {
+  const name = basename(abs)
+  let siblings: string[]
+  try {
+    siblings = await readdir(dirname(abs))
+  } catch {
+    return
+  }
+  for (const sibling of siblings) {
+    if (sibling.length > name.length + 1 && sibling.startsWith(`${name}.`) && /^\d+$/.test(sibling.slice(name.length + 1))) {
+      await rm(join(dirname(abs), sibling), { force: true })
+    }
+  }
+}
+
+/** Drops the journal files of a transaction (under every key it held) and its pre-images. */
+async function forget(ws: Workspace, journal: { tx: string; keys?: string[] }, key?: string): Promise<void> {
+  await rm(backupDir(ws, journal.tx), { recursive: true, force: true })
+  for (const k of new Set([...(journal.keys ?? []), ...(key ? [key] : [])])) {
+    const file = journalPath(ws, k)
+    try {
+      if (JSON.parse(readFileSync(file, 'utf8')).tx === journal.tx) await rm(file, { force: true })
+    } catch {
+      // already gone
+    }
+  }
 }
 
 /** Removes `dir` and its parents while they are empty, stopping at `stop`. */
@@ -96,50 +279,121 @@ async function pruneEmpty(dir: string, stop: string): Promise<void> {
   }
 }
 
-/** Finds what a crashed write left under `key` and repairs it; returns a note when it did. */
-export async function repair(ws: Workspace, key: string): Promise<string | null> {
-  const file = journalPath(ws, key)
-  if (!existsSync(file)) return null
-  let journal: Journal
+function readJournal(file: string): Journal | LegacyJournal | null {
   try {
-    journal = JSON.parse(readFileSync(file, 'utf8')) as Journal
+    const value = JSON.parse(readFileSync(file, 'utf8'))
+    return value && typeof value.tx === 'string' ? value : null
   } catch {
-    await rm(file, { force: true })
     return null
   }
-  await clearCrashedIndexLock(ws)
-  const landed = (await ws.git.raw(['log', '-n', '1', '--format=%H', `--grep=Studio-Tx: ${journal.tx}`, '--fixed-strings']).catch(() => '')).trim()
-  if (!landed) {
-    await withLocks(join(ws.stateDir, 'locks'), [GIT_LOCK], async () => {
-      for (const folder of journal.folders) {
-        const path = ws.gitPath(folder)
-        await ws.git.raw(['reset', '--quiet', '--', path]).catch(() => '')
-        await ws.git.restoreToHead(path)
-      }
-    })
-  }
-  await rm(file, { force: true })
-  return landed ? null : `A write interrupted earlier (transaction ${journal.tx}) was never committed; ${journal.folders.join(', ')} put back to the last commit.`
 }
 
 /**
- * A studio write was killed (its journal is here), and git's index.lock may be the lock of the git
- * it was running, killed with it. A live git holds that lock for milliseconds; one older than a
- * second, while we hold studio's git lock, is the crashed one: removed, and said so.
+ * Finds what a crashed write left under `key` (held by the caller) and repairs it; returns a note
+ * when it put something back. Repairs of one transaction are serialised on git's lock, so two callers
+ * holding two of its keys never restore at once.
  */
-async function clearCrashedIndexLock(ws: Workspace): Promise<void> {
-  const lock = join(ws.git.gitRoot, '.git', 'index.lock')
+export async function repair(ws: Workspace, key: string): Promise<string | null> {
+  const file = journalPath(ws, key)
+  if (!existsSync(file)) return null
+  return withLocks(join(ws.stateDir, 'locks'), ['~repair'], async () => {
+    const journal = readJournal(file)
+    if (!journal) {
+      await rm(file, { force: true })
+      return null
+    }
+    // The killed write's own git may still be finishing its commit: settle git's lock before asking.
+    await withLocks(join(ws.stateDir, 'locks'), [GIT_LOCK], () => settleIndexLock(ws, 'started' in journal ? journal : { started: 0 }))
+    if (await landed(ws, journal)) {
+      await forget(ws, journal, key)
+      return null
+    }
+    if (!('v' in journal)) return repairLegacy(ws, journal, key)
+    await restore(ws, journal)
+    await forget(ws, journal, key)
+    const paths = journal.entries.map((e) => e.rel)
+    return `A write interrupted earlier (transaction ${journal.tx}) was never committed; put back ${paths.length} path${paths.length === 1 ? '' : 's'} it touched (${paths.slice(0, 3).join(', ')}${paths.length > 3 ? ', ...' : ''}).`
+  })
+}
+
+/** The first journal format named folders only: those go back to HEAD, as that version promised. */
+async function repairLegacy(ws: Workspace, journal: LegacyJournal, key: string): Promise<string> {
   await withLocks(join(ws.stateDir, 'locks'), [GIT_LOCK], async () => {
-    for (let waited = 0; existsSync(lock); waited += 100) {
-      const age = Date.now() - statSync(lock).mtimeMs
-      if (age > 1000 || waited >= 1500) {
-        await rm(lock, { force: true })
-        process.emitWarning(`studio: removed ${lock}, left by a git process killed with an interrupted studio write`)
-        return
-      }
-      await new Promise((resolve) => setTimeout(resolve, 100))
+    for (const folder of journal.folders) {
+      const path = ws.gitPath(folder)
+      await ws.git.raw(['reset', '--quiet', '--', path]).catch(() => '')
+      await ws.git.restoreToHead(path)
     }
   })
+  await forget(ws, journal, key)
+  return `A write interrupted earlier (transaction ${journal.tx}) was never committed; ${journal.folders.join(', ')} put back to the last commit.`
+}
+
+/**
+ * Before a repair touches git's index: an `index.lock` held by a live process (a git command of the
+ * user, or the killed write's own git still finishing) is waited for, then answered workspace_busy.
+ * One held by nobody and made after the interrupted write began is that write's killed git: removed,
+ * and said so. Anything else (made before, or no way to see holders on this system) is doubt:
+ * workspace_busy, and nothing touched.
+ */
+async function settleIndexLock(ws: Workspace, journal: { started?: number }): Promise<void> {
+  const lock = join(ws.git.gitDir, 'index.lock')
+  for (let waited = 0; existsSync(lock); waited += 100) {
+    const holders = indexLockHolders(lock, ws.git.gitRoot)
+    if (holders === null || holders.length === 0) {
+      let mtime: number
+      try {
+        mtime = statSync(lock).mtimeMs
+      } catch {
+        continue // went away meanwhile
+      }
+      if (holders !== null && journal.started && mtime >= journal.started - 1000) {
+        await rm(lock, { force: true })
+        process.emitWarning(`studio: removed ${lock}, left by the git process of an interrupted studio write`)
+        return
+      }
+      throw new StudioError(
+        'workspace_busy',
+        `An interrupted studio write needs repair, and git's index is locked (${lock}) by something studio cannot identify as its own. Nothing was touched. If no git command is running, remove that file and retry.`,
+      )
+    }
+    if (waited >= 3000) {
+      throw new StudioError('workspace_busy', `An interrupted studio write needs repair, but a git process (pid ${holders.join(', ')}) holds git's index. Nothing was touched; retry when it is done.`)
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100))
+  }
+}
+
+/** The lock keys of every journal left in the workspace (for reads and `deck repair`). */
+export function pendingKeys(ws: Workspace): string[] {
+  let names: string[]
+  try {
+    names = readdirSync(journalDir(ws))
+  } catch {
+    return []
+  }
+  const keys = new Set<string>()
+  for (const name of names) {
+    if (!name.endsWith('.json')) continue
+    const journal = readJournal(join(journalDir(ws), name))
+    const own = name.slice(0, -5)
+    if (journal && 'keys' in journal) {
+      // The journal file is named after a sanitized key; the real key is among those it lists.
+      const match = journal.keys.find((k) => k.replace(/[^A-Za-z0-9._-]/g, '_') === own)
+      keys.add(match ?? own)
+    } else keys.add(own)
+  }
+  return [...keys]
+}
+
+/** Repairs every journal left in the workspace, each under its lock; returns the notes. */
+export async function repairPending(ws: Workspace): Promise<string[]> {
+  const notes: string[] = []
+  for (const key of pendingKeys(ws)) {
+    const note = await withLocks(join(ws.stateDir, 'locks'), [key], () => repair(ws, key))
+    if (note) notes.push(note)
+  }
+  return notes
 }
 
 /** File changes that copy a folder's files (relative paths) into another folder. */
@@ -149,5 +403,3 @@ export async function copyFolderChanges(ws: Workspace, fromRel: string, toRel: s
   for (const rel of files.filter(filter)) out.push({ rel: `${toRel}/${rel}`, content: await readFile(join(ws.root, fromRel, rel)) })
   return out
 }
-
-export { copyFile }

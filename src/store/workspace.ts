@@ -2,9 +2,11 @@
  * A workspace: a folder holding `decks/` inside a git repository.
  *
  * Found from `--root`, then `STUDIO_ROOT`, then the working directory upward (the first folder with
- * `studio.json` or `decks/`), then the package's own folder, whose `decks/` holds the embedded
- * default deck. `.studio/` beside `decks/` holds local state (locks, journal, leases) and is
- * git-ignored.
+ * `studio.json` or `decks/` inside a git repository). Outside any workspace the package's own folder
+ * is used, read-only (`embedded`): its `decks/` holds the embedded default deck, which reads and
+ * `studio serve` show, and every write is refused with the `studio init` hint, so a command run in a
+ * plain folder never writes into the package or commits into the repository it was installed from.
+ * `.studio/` beside `decks/` holds local state (locks, journal, leases) and is git-ignored.
  */
 import { existsSync, readFileSync, statSync } from 'node:fs'
 import { readdir, readFile } from 'node:fs/promises'
@@ -63,6 +65,8 @@ export class Workspace {
   constructor(
     readonly root: string,
     gitRoot: string,
+    /** The package's own folder, used because no workspace was found: reads only. */
+    readonly embedded = false,
   ) {
     this.decksDir = join(root, 'decks')
     this.stateDir = join(root, '.studio')
@@ -88,11 +92,23 @@ export class Workspace {
         if (parent === dir) break
         dir = parent
       }
-      root ??= packageRoot()
+    }
+    if (!root) {
+      const own = packageRoot()
+      return new Workspace(own, findGitRoot(own) ?? own, true)
     }
     const gitRoot = findGitRoot(root)
     if (!gitRoot) fail('not_found', `${root} holds decks/ but is not inside a git repository. Run \`studio init\` there.`)
     return new Workspace(root, gitRoot)
+  }
+
+  /** Refuses a write in the embedded (package) folder, naming what to do instead. */
+  refuseEmbeddedWrite(what: string): void {
+    if (!this.embedded) return
+    fail(
+      'read_only',
+      `No studio workspace here: ${what} would write into Deck Studio's own folder, which only shows the embedded default deck. Run \`studio init\` to make a workspace here (or pass --root / set STUDIO_ROOT).`,
+    )
   }
 
   config(): WorkspaceConfig {

@@ -1,4 +1,5 @@
-import { readFile } from 'node:fs/promises'
+import { readFileSync } from 'node:fs'
+import { readdir, readFile, rm, stat } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import { defineAction, type ActionContext } from '../../core/action.js'
 import { deckKey } from '../../core/engine.js'
@@ -55,26 +56,33 @@ export async function packDeck(ctx: ActionContext, id: string, versions = true) 
 
 /** A bundle's files as a deck document plus its binary files (assets, sidecars other than the log). */
 export function bundleToDoc(files: Map<string, Buffer>): { doc: DeckDoc; extra: Map<string, Buffer> } {
+  const extra = new Map<string, Buffer>()
+  const doc = docOfBundle((rel) => files.get(rel)!, [...files.keys()], (rel) => extra.set(rel, files.get(rel)!))
+  return { doc, extra }
+}
+
+/** Builds the deck document of a bundle's JSON files; every other file is handed to `other`. */
+function docOfBundle(read: (rel: string) => Buffer, paths: string[], other: (rel: string) => void): DeckDoc {
   const parse = <T>(rel: string): T => {
     try {
-      return JSON.parse(files.get(rel)!.toString('utf8')) as T
+      return JSON.parse(read(rel).toString('utf8')) as T
     } catch (error) {
       fail('refused', `Bundle file ${rel} is not valid JSON: ${(error as Error).message}`)
     }
   }
-  if (!files.has('deck.json')) fail('refused', 'The bundle has no deck.json.')
+  if (!paths.includes('deck.json')) fail('refused', 'The bundle has no deck.json.')
   const manifest = parse<Manifest>('deck.json')
-  const slides: Record<string, Slide> = {}
-  const extra = new Map<string, Buffer>()
-  for (const [rel, data] of files) {
+  const slides: Record<string, Slide> = Object.create(null)
+  for (const rel of paths) {
     if (rel.startsWith('slides/')) {
       const slide = parse<Slide>(rel)
-      if (`slides/${slide.id}.json` !== rel) fail('refused', `Bundle file ${rel} holds slide "${slide.id}"; names must match ids.`)
+      if (!slide || typeof slide !== 'object' || `slides/${slide.id}.json` !== rel) fail('refused', `Bundle file ${rel} holds slide ${JSON.stringify(slide?.id)}; names must match ids.`)
       slides[slide.id] = slide
-    } else if (rel !== 'deck.json' && rel !== 'versions.json') extra.set(rel, data)
+    } else if (rel !== 'deck.json' && rel !== 'versions.json') other(rel)
   }
-  const versions = files.has('versions.json') ? parse<Version[]>('versions.json') : []
-  return { doc: { manifest, slides, versions }, extra }
+  if (!manifest || typeof manifest !== 'object' || Array.isArray(manifest)) fail('refused', 'Bundle file deck.json is not a deck manifest.')
+  const versions = paths.includes('versions.json') ? parse<Version[]>('versions.json') : []
+  return { manifest, slides, versions }
 }
 
 export const deckUnpack = defineAction({
@@ -98,23 +106,52 @@ export const deckUnpack = defineAction({
   run: (ctx: ActionContext, input: { file: string; as?: string; replace?: boolean }) => unpackInto(ctx, input.file, input),
 })
 
-/** Shared by deck.unpack and the bundle endpoints: validate, pick the id, stage the deck. */
+/**
+ * Shared by deck.unpack and the bundle endpoints: check the bundle whole into a temporary folder
+ * under `.studio/tmp/`, pick the id, stage the deck (its files are moved into place by the commit).
+ * Replacing keeps the deck's history going: the replaced deck continues at its current revision + 1,
+ * so a writer holding an older revision is still refused.
+ */
 export async function unpackInto(
   ctx: ActionContext,
   source: string | Buffer,
   input: { as?: string; replace?: boolean },
 ) {
-  const { readBundle } = await import('../../store/bundle.js')
-  const bundle = await readBundle(typeof source === 'string' ? resolve(source) : source)
-  const { doc, extra } = bundleToDoc(bundle.files)
+  const { extractBundle } = await import('../../store/bundle.js')
+  const tmp = join(ctx.ws.stateDir, 'tmp')
+  await removeStale(tmp)
+  const bundle = await extractBundle(typeof source === 'string' ? resolve(source) : source, tmp)
+  ctx.cleanup(() => rm(bundle.dir, { recursive: true, force: true }))
+  const extra: string[] = []
+  const doc = docOfBundle((rel) => readFileSync(join(bundle.dir, rel)), bundle.files, (rel) => extra.push(rel))
   const wanted = input.as ?? bundle.manifest.deckId
   const replacing = Boolean(input.replace) && ctx.ws.deckExists(wanted)
   const id = input.replace ? wanted : freeSiblingId(ctx.ws, wanted)
   doc.manifest.id = id
-  if (replacing) ctx.stageRemoveDir(`decks/${id}`)
-  ctx.stage(id, doc, { preserve: true, create: !replacing })
-  for (const [rel, data] of extra) ctx.stageFile(`decks/${id}/${rel}`, data)
-  return { id, revision: doc.manifest.revision, replaced: replacing, files: bundle.files.size, from: bundle.manifest.deckId }
+  if (replacing) {
+    ctx.stageRemoveDir(`decks/${id}`)
+    ctx.stage(id, doc)
+  } else {
+    ctx.stage(id, doc, { preserve: true, create: true })
+  }
+  for (const rel of extra) ctx.stageFile(`decks/${id}/${rel}`, { move: join(bundle.dir, rel) })
+  return (docs: Map<string, DeckDoc | null>) => ({
+    id,
+    revision: docs.get(id)?.manifest.revision ?? bundle.manifest.revision,
+    replaced: replacing,
+    files: bundle.files.length,
+    from: bundle.manifest.deckId,
+  })
+}
+
+/** Temporary bundle folders older than an hour were left by a killed process: removed. */
+async function removeStale(tmp: string): Promise<void> {
+  const names = await readdir(tmp).catch(() => [] as string[])
+  for (const name of names) {
+    const path = join(tmp, name)
+    const age = Date.now() - ((await stat(path).catch(() => null))?.mtimeMs ?? Date.now())
+    if (name.startsWith('bundle-') && age > 3600_000) await rm(path, { recursive: true, force: true })
+  }
 }
 
 export { deckKey }

@@ -6,7 +6,7 @@ import type { DeckDoc } from '../../model/deck.js'
 import { arr, bool, BR, DeckId, lit, obj, opt, outline, SlideId, str, SLUG } from '../../model/schema.js'
 import { canonicalJson } from '../../store/canonical.js'
 import { readDeckFolder } from '../../store/decks.js'
-import { repair } from '../../store/transaction.js'
+import { repairPending } from '../../store/transaction.js'
 import { defaultTemplateId, findTemplate, readTemplateDeck } from '../../store/templates.js'
 import { RESERVED_DECK_IDS, type Workspace } from '../../store/workspace.js'
 import { deckCounts } from './read.js'
@@ -215,7 +215,7 @@ export const deckSetDefault = defineAction({
 export const deckRepair = defineAction({
   id: 'deck.repair',
   label: 'Repair after a crash',
-  doc: 'Finds writes that a killed process left uncommitted and puts the touched decks back to their last commit (any other call on the deck does the same first); reports what it found and validates every deck that parses.',
+  doc: 'Finds writes that a killed process left uncommitted and puts back exactly the files each one touched, as they were before it (every other call does the same first); your own uncommitted edits and untracked files are left alone. Reports what it found and validates every deck that parses.',
   group: 'deck',
   milestone: 'M1',
   mutates: false,
@@ -227,19 +227,7 @@ export const deckRepair = defineAction({
   example: {},
   annotations: { idempotent: true },
   run: async (ctx) => {
-    const { withLocks } = await import('../../store/lock.js')
-    const { readdir } = await import('node:fs/promises')
-    const repaired: string[] = []
-    const ids = await ctx.ws.deckIds()
-    // Every journal left behind (a deck that was being created has no deck.json yet), and every deck.
-    const journals = (await readdir(join(ctx.ws.stateDir, 'journal')).catch(() => [] as string[])).filter((f) => f.endsWith('.json')).map((f) => f.slice(0, -5))
-    const keys = [...new Set([...ids.map(deckKey), ...journals])]
-    for (const key of keys) {
-      await withLocks(join(ctx.ws.stateDir, 'locks'), [key], async () => {
-        const note = await repair(ctx.ws, key)
-        if (note) repaired.push(note)
-      })
-    }
+    const repaired = await repairPending(ctx.ws)
     const after = await ctx.ws.deckIds()
     for (const id of after) await readDeckFolder(ctx.ws.deckDir(id))
     return { repaired, decks: after }

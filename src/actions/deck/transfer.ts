@@ -5,6 +5,7 @@ import { defineAction, type ActionContext } from '../../core/action.js'
 import { fail, StudioError, type ErrorBody } from '../../core/errors.js'
 import { bool, DeckId, obj, opt, outline, str } from '../../model/schema.js'
 import { packDeck, unpackInto } from './bundle.js'
+import type { DeckDoc } from '../../model/deck.js'
 
 /** ~/.config/studio/hosts.json (XDG_CONFIG_HOME honoured): bearer tokens by studio origin, mode 0600. */
 export function hostsFile(): string {
@@ -144,8 +145,8 @@ export const deckPull = defineAction({
     const headers: Record<string, string> = {}
     if (token) headers.authorization = `Bearer ${token}`
     const answer = await studioRequest(`${origin}/api/decks/${encodeURIComponent(input.id)}/bundle`, { method: 'GET', headers })
-    const result = await unpackInto(ctx, answer.body, { as: input.as ?? input.id, replace: input.replace })
+    const landed = await unpackInto(ctx, answer.body, { as: input.as ?? input.id, replace: input.replace })
     if (input.token) await rememberToken(origin, input.token)
-    return { ...result, from: origin }
+    return (docs: Map<string, DeckDoc | null>) => ({ ...landed(docs), from: origin })
   },
 })

@@ -10,6 +10,7 @@ import type { Action, CliParsed } from '../../core/action.js'
 import { dispatch } from '../../core/engine.js'
 import { fail, StudioError, toStudioError } from '../../core/errors.js'
 import { Workspace } from '../../store/workspace.js'
+import { repairPending } from '../../store/transaction.js'
 import { coerce, properties, stdinField, type Form } from './form.js'
 import { genericInput } from './commands.js'
 
@@ -69,6 +70,8 @@ export async function runAction(action: Action, form: Form, argv: Record<string,
     const deck = given.deck as string | undefined
     const takesRevision = 'baseRevision' in properties(action.input)
     if (action.run && takesRevision && input.baseRevision === undefined) {
+      // Read the revision after any crash repair, not before (a repaired write would make it stale).
+      if (!ws.embedded) notes.push(...(await repairPending(ws)))
       const revision = await currentRevision(ws, action, input, deck)
       if (revision !== undefined) {
         input.baseRevision = revision
