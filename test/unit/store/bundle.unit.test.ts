@@ -2,7 +2,7 @@ import { describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import { createHash, randomBytes } from 'node:crypto'
 import { execFileSync } from 'node:child_process'
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
@@ -394,5 +394,36 @@ describe('readBundle refuses manifest defects', () => {
     await assertRefused(readBundle(craft([], { manifest: { deckId: '../Evil' } })), 'refused', /deckId/)
     await assertRefused(readBundle(craft([], { manifest: { revision: 1.5 } })), 'refused', /revision/)
     await assertRefused(readBundle(craft([], { manifest: { revision: -1 } })), 'refused', /revision/)
+  })
+})
+
+describe('readBundle refuses what the first attack runs got through', () => {
+  it('many entries each just under the per-entry threshold that expand past the ratio together', async () => {
+    const almostMiB = Buffer.alloc(1024 * 1024 - 1)
+    const entries = Array.from({ length: 8 }, (_, i) => ({ name: `assets/part-${i}.bin`, data: almostMiB }))
+    await assertRefused(readBundle(craft(entries)), 'payload_too_large', /expands more than 200:1 in all/)
+  })
+
+  it('git files and hidden files in any segment, and names past the file system limits', async () => {
+    for (const name of ['assets/.git/config', 'assets/deep/.git/HEAD', 'assets/.gitattributes', 'assets/.gitignore', 'assets/.Git/config']) {
+      await assertRefused(readBundle(craft([{ name, data: Buffer.from('[core]') }])), 'refused', /git's own files/)
+    }
+    await assertRefused(readBundle(craft([{ name: 'assets/.hidden', data: Buffer.from('x') }])), 'refused', /hidden files/)
+    await assertRefused(readBundle(craft([{ name: `assets/${'n'.repeat(256)}.png`, data: Buffer.from('x') }])), 'refused', /longer than 255 bytes/)
+    await assertRefused(readBundle(craft([{ name: 'assets/a:b.png', data: Buffer.from('x') }])), 'refused', /character file systems refuse/)
+    await assertRefused(readBundle(craft([{ name: 'slides/not an id.json', data: Buffer.from('{}') }])), 'refused', /outside the bundle layout/)
+    await assertRefused(readBundle(craft([{ name: 'assets/a/b/c/d/e.png', data: Buffer.from('x') }])), 'refused', /outside the bundle layout/)
+  })
+
+  it('a wrong digest while streaming, before the next entry is extracted, leaving no folder behind', async () => {
+    const { extractBundle } = await import('../../../src/store/bundle.js')
+    const parent = mkdtempSync(join(tmpdir(), 'studio-extract-'))
+    try {
+      const bundle = craft([{ name: 'assets/a.png', data: Buffer.from('real') }, { name: 'assets/b.png', data: Buffer.from('second') }], { listed: { 'assets/a.png': sha256(Buffer.from('fake')) } })
+      await assertRefused(extractBundle(bundle, parent), 'refused', /"assets\/a\.png".*sha256/)
+      assert.deepEqual(readdirSync(parent), [])
+    } finally {
+      rmSync(parent, { recursive: true, force: true })
+    }
   })
 })
