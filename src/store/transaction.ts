@@ -73,7 +73,8 @@ const GIT_LOCK = '~git'
 /**
  * Fault injection for the crash tests: STUDIO_FAULT=after-journal|mid-write|after-write|after-commit
  * makes the process kill itself with SIGKILL at that point of a write, as a power cut or `kill -9`
- * would. `mid-write` fires after the first file of several is written. `index-locked` instead creates
+ * would. `mid-write` fires after the first file of several is written; `in-write` leaves a half-written
+ * temp file of the last one, as a kill inside the atomic writer does. `index-locked` instead creates
  * git's index.lock just before the commit (in STUDIO_FAULT_GIT_ROOT, default the working directory).
  */
 function fault(point: string): void {
@@ -167,7 +168,14 @@ export async function applyChanges(ws: Workspace, keys: string[], changes: FileC
       } else {
         await mkdir(dirname(abs), { recursive: true })
         if (typeof change.content === 'object' && !Buffer.isBuffer(change.content)) await rename(change.content.move, abs)
-        else await writeFileAtomic(abs, change.content, { fsync: true })
+        else {
+          if (process.env.STUDIO_FAULT === 'in-write' && i === live.map((c) => c.content !== null).lastIndexOf(true)) {
+            // A kill inside the atomic writer: its temp file is half written and never renamed.
+            writeFileSync(`${abs}.${randomBytes(4).readUInt32BE(0)}`, String(change.content).slice(0, 10))
+            fault('in-write')
+          }
+          await writeFileAtomic(abs, change.content, { fsync: true })
+        }
         if (!existed) added.push(ws.gitPath(change.rel))
       }
       if (i === 0 && live.length > 1) fault('mid-write')

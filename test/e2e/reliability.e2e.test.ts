@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { spawn } from 'node:child_process'
-import { existsSync, readdirSync, readFileSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, it } from 'node:test'
 import { BIN, commitCount, studio, workspaceWithDeck } from '../helpers/studio.js'
@@ -51,83 +51,6 @@ function crashAt(dir: string, point: string, args: string[]): Promise<number | n
     const child = spawn(process.execPath, [BIN, ...args], { cwd: dir, env: { ...process.env, STUDIO_FAULT: point }, stdio: 'ignore' })
     child.on('exit', (code, signal) => resolve(signal === 'SIGKILL' ? null : code))
   })
-}
-
-function tempLeftovers(dir: string): string[] {
-  const out: string[] = []
-  const walk = (d: string) => {
-    for (const e of readdirSync(d, { withFileTypes: true })) {
-      if (e.isDirectory()) walk(join(d, e.name))
-      else if (!/\.json$/.test(e.name) && e.name !== '.gitkeep') out.push(join(d, e.name))
-    }
-  }
-  walk(join(dir, 'decks'))
-  return out
-}
-
-describe('a process killed in the middle of a write', () => {
-  for (const point of ['after-journal', 'after-write', 'after-commit']) {
-    it(`is repaired by the next command when killed ${point}`, async () => {
-      const ws = await workspaceWithDeck('Crash')
-      try {
-        const signal = await crashAt(ws.dir, point, ['deck', 'rename', 'Half written', '--rev', '0', '--json'])
-        assert.equal(signal, null, 'the child was killed')
-        const committed = (await ws.git('log', '-1', '--format=%s')).includes('deck.rename')
-        const next = await studio(ws.dir, ['info', '--json'])
-        assert.equal(next.code, 0, next.stdout + next.stderr)
-        // Committed means acknowledged-or-durable: kept. Not committed: put back to the last commit.
-        assert.equal(next.json.revision, committed ? 1 : 0)
-        assert.equal(next.json.title, committed ? 'Half written' : 'Crash')
-        assert.equal(await ws.git('status', '--porcelain'), '')
-        assert.deepEqual(tempLeftovers(ws.dir), [])
-        const write = await studio(ws.dir, ['deck', 'rename', 'After', '--rev', String(next.json.revision), '--json'])
-        assert.equal(write.code, 0, write.stdout)
-        await ws.git('fsck', '--full')
-      } finally {
-        ws.cleanup()
-      }
-    })
-  }
-
-  it('loses no acknowledged revision when a writing loop is killed at random points', async () => {
-    const ws = await workspaceWithDeck('Loop')
-    try {
-      for (let round = 0; round < 6; round++) {
-        const info = await studio(ws.dir, ['info', '--json'])
-        assert.equal(info.code, 0, info.stdout + info.stderr)
-        let acknowledged = info.json.revision as number
-        // Its own process group, so the kill also hits the studio process it is running at that moment.
-        const child = spawn(process.execPath, ['-e', loopScript(ws.dir)], { stdio: ['ignore', 'pipe', 'ignore'], detached: true })
-        child.stdout.on('data', (d: Buffer) => {
-          for (const line of d.toString().split('\n').filter(Boolean)) acknowledged = Math.max(acknowledged, Number(line))
-        })
-        await new Promise((r) => setTimeout(r, 300 + Math.random() * 700))
-        const exited = new Promise((r) => child.on('exit', r))
-        process.kill(-child.pid!, 'SIGKILL')
-        await exited
-        const after = await studio(ws.dir, ['info', '--json'])
-        assert.equal(after.code, 0, after.stdout + after.stderr)
-        assert.ok(after.json.revision === acknowledged || after.json.revision === acknowledged + 1, `revision ${after.json.revision}, acknowledged ${acknowledged}`)
-        JSON.parse(readFileSync(join(ws.dir, 'decks/loop/deck.json'), 'utf8'))
-        assert.equal(await ws.git('status', '--porcelain'), '')
-        assert.deepEqual(tempLeftovers(ws.dir), [])
-      }
-      await ws.git('fsck', '--full')
-    } finally {
-      ws.cleanup()
-    }
-  })
-})
-
-/** A child that renames the deck in a loop of studio processes and prints each acknowledged revision. */
-function loopScript(dir: string): string {
-  return `
-    process.chdir(${JSON.stringify(dir)});
-    const { execFileSync } = require('node:child_process');
-    for (let i = 0; ; i++) {
-      const out = execFileSync(process.execPath, [${JSON.stringify(BIN)}, 'deck', 'rename', 'Loop ' + i, '--json'], { encoding: 'utf8' });
-      process.stdout.write(JSON.parse(out).revision + '\\n');
-    }`
 }
 
 describe('bundles on the command line', () => {

@@ -100,3 +100,62 @@ describe('CLI forms', () => {
     assert.equal(coerce('hello world', { description: 'unknown' }), 'hello world')
   })
 })
+
+describe('dispatch, in process', () => {
+  async function tempWorkspace() {
+    const { mkdtempSync, mkdirSync } = await import('node:fs')
+    const { tmpdir } = await import('node:os')
+    const { join } = await import('node:path')
+    const { execFileSync } = await import('node:child_process')
+    const dir = mkdtempSync(join(tmpdir(), 'studio-dispatch-'))
+    execFileSync('git', ['init', '-q', '--initial-branch=main', dir])
+    mkdirSync(join(dir, 'decks'))
+    const { Workspace } = await import('../../../src/store/workspace.js')
+    const commits = () => Number(execFileSync('git', ['rev-list', '--count', '--all'], { cwd: dir, encoding: 'utf8' }).trim() || 0)
+    return { ws: new Workspace(dir, dir), dir, commits }
+  }
+
+  it('creates, writes once per accepted call, refuses stale and commits nothing for no change', async () => {
+    const { dispatch } = await import('../../../src/core/engine.js')
+    const { ws, commits } = await tempWorkspace()
+    const call = (id: string, input: Record<string, unknown>) => dispatch(findAction(id)!, input, { ws, transport: 'H', author: 'agent:unit' })
+    const created = await call('deck.create', { name: 'Unit deck', from: 'blank' })
+    assert.deepEqual([(created.result as { id: string }).id, (created.result as { revision: number }).revision], ['unit-deck', 0])
+    assert.equal(commits(), 1)
+    const renamed = await call('deck.rename', { name: 'Renamed', baseRevision: 0 })
+    assert.equal((renamed.result as { revision: number }).revision, 1)
+    assert.equal(commits(), 2)
+    const stale = await rejection(call('deck.rename', { name: 'Again', baseRevision: 0 }))
+    assert.equal(stale.code, 'stale_revision')
+    assert.equal(stale.extra.currentRevision, 1)
+    assert.equal((stale.extra.current as { manifest: { title: string } }).manifest.title, 'Renamed')
+    const same = await call('deck.rename', { name: 'Renamed', baseRevision: 1 })
+    assert.equal((same.result as { revision: number }).revision, 1)
+    assert.match(same.notes.join(' '), /Nothing changed/)
+    assert.equal(commits(), 2)
+  })
+
+  it('validates before anything runs, and answers 404 off the action\'s transports and 501 for a declared action', async () => {
+    const { dispatch } = await import('../../../src/core/engine.js')
+    const { ws, commits } = await tempWorkspace()
+    const unknown = await rejection(dispatch(findAction('deck.create')!, { name: 'x', colour: 'red' }, { ws, transport: 'H' }))
+    assert.equal(unknown.code, 'unknown_field')
+    assert.equal(unknown.extra.pointer, '/colour')
+    const cliOnly = await rejection(dispatch(findAction('deck.pack')!, { id: 'x' }, { ws, transport: 'H' }))
+    assert.equal(cliOnly.status, 404)
+    const declared = findAction('assist.propose')!
+    assert.equal(declared.implemented, false)
+    assert.equal((await rejection(dispatch(declared, {}, { ws, transport: 'H' }))).status, 501)
+    assert.equal(commits(), 0)
+  })
+
+  it('refuses every write in the embedded package folder with the init hint', async () => {
+    const { dispatch } = await import('../../../src/core/engine.js')
+    const { Workspace } = await import('../../../src/store/workspace.js')
+    const { dir } = await tempWorkspace()
+    const embedded = new Workspace(dir, dir, true)
+    const refused = await rejection(dispatch(findAction('deck.create')!, { name: 'Stray' }, { ws: embedded, transport: 'C' }))
+    assert.equal(refused.code, 'read_only')
+    assert.match(refused.message, /studio init/)
+  })
+})
