@@ -21,6 +21,24 @@ function time(cmd, args, opts = {}) {
 }
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
 
+/**
+ * Runs each case once per round, in turn, for `rounds` rounds (async cases allowed) and returns the
+ * samples by name. Every block measures its own baseline this way, so a ratio never compares a
+ * number taken minutes apart on a shared machine.
+ */
+async function interleaved(rounds, cases) {
+  const out = Object.fromEntries(Object.keys(cases).map((k) => [k, []]))
+  for (let i = 0; i < rounds; i++) {
+    for (const [name, fn] of Object.entries(cases)) {
+      const t0 = performance.now()
+      await fn(i)
+      out[name].push(performance.now() - t0)
+    }
+  }
+  return out
+}
+const nodeStart = () => time(node, ['-e', '0'])
+
 const ws = mkdtempSync(join(tmpdir(), 'studio-bench-'))
 execFileSync(node, [BIN, 'init', ws, '--json'])
 execFileSync(node, [BIN, 'deck', 'create', 'Bench', '--json'], { cwd: ws })
@@ -82,47 +100,78 @@ let t0 = performance.now()
 let next = 0
 await Promise.all(Array.from({ length: 8 }, async () => { while (next++ < HTTP_N) await post(pool, 'deck.info', {}) }))
 const readRps = HTTP_N / ((performance.now() - t0) / 1000)
-const readLat = []
-for (let i = 0; i < 100; i++) { const s = performance.now(); await post(pool, 'deck.info', {}); readLat.push(performance.now() - s) }
-// Writes: one at a time, each naming the revision the previous answer returned (a real client's loop).
+// Latency, interleaved with its baselines: a request to a bare node:http server in another process
+// (what any HTTP answer costs here) and a git commit of one file (what any write costs here).
+const bare = spawn(node, ['-e', "require('http').createServer((q,r)=>{q.resume();q.on('end',()=>r.end('{}'))}).listen(0,'127.0.0.1',function(){console.log(this.address().port)})"], { stdio: ['ignore', 'pipe', 'inherit'] })
+const barePort = await new Promise((resolve) => bare.stdout.once('data', (d) => resolve(Number(String(d).trim()))))
+const barePool = new Pool(`http://127.0.0.1:${barePort}`, { connections: 1 })
+const serveGit = mkdtempSync(join(tmpdir(), 'studio-bench-git-'))
+execFileSync('git', ['init', '-q', serveGit])
+writeFileSync(join(serveGit, 'f.txt'), '0\n')
+execFileSync('git', ['-C', serveGit, 'add', 'f.txt'])
 let revision = (await post(pool, 'deck.info', {})).revision
-const writeLat = []
 const WRITES = Number(process.env.BENCH_WRITES ?? 150)
+const lat = await interleaved(WRITES, {
+  read: () => post(pool, 'deck.info', {}),
+  bare: async () => {
+    const r = await barePool.request({ path: '/', method: 'POST', body: '{}' })
+    await r.body.text()
+  },
+  // Each write names the revision the previous answer returned (a real client's loop).
+  write: async (i) => {
+    revision = (await post(pool, 'deck.rename', { name: `Served ${i}`, baseRevision: revision })).revision
+  },
+  commit: (i) => {
+    writeFileSync(join(serveGit, 'f.txt'), `${i}\n`)
+    execFileSync('git', ['-C', serveGit, 'commit', '-q', '-m', `c${i}`, '--', 'f.txt'], { env: gitEnv })
+  },
+})
+const readLat = lat.read
+const writeLat = lat.write
 t0 = performance.now()
-for (let i = 0; i < WRITES; i++) {
-  const s = performance.now()
-  revision = (await post(pool, 'deck.rename', { name: `Served ${i}`, baseRevision: revision })).revision
-  writeLat.push(performance.now() - s)
-}
-const writeRps = WRITES / ((performance.now() - t0) / 1000)
+for (let i = 0; i < 50; i++) revision = (await post(pool, 'deck.rename', { name: `Sequential ${i}`, baseRevision: revision })).revision
+const writeRps = 50 / ((performance.now() - t0) / 1000)
 // MCP over streamable HTTP: tool-call latency of a read and a write.
 const client = new Client({ name: 'bench', version: '1.0.0' })
 await client.connect(new StreamableHTTPClientTransport(new URL(`${url}/mcp`)))
 for (let i = 0; i < 20; i++) await client.callTool({ name: 'deck_get_info', arguments: {} })
-const mcpRead = []
-for (let i = 0; i < 150; i++) { const s = performance.now(); await client.callTool({ name: 'deck_get_info', arguments: {} }); mcpRead.push(performance.now() - s) }
-const mcpWrite = []
-for (let i = 0; i < 80; i++) {
-  const s = performance.now()
-  const r = await client.callTool({ name: 'deck_rename', arguments: { name: `MCP ${i}`, baseRevision: revision } })
-  if (r.isError) throw new Error(JSON.stringify(r.structuredContent))
-  revision = r.structuredContent.revision
-  mcpWrite.push(performance.now() - s)
-}
+const mcp = await interleaved(80, {
+  read: () => client.callTool({ name: 'deck_get_info', arguments: {} }),
+  bare: async () => {
+    const r = await barePool.request({ path: '/', method: 'POST', body: '{}' })
+    await r.body.text()
+  },
+  write: async (i) => {
+    const r = await client.callTool({ name: 'deck_rename', arguments: { name: `MCP ${i}`, baseRevision: revision } })
+    if (r.isError) throw new Error(JSON.stringify(r.structuredContent))
+    revision = r.structuredContent.revision
+  },
+  commit: (i) => {
+    writeFileSync(join(serveGit, 'f.txt'), `m${i}\n`)
+    execFileSync('git', ['-C', serveGit, 'commit', '-q', '-m', `m${i}`, '--', 'f.txt'], { env: gitEnv })
+  },
+})
+const mcpRead = mcp.read
+const mcpWrite = mcp.write
 await client.close()
 await pool.close()
+await barePool.close()
+bare.kill('SIGTERM')
 child.kill('SIGTERM')
 rmSync(served, { recursive: true, force: true })
-const commitMs = median(samples.commit)
+rmSync(serveGit, { recursive: true, force: true })
 console.log('')
 console.log('serve on loopback'.padEnd(44), 'value'.padStart(10), 'ratio'.padStart(8))
 const row = (name, value, unit, ratio, note = '') => console.log(name.padEnd(44), `${value.toFixed(1)}${unit}`.padStart(10), ratio.padStart(8), note)
+const x = (a, b) => `${(median(a) / median(b)).toFixed(2)}x`
+row('bare node:http request (baseline)', median(lat.bare), 'ms', '1.00x')
+row('git commit of one file (baseline)', median(lat.commit), 'ms', '1.00x')
 row('HTTP deck.info, 8 in flight', readRps, '/s', '')
-row('HTTP deck.info latency (median)', median(readLat), 'ms', `${(median(readLat) / commitMs).toFixed(2)}x`, 'x git commit')
+row('HTTP deck.info latency (median)', median(readLat), 'ms', x(readLat, lat.bare), 'x bare request')
 row('HTTP deck.rename, sequential', writeRps, '/s', '')
-row('HTTP deck.rename latency (median)', median(writeLat), 'ms', `${(median(writeLat) / commitMs).toFixed(2)}x`, 'x git commit; target < 15 ms')
-row('MCP deck_get_info call (median)', median(mcpRead), 'ms', `${(median(mcpRead) / commitMs).toFixed(2)}x`, 'x git commit')
-row('MCP deck_rename call (median)', median(mcpWrite), 'ms', `${(median(mcpWrite) / commitMs).toFixed(2)}x`, 'x git commit')
+row('HTTP deck.rename latency (median)', median(writeLat), 'ms', x(writeLat, lat.commit), 'x git commit; target < 15 ms')
+row('MCP deck_get_info call (median)', median(mcpRead), 'ms', x(mcpRead, mcp.bare), 'x bare request')
+row('MCP deck_rename call (median)', median(mcpWrite), 'ms', x(mcpWrite, mcp.commit), 'x git commit')
 
 // ---- Authoring (issue 4): a 95-slide deck built by a script of CLI calls, then slide.update on it.
 {
@@ -134,28 +183,32 @@ row('MCP deck_rename call (median)', median(mcpWrite), 'ms', `${(median(mcpWrite
   const built = mkdtempSync(join(tmpdir(), 'studio-bench-95-'))
   execFileSync(node, [BIN, 'init', built, '--json'])
   execFileSync(node, [BIN, 'deck', 'create', 'Ninety-five', '--json'], { cwd: built })
-  const insert = []
   const t95 = performance.now()
   let after = 'title-1'
-  for (const slideId of order.slice(1)) {
-    const s = performance.now()
-    const r = spawnSync(node, [BIN, 'slide', 'insert', '--section', 'main', '--after', after, '--json'], { cwd: built, input: docs.get(slideId), encoding: 'utf8' })
-    if (r.status !== 0) throw new Error(`slide insert ${slideId}: ${r.stdout}${r.stderr}`)
-    insert.push(performance.now() - s)
-    after = slideId
-  }
+  const rest = order.slice(1)
+  const built95 = await interleaved(rest.length, {
+    insert: (i) => {
+      const r = spawnSync(node, [BIN, 'slide', 'insert', '--section', 'main', '--after', after, '--json'], { cwd: built, input: docs.get(rest[i]), encoding: 'utf8' })
+      if (r.status !== 0) throw new Error(`slide insert ${rest[i]}: ${r.stdout}${r.stderr}`)
+      after = rest[i]
+    },
+    node: nodeStart,
+  })
+  const insert = built95.insert
   const buildMs = performance.now() - t95
   const info = JSON.parse(execFileSync(node, [BIN, 'info', '--json'], { cwd: built, encoding: 'utf8' }))
-  const patch = []
-  for (let i = 0; i < 15; i++) {
-    patch.push(time(node, [BIN, 'slide', 'patch', 'title-body-1', '--set', `/notes="Round ${i}"`, '--json'], { cwd: built }))
-  }
+  const patched = await interleaved(15, {
+    patch: (i) => time(node, [BIN, 'slide', 'patch', 'title-body-1', '--set', `/notes="Round ${i}"`, '--json'], { cwd: built }),
+    node: nodeStart,
+  })
+  const patch = patched.patch
   rmSync(built, { recursive: true, force: true })
   console.log('')
   console.log(`authoring: a ${info.counts.slides}-slide deck built by ${insert.length} studio slide insert calls in ${(buildMs / 1000).toFixed(1)} s`)
   console.log('case'.padEnd(44), 'median ms'.padStart(10), 'ratio'.padStart(8))
-  console.log('studio slide insert (cold CLI write)'.padEnd(44), median(insert).toFixed(1).padStart(10), `${(median(insert) / base).toFixed(2)}x`.padStart(8))
-  console.log('studio slide patch on the 95-slide deck'.padEnd(44), median(patch).toFixed(1).padStart(10), `${(median(patch) / base).toFixed(2)}x`.padStart(8))
+  console.log('node -e 0 (baseline, beside the inserts)'.padEnd(44), median(built95.node).toFixed(1).padStart(10), '1.00x'.padStart(8))
+  console.log('studio slide insert (cold CLI write)'.padEnd(44), median(insert).toFixed(1).padStart(10), `${(median(insert) / median(built95.node)).toFixed(2)}x`.padStart(8))
+  console.log('studio slide patch on the 95-slide deck'.padEnd(44), median(patch).toFixed(1).padStart(10), `${(median(patch) / median(patched.node)).toFixed(2)}x`.padStart(8), `baseline ${median(patched.node).toFixed(1)} ms`)
 }
 
 // ---- Versions (issue 5): version.diff across 100 revisions of a 95-slide deck, on the CLI and in
@@ -190,12 +243,12 @@ row('MCP deck_rename call (median)', median(mcpWrite), 'ms', `${(median(mcpWrite
   gitCount()
   spawnSync(node, args, { cwd: deckWs, env: { ...process.env, GIT_TRACE2_EVENT: trace }, stdio: 'ignore' })
   const cliGit = gitCount()
-  const cli = []
-  const cold = []
-  for (let i = 0; i < Math.min(ROUNDS, 11); i++) {
-    cold.push(time(node, [BIN, 'info', '--json'], { cwd: deckWs }))
-    cli.push(time(node, args, { cwd: deckWs }))
-  }
+  const cliRuns = await interleaved(Math.min(ROUNDS, 11), {
+    node: nodeStart,
+    cold: () => time(node, [BIN, 'info', '--json'], { cwd: deckWs }),
+    cli: () => time(node, args, { cwd: deckWs }),
+  })
+  const { cli, cold } = cliRuns
   // In process: the engine called as `studio serve` and the MCP server call it.
   // Every git process the engine starts goes through child_process.spawn (simple-git, cat-file): count them.
   const { createRequire, syncBuiltinESMExports } = await import('node:module')
@@ -218,30 +271,31 @@ row('MCP deck_rename call (median)', median(mcpWrite), 'ms', `${(median(mcpWrite
   let s = performance.now()
   await call(action, { from: 0, to: REVISIONS })
   const firstMs = performance.now() - s
-  const inProcess = []
+  // Baseline: the one git log over those revisions that any history reader must run.
+  const gitLog = () => execFileSync('git', ['-C', deckWs, 'log', `-${REVISIONS + 2}`, '--format=%H %s'], { stdio: 'pipe' })
   let before = gitProcessCount()
-  for (let i = 0; i < 21; i++) {
-    s = performance.now()
-    await call(action, { from: 0, to: REVISIONS })
-    inProcess.push(performance.now() - s)
-  }
+  const diffs = await interleaved(21, {
+    versionDiff: () => call(action, { from: 0, to: REVISIONS }),
+    gitLog,
+  })
+  const inProcess = diffs.versionDiff
   const perCall = (gitProcessCount() - before) / 21
-  const prose = []
   before = gitProcessCount()
-  for (let i = 0; i < 21; i++) {
-    s = performance.now()
-    await call(diffAction, { from: 0, to: REVISIONS })
-    prose.push(performance.now() - s)
-  }
+  const proseRuns = await interleaved(21, {
+    prose: () => call(diffAction, { from: 0, to: REVISIONS }),
+    gitLog,
+  })
+  const prose = proseRuns.prose
   const prosePerCall = (gitProcessCount() - before) / 21
   childProcess.spawn = originalSpawn
   syncBuiltinESMExports()
   rmSync(deckWs, { recursive: true, force: true })
   console.log('')
   console.log(`versions: ${REVISIONS} slide patch writes on a ${order.length}-slide deck in ${(writesMs / 1000).toFixed(1)} s`)
-  console.log('case'.padEnd(44), 'median ms'.padStart(10), 'git procs'.padStart(10))
-  console.log(`studio version diff 0 ${REVISIONS} --json (CLI)`.padEnd(44), median(cli).toFixed(1).padStart(10), String(cliGit).padStart(10), `cold read ${median(cold).toFixed(1)} ms`)
+  console.log('case'.padEnd(44), 'median ms'.padStart(10), 'git procs'.padStart(10), 'ratio'.padStart(8))
+  const r = (a, b) => `${(median(a) / median(b)).toFixed(2)}x`.padStart(8)
+  console.log(`studio version diff 0 ${REVISIONS} --json (CLI)`.padEnd(44), median(cli).toFixed(1).padStart(10), String(cliGit).padStart(10), r(cli, cliRuns.node), `x node -e 0 (${median(cliRuns.node).toFixed(1)} ms); cold read ${r(cold, cliRuns.node).trim()}`)
   console.log(`version.diff 0..${REVISIONS} in process (first call)`.padEnd(44), firstMs.toFixed(1).padStart(10))
-  console.log(`version.diff 0..${REVISIONS} in process`.padEnd(44), median(inProcess).toFixed(1).padStart(10), String(perCall).padStart(10), 'target < 100 ms')
-  console.log(`diff.run 0..${REVISIONS} in process (prose)`.padEnd(44), median(prose).toFixed(1).padStart(10), String(prosePerCall).padStart(10))
+  console.log(`version.diff 0..${REVISIONS} in process`.padEnd(44), median(inProcess).toFixed(1).padStart(10), String(perCall).padStart(10), r(inProcess, diffs.gitLog), `x one git log (${median(diffs.gitLog).toFixed(1)} ms); target < 100 ms`)
+  console.log(`diff.run 0..${REVISIONS} in process (prose)`.padEnd(44), median(prose).toFixed(1).padStart(10), String(prosePerCall).padStart(10), r(prose, proseRuns.gitLog), 'x one git log')
 }
