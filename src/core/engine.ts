@@ -221,6 +221,25 @@ class Call implements ActionContext {
 
     // Removals first: a folder replaced in the same call (a template, a deck unpacked with replace)
     // is emptied, then written again; a file written again is one change, not a removal.
+    // Files staged beside the documents (asset records, copies): the deck folders they really change
+    // count as changed decks, so such a write is still a new revision of its deck.
+    const extraChanges: FileChange[] = []
+    for (const [from, to] of this.copies) {
+      const abs = isAbsolute(from) ? from : join(this.ws.root, from)
+      if (existsSync(abs) && statSync(abs).isFile()) {
+        extraChanges.push({ rel: to, content: await readFile(abs) })
+        continue
+      }
+      const files = existsSync(abs) ? await listFiles(abs) : []
+      for (const rel of files) extraChanges.push({ rel: `${to}/${rel}`, content: await readFile(join(abs, rel)) })
+    }
+    for (const [rel, content] of this.files) extraChanges.push({ rel, content })
+    const touchedDecks = new Set<string>()
+    for (const change of extraChanges) {
+      const match = /^decks\/([^/]+)\//.exec(change.rel)
+      if (match && !(await sameAsDisk(join(this.ws.root, change.rel), change.content))) touchedDecks.add(match[1])
+    }
+
     const removedDirs = new Set(this.removedDirs)
     for (const dir of this.removedDirs) {
       for (const rel of await listFiles(join(this.ws.root, dir))) changes.push({ rel: `${dir}/${rel}`, content: null })
@@ -248,7 +267,7 @@ class Call implements ActionContext {
       const onDisk = removedDirs.has(folder) ? new Map<string, string>() : oldFiles
       const differs = (files: Map<string, string>) =>
         !before || [...files].some(([rel, text]) => onDisk.get(rel) !== text) || [...onDisk.keys()].some((rel) => !files.has(rel))
-      if (!differs(docFiles(next)) && !removedDirs.has(folder)) {
+      if (!differs(docFiles(next)) && !removedDirs.has(folder) && !touchedDecks.has(deckId)) {
         // Nothing changed: no new revision, no commit (a value set to itself, aligned blocks aligned again).
         finalDocs.set(deckId, next)
         continue
@@ -269,16 +288,7 @@ class Call implements ActionContext {
       for (const [rel, text] of newFiles) if (onDisk.get(rel) !== text) changes.push({ rel: `${folder}/${rel}`, content: text })
       for (const rel of onDisk.keys()) if (!newFiles.has(rel)) changes.push({ rel: `${folder}/${rel}`, content: null })
     }
-    for (const [from, to] of this.copies) {
-      const abs = isAbsolute(from) ? from : join(this.ws.root, from)
-      if (existsSync(abs) && statSync(abs).isFile()) {
-        changes.push({ rel: to, content: await readFile(abs) })
-        continue
-      }
-      const files = existsSync(abs) ? await listFiles(abs) : []
-      for (const rel of files) changes.push({ rel: `${to}/${rel}`, content: await readFile(join(abs, rel)) })
-    }
-    for (const [rel, content] of this.files) changes.push({ rel, content })
+    changes.push(...extraChanges)
     // A later change to the same path wins (a staged file over a copied one, a rewrite over a removal).
     const byPath = new Map<string, FileChange>()
     for (const change of changes) byPath.set(change.rel, change)
