@@ -162,12 +162,12 @@ export async function documentIssues(doc: DeckDoc, slides?: Iterable<string>, co
     const prefix = `/slides/${id}`
     const count = issues.length
     await check('model.slide', slide, prefix, issues)
-    if (issues.length > count || !Array.isArray(slide.blocks)) continue
+    if (issues.length > count) continue
     const colours: [string, string][] = []
     colourSites(StoredSlide, slide, prefix, colours)
     textIssues(slideTextSites(slide, prefix), palette, issues)
     const seen = new Set<string>()
-    for (const [i, block] of slide.blocks.entries()) {
+    for (const [i, block] of (slide.blocks ?? []).entries()) {
       const at = `${prefix}/blocks/${i}`
       if (seen.has(block.id)) issues.push({ pointer: `${at}/id`, message: `block id "${block.id}" is used twice on the slide`, code: 'id_taken' })
       seen.add(block.id)
