@@ -17,6 +17,7 @@ import { validateInput } from './validate.js'
 import type { DeckDoc } from '../model/deck.js'
 import { documentIssues, validationSchema } from '../model/check.js'
 import { normalizeDoc } from '../model/normalize.js'
+import { deckAssetIds } from '../model/assets.js'
 import { docFiles, listFiles, readDeckFolder } from '../store/decks.js'
 import { withLocks } from '../store/lock.js'
 import { leaseOf } from '../store/leases.js'
@@ -280,8 +281,8 @@ class Call implements ActionContext {
       const changedSlides = [...newFiles.keys()].filter((rel) => rel.startsWith('slides/') && oldFiles.get(rel) !== newFiles.get(rel)).map((rel) => rel.slice(7, -5))
       const removedSlides = [...oldFiles.keys()].filter((rel) => rel.startsWith('slides/') && !newFiles.has(rel)).map((rel) => rel.slice(7, -5))
       for (const slideId of [...changedSlides, ...removedSlides]) this.checkLease(deckId, slideId, before)
-      const [issue] = await documentIssues(next, changedSlides)
-      if (issue) fail('invalid_input', `The resulting deck would be invalid: ${issue.pointer} ${issue.message}.`, { pointer: issue.pointer, path: issue.path })
+      const [issue] = await documentIssues(next, changedSlides, { assets: () => deckAssetIds(this.ws, deckId, this.files, this.copies, this.removedDirs) })
+      if (issue) fail(issue.code ?? 'invalid_input', `The resulting deck would be invalid: ${issue.pointer} ${issue.message}.`, { pointer: issue.pointer, path: issue.path })
       revisions[deckId] = next.manifest.revision
       finalDocs.set(deckId, next)
       changedDecks.add(deckId)

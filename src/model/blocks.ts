@@ -79,7 +79,7 @@ const common = {
   slot: opt(oneOf(SLOTS, { description: 'The slot of a slotted layout.' })),
   pos: opt({ ...Box, description: 'The box on the canvas (sheet px); freeform slides only.' }),
   z: opt(int({ minimum: 0, description: 'Stacking rank on the canvas, 0 at the back.' })),
-  group: opt(str({ pattern: '^[A-Za-z0-9_-]+$', maxLength: 60, description: 'Group tag shared by grouped objects.' })),
+  group: opt(str({ pattern: '^[A-Za-z0-9][A-Za-z0-9_-]*$', maxLength: 60, description: 'Group tag shared by grouped objects.' })),
   angle: opt(num({ minimum: 0, exclusiveMaximum: 360, description: 'Rotation, degrees clockwise.' })),
   flip: opt(Flip),
   alt: opt(str({ maxLength: 2000, description: 'Alternative text (shape, chart, line, text box; pictures keep it on the asset).' })),

@@ -6,14 +6,30 @@
  * whole document (`/slides/<id>/blocks/<i>/...`).
  */
 import { validatorFor } from '../core/validate.js'
+import { StudioError, type ErrorCode } from '../core/errors.js'
 import { AnyBlock, BLOCK_KINDS, BLOCK_SCHEMAS, StoredSlide } from './blocks.js'
-import { ManifestSchema, VersionSchema, type DeckDoc } from './deck.js'
-import { arr, type Schema } from './schema.js'
+import { ManifestSchema, VersionSchema, type Block, type DeckDoc, type Slide } from './deck.js'
+import { SHEET } from './layouts.js'
+import { arr, Colour, type Schema } from './schema.js'
+import { blockTexts, parse, SLIDE_TEXT_FIELDS } from './text.js'
+import { paletteTokens } from './themes.js'
 
 export interface Issue {
   pointer: string
   message: string
   path?: string
+  /** The error code a write refused for this issue answers with; `invalid_input` when absent. */
+  code?: ErrorCode
+}
+
+/** What the model check needs beyond the document. */
+export interface CheckContext {
+  /**
+   * The asset ids the deck holds once the write lands (docs/model.md#assets): when given, every
+   * picture of a checked slide must name one. Called at most once, and only when a checked slide
+   * holds a picture.
+   */
+  assets?: () => ReadonlySet<string> | Promise<ReadonlySet<string>>
 }
 
 /** A stored slide whose blocks are only required to be objects with a known kind (each is checked by its kind). */
@@ -34,6 +50,71 @@ export const MODEL_SCHEMAS: [string, Schema][] = [
 ]
 const SCHEMA_BY_KEY = new Map(MODEL_SCHEMAS)
 
+/** A block kind from a document or an input: one of BLOCK_KINDS (never a name like `constructor`). */
+export function isBlockKind(kind: unknown): kind is keyof typeof BLOCK_SCHEMAS {
+  return typeof kind === 'string' && (BLOCK_KINDS as readonly string[]).includes(kind)
+}
+
+const escapeToken = (key: string) => key.replace(/~/g, '~0').replace(/\//g, '~1')
+
+/** Every colour of a value, found through its schema: members whose schema is the Colour string (shadow.color included). */
+function colourSites(schema: Schema, value: unknown, pointer: string, out: [string, string][]): void {
+  if (typeof value === 'string') {
+    if (schema.pattern === Colour.pattern) out.push([pointer, value])
+    return
+  }
+  if (Array.isArray(value)) {
+    if (schema.items) value.forEach((item, i) => colourSites(schema.items as Schema, item, `${pointer}/${i}`, out))
+    return
+  }
+  if (!value || typeof value !== 'object' || !schema.properties) return
+  for (const [key, member] of Object.entries(schema.properties as Record<string, Schema>)) {
+    if (Object.hasOwn(value, key)) colourSites(member, (value as Record<string, unknown>)[key], `${pointer}/${escapeToken(key)}`, out)
+  }
+}
+
+/** The issue of a colour the deck cannot draw: a token that is not in its palette (hex colours are checked by the schema). */
+function colourIssue(value: string, pointer: string, palette: Set<string>, where = ''): Issue | undefined {
+  if (value.startsWith('#') || palette.has(value)) return undefined
+  return { pointer, message: `${where}"${value}" is neither a hex colour (#rrggbb, #rgb) nor a palette token of the deck (${[...palette].join(', ')})` }
+}
+
+/** Issues of the Texts of a block or slide fields: markup the reader refuses, and colours in marks the palette lacks. */
+function textIssues(sites: { pointer: string; value: string }[], palette: Set<string> | undefined, issues: Issue[]): void {
+  for (const site of sites) {
+    let runs
+    try {
+      runs = parse(site.value, site.pointer)
+    } catch (error) {
+      if (!(error instanceof StudioError)) throw error
+      issues.push({ pointer: site.pointer, message: error.message.replace(/\.$/, '') })
+      continue
+    }
+    if (!palette) continue
+    for (const run of runs) {
+      for (const [mark, label] of [['color', 'the text colour'], ['highlight', 'the highlight colour']] as const) {
+        const value = run.marks[mark]
+        const issue = value === undefined ? undefined : colourIssue(value, site.pointer, palette, `Text markup: ${label} `)
+        if (issue) {
+          issues.push(issue)
+          break
+        }
+      }
+    }
+  }
+}
+
+/** The Texts of a block with pointers from `prefix` (the block's own pointer). */
+function blockTextSites(block: Block, prefix: string) {
+  return blockTexts(block).map((site) => ({ pointer: `${prefix}${site.pointer}`, value: site.value }))
+}
+
+/** The Text fields of a slide itself (title, subtitle, byline, attribution). */
+function slideTextSites(slide: Slide, prefix: string) {
+  const record = slide as Record<string, unknown>
+  return SLIDE_TEXT_FIELDS.filter((name) => typeof record[name] === 'string').map((name) => ({ pointer: `${prefix}/${name}`, value: record[name] as string }))
+}
+
 async function check(key: string, value: unknown, prefix: string, issues: Issue[]): Promise<void> {
   const validate = await validatorFor(key, SCHEMA_BY_KEY.get(key)!)
   if (validate(value)) return
@@ -47,34 +128,73 @@ async function check(key: string, value: unknown, prefix: string, issues: Issue[
 /**
  * The issues of a document; `slides` limits the slide checks to those ids (the ones a write changed).
  * Cross-references (sections naming slides, unique ids) are checked for the whole document.
+ *
+ * Beyond the schemas, the rules every write must keep (docs/model.md), checked here once so that
+ * every action reaches them: every Text is markup the reader accepts (no `<script>`, no
+ * `javascript:` link); every colour is a hex colour or a palette token of the deck (its theme's and
+ * its brand kit's); block ids are unique on their slide (`id_taken`); guides lie inside the sheet;
+ * and, given `context.assets`, every picture names an asset the deck holds (`not_found`).
  */
-export async function documentIssues(doc: DeckDoc, slides?: Iterable<string>): Promise<Issue[]> {
+export async function documentIssues(doc: DeckDoc, slides?: Iterable<string>, context: CheckContext = {}): Promise<Issue[]> {
   const issues: Issue[] = []
   await check('model.manifest', doc.manifest, '/manifest', issues)
+  const palette = paletteTokens(doc.manifest)
+  if (!issues.length) {
+    const colours: [string, string][] = []
+    colourSites(ManifestSchema, doc.manifest, '/manifest', colours)
+    for (const [pointer, value] of colours) {
+      const issue = colourIssue(value, pointer, palette)
+      if (issue) issues.push(issue)
+    }
+    for (const axis of ['vertical', 'horizontal'] as const) {
+      const max = axis === 'vertical' ? SHEET.width : SHEET.height
+      doc.manifest.guides?.[axis]?.forEach((at, i) => {
+        if (!Number.isFinite(at) || at < 0 || at > max) issues.push({ pointer: `/manifest/guides/${axis}/${i}`, message: `is ${at}: a ${axis} guide lies inside the sheet, 0 to ${max}` })
+      })
+    }
+  }
   await check('model.versions', doc.versions, '/versions', issues)
+  let assets: ReadonlySet<string> | undefined
+  const assetIds = async () => (assets ??= await context.assets!())
   for (const id of slides ?? Object.keys(doc.slides)) {
+    if (!Object.hasOwn(doc.slides, id)) continue
     const slide = doc.slides[id]
-    if (!slide) continue
     const prefix = `/slides/${id}`
-    const before = issues.length
+    const count = issues.length
     await check('model.slide', slide, prefix, issues)
-    if (issues.length > before || !Array.isArray(slide.blocks)) continue
+    if (issues.length > count) continue
+    const colours: [string, string][] = []
+    colourSites(StoredSlide, slide, prefix, colours)
+    textIssues(slideTextSites(slide, prefix), palette, issues)
     const seen = new Set<string>()
-    for (const [i, block] of slide.blocks.entries()) {
-      if (BLOCK_SCHEMAS[block.kind as keyof typeof BLOCK_SCHEMAS]) await check(`model.block.${block.kind}`, block, `${prefix}/blocks/${i}`, issues)
-      if (seen.has(block.id)) issues.push({ pointer: `${prefix}/blocks/${i}/id`, message: `block id "${block.id}" is used twice on the slide` })
+    for (const [i, block] of (slide.blocks ?? []).entries()) {
+      const at = `${prefix}/blocks/${i}`
+      if (seen.has(block.id)) issues.push({ pointer: `${at}/id`, message: `block id "${block.id}" is used twice on the slide`, code: 'id_taken' })
       seen.add(block.id)
+      if (!isBlockKind(block.kind)) continue
+      const held = issues.length
+      await check(`model.block.${block.kind}`, block, at, issues)
+      if (issues.length > held) continue
+      colourSites(BLOCK_SCHEMAS[block.kind], block, at, colours)
+      textIssues(blockTextSites(block, at), palette, issues)
+      if (block.kind === 'picture' && context.assets && !(await assetIds()).has(String(block.asset))) {
+        issues.push({ pointer: `${at}/asset`, message: `names asset "${block.asset}", which deck "${doc.manifest.id}" does not hold (no assets/${block.asset}.json nor a file of it); add it first`, code: 'not_found' })
+      }
+    }
+    for (const [pointer, value] of colours) {
+      const issue = colourIssue(value, pointer, palette)
+      if (issue) issues.push(issue)
     }
   }
   const placed = new Map<string, number>()
   doc.manifest.sections?.forEach((section, i) =>
     section.slides?.forEach((id, j) => {
-      if (!doc.slides[id]) issues.push({ pointer: `/manifest/sections/${i}/slides/${j}`, message: `names slide "${id}", which has no file` })
+      if (!Object.hasOwn(doc.slides, id)) issues.push({ pointer: `/manifest/sections/${i}/slides/${j}`, message: `names slide "${id}", which has no file` })
       placed.set(id, (placed.get(id) ?? 0) + 1)
     }),
   )
   for (const id of slides ?? Object.keys(doc.slides)) {
-    if (!doc.slides[id]) continue
+    if (!Object.hasOwn(doc.slides, id)) continue
     if (!placed.has(id)) issues.push({ pointer: `/slides/${id}`, message: 'is in no section' })
     if ((placed.get(id) ?? 0) > 1) issues.push({ pointer: `/slides/${id}`, message: 'appears in more than one place in the sections' })
     if (doc.slides[id].id !== id) issues.push({ pointer: `/slides/${id}/id`, message: `does not match its file name (${id}.json)` })
@@ -126,9 +246,11 @@ export async function checkInputBlocks(blocks: unknown, prefix: string): Promise
 
 export async function checkInputBlock(block: unknown, pointer: string): Promise<void> {
   const kind = (block as { kind?: string })?.kind
-  if (!kind || !BLOCK_SCHEMAS[kind as keyof typeof BLOCK_SCHEMAS]) return
+  if (!isBlockKind(kind)) return
   const issues: Issue[] = []
   await check(`model.block.${kind}`, block, pointer, issues)
+  // The markup rule of documentIssues, named by the pointer of the input.
+  if (!issues.length) textIssues(blockTextSites(block as Block, pointer), undefined, issues)
   if (issues.length) {
     const { fail } = await import('../core/errors.js')
     const first = issues[0]

@@ -117,7 +117,7 @@ export const nullableColour = nullable(Colour)
 /** Slides in deck order (section by section). */
 export function orderedSlides(doc: DeckDoc): Slide[] {
   const out: Slide[] = []
-  for (const section of doc.manifest.sections) for (const id of section.slides) if (doc.slides[id]) out.push(doc.slides[id])
+  for (const section of doc.manifest.sections) for (const id of section.slides) if (Object.hasOwn(doc.slides, id)) out.push(doc.slides[id])
   return out
 }
 

@@ -6,9 +6,10 @@
 import type { ActionContext } from '../core/action.js'
 import { fail } from '../core/errors.js'
 import type { Block, DeckDoc, Slide } from './deck.js'
+import { has, own } from './own.js'
 
 export function findSlide(doc: DeckDoc, slideId: string, pointer = '/slideId'): Slide {
-  const slide = doc.slides[slideId]
+  const slide = own(doc.slides, slideId)
   if (!slide) fail('not_found', `No slide "${slideId}" in deck "${doc.manifest.id}".`, { pointer })
   return slide
 }
@@ -32,7 +33,7 @@ export function sectionOf(doc: DeckDoc, slideId: string): { sectionIndex: number
 export function freeSlideId(doc: DeckDoc, base: string, taken: Set<string> = new Set()): string {
   for (let n = 1; ; n++) {
     const id = `${base}-${n}`
-    if (!doc.slides[id] && !taken.has(id)) return id
+    if (!has(doc.slides, id) && !taken.has(id)) return id
   }
 }
 
@@ -60,7 +61,7 @@ export async function editDeck<E extends Record<string, unknown>>(
   ctx.stage(id, doc)
   return (docs) => {
     const next = docs.get(id)!
-    const slides = slideIds.map((s) => next.slides[s]).filter(Boolean)
+    const slides = slideIds.map((s) => own(next.slides, s)).filter((s): s is Slide => Boolean(s))
     return { ...(slides.length === 1 ? { slide: slides[0] } : { slides }), ...extra, revision: next.manifest.revision }
   }
 }

@@ -21,7 +21,7 @@ import { blockHeight, drawnBoxes, fitText, slotBoxes, slotFills, type Box } from
 import type { Block, DeckDoc, Slide } from './deck.js'
 import { SHEET } from './layouts.js'
 import { blockTexts, plainText, slideTexts } from './text.js'
-import { findTheme } from './themes.js'
+import { findTheme, paletteEntry } from './themes.js'
 
 export type Severity = 'error' | 'warning' | 'info'
 
@@ -121,7 +121,7 @@ function missingAlt(slide: Slide, options: LintOptions, out: Finding[]): void {
     if (block.kind === 'picture') {
       if (!options.assets || block.background === true) continue
       const asset = String(block.asset)
-      const record = options.assets[asset]
+      const record = Object.hasOwn(options.assets, asset) ? options.assets[asset] : undefined
       if (!record || typeof record.alt !== 'string' || !record.alt.trim()) {
         out.push({ rule: 'missing-alt', severity: 'warning', blockId: block.id, message: `The picture's asset "${asset}" has no alt text (block.setAlt writes it on the asset).` })
       }
@@ -214,8 +214,7 @@ function resolveColour(value: unknown, doc: DeckDoc): [number, number, number] |
   if (typeof value !== 'string') return undefined
   let hex = value
   if (!hex.startsWith('#')) {
-    const theme = findTheme(doc.manifest.theme)
-    const entry = theme?.palette[value]
+    const entry = paletteEntry(findTheme(doc.manifest.theme), value)
     if (!entry) return undefined
     hex = entry[doc.manifest.defaults?.appearance ?? 'light']
   }

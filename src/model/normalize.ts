@@ -1,24 +1,24 @@
 /**
  * Normalization rules, written once and applied by the engine after every write.
  *
- * - guides sorted, de-duplicated and kept inside the sheet; an empty result removes the field
+ * - guides sorted and de-duplicated; an empty result removes the field (a guide outside the sheet is
+ *   kept for the model check to refuse: normalization never drops what a caller asked for)
  * - empty optional fields dropped (defaults, background, notes, skip false)
  * - sections drop ids of slides that no longer exist; every slide file is listed in some section
  * - z renumbered densely per slide and angles kept in [0, 360) for positioned blocks
  */
-import { SHEET } from './layouts.js'
 import type { DeckDoc, Guides, Slide } from './deck.js'
 
-function normalizeAxis(values: number[] | undefined, max: number): number[] | undefined {
-  if (!values) return undefined
-  const kept = [...new Set(values.filter((v) => Number.isFinite(v) && v >= 0 && v <= max))].sort((a, b) => a - b)
+function normalizeAxis(values: number[] | undefined): number[] | undefined {
+  if (!Array.isArray(values)) return values
+  const kept = [...new Set(values)].sort((a, b) => a - b)
   return kept.length ? kept : undefined
 }
 
 export function normalizeGuides(guides: Guides | undefined): Guides | undefined {
   if (!guides) return undefined
-  const vertical = normalizeAxis(guides.vertical, SHEET.width)
-  const horizontal = normalizeAxis(guides.horizontal, SHEET.height)
+  const vertical = normalizeAxis(guides.vertical)
+  const horizontal = normalizeAxis(guides.horizontal)
   if (!vertical && !horizontal) return undefined
   return { ...(vertical ? { vertical } : {}), ...(horizontal ? { horizontal } : {}) }
 }
@@ -64,7 +64,7 @@ export function normalizeDoc(doc: DeckDoc): DeckDoc {
   for (const [id, slide] of Object.entries(doc.slides)) slides[id] = normalizeSlide(slide)
   const listed = new Set<string>()
   manifest.sections = manifest.sections.map((section) => {
-    const ids = section.slides.filter((id) => slides[id] && !listed.has(id))
+    const ids = section.slides.filter((id) => Object.hasOwn(slides, id) && !listed.has(id))
     ids.forEach((id) => listed.add(id))
     return { ...section, slides: ids }
   })

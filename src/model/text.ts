@@ -10,9 +10,11 @@
  * do not nest, a comment: `invalid_input`) and forgiving about text: a bare `&` that starts no
  * entity, and a `<` that starts no well-formed tag (`a < b`, `x<y then`), are read as themselves.
  *
- * Positions are offsets into the plain text (JavaScript string indices, UTF-16 code units, as a
- * browser selection counts them), one character per paragraph break. A paragraph break never
- * carries marks, so the canonical markup closes every mark before a "\n" and reopens it after.
+ * Positions are offsets into the plain text counted in Unicode code points (an emoji such as 😀 is
+ * one character, as agents and most languages count them; not JavaScript's UTF-16 units), one
+ * character per paragraph break. Every offset an action takes or an error message names counts
+ * this way. A paragraph break never carries marks, so the canonical markup closes every mark
+ * before a "\n" and reopens it after.
  *
  * Canonical markup (what `serialize` writes): adjacent runs with equal marks merged, empty runs
  * dropped, tags nested in the fixed order a > span > i > u > s > sup > sub (a run reuses the tags it
@@ -57,7 +59,14 @@ export interface StyleMarks {
 const SWITCHES = ['italic', 'underline', 'strike', 'superscript', 'subscript'] as const
 type Switch = (typeof SWITCHES)[number]
 const SWITCH_TAGS: Record<Switch, string> = { italic: 'i', underline: 'u', strike: 's', superscript: 'sup', subscript: 'sub' }
-const TAG_SWITCH: Record<string, Switch> = { i: 'italic', u: 'underline', s: 'strike', sup: 'superscript', sub: 'subscript' }
+// Keyed by tag names from the markup: a Map, so `<constructor>` names no switch.
+const TAG_SWITCH = new Map<string, Switch>([
+  ['i', 'italic'],
+  ['u', 'underline'],
+  ['s', 'strike'],
+  ['sup', 'superscript'],
+  ['sub', 'subscript'],
+])
 const MARK_KEYS = ['href', 'color', 'highlight', 'size', ...SWITCHES] as const
 
 const COLOUR = new RegExp(Colour.pattern as string)
@@ -65,13 +74,42 @@ const COLOUR = new RegExp(Colour.pattern as string)
 export const HREF = /^(https?:\/\/|mailto:|#slide:[A-Za-z0-9][A-Za-z0-9_-]*$)/
 export const SLIDE_HREF_PREFIX = '#slide:'
 
+/** The length of a string in code points (the unit every Text offset counts in). */
+export function codePoints(text: string): number {
+  let n = 0
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i)
+    if (code >= 0xd800 && code <= 0xdbff && i + 1 < text.length) {
+      const next = text.charCodeAt(i + 1)
+      if (next >= 0xdc00 && next <= 0xdfff) i++
+    }
+    n++
+  }
+  return n
+}
+
+/** The JavaScript string index (UTF-16 units) of a code point offset (clamped to the end). */
+export function unitOffset(text: string, offset: number): number {
+  let i = 0
+  for (let n = 0; n < offset && i < text.length; n++) i += (text.codePointAt(i) ?? 0) > 0xffff ? 2 : 1
+  return i
+}
+
 // ---------------------------------------------------------------------------------------------
 // Reading
 
-const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: '\u00a0' }
+const ENTITIES = new Map([
+  ['amp', '&'],
+  ['lt', '<'],
+  ['gt', '>'],
+  ['quot', '"'],
+  ['apos', "'"],
+  ['nbsp', '\u00a0'],
+])
 
 function decodeEntity(body: string): string | undefined {
-  if (ENTITIES[body] !== undefined) return ENTITIES[body]
+  const named = ENTITIES.get(body)
+  if (named !== undefined) return named
   const code = body.startsWith('#x') || body.startsWith('#X') ? parseInt(body.slice(2), 16) : body.startsWith('#') ? parseInt(body.slice(1), 10) : NaN
   if (!Number.isInteger(code) || code < 0 || code > 0x10ffff) return undefined
   return String.fromCodePoint(code)
@@ -90,21 +128,25 @@ const OPEN_TAG = /^<([a-zA-Z][a-zA-Z0-9]*)((?:\s+[^\s=>/]+\s*=\s*(?:"[^"]*"|'[^'
 const CLOSE_TAG = /^<\/([a-zA-Z][a-zA-Z0-9]*)\s*>/
 const ATTRIBUTE = /([^\s=>/]+)\s*=\s*(?:"([^"]*)"|'([^']*)')/g
 
-function refuse(message: string, at: number, pointer?: string): never {
+/** Where a refusal is: a code point offset into the markup, or a function answering it (computed only on failure). */
+type Where = number | (() => number)
+
+function refuse(message: string, where: Where, pointer?: string): never {
+  const at = typeof where === 'function' ? where() : where
   fail('invalid_input', `Text markup: ${message} (at character ${at}).`, pointer === undefined ? {} : { pointer })
 }
 
-function attributesOf(source: string, tag: string, at: number, pointer?: string): Record<string, string> {
-  const out: Record<string, string> = {}
+function attributesOf(source: string, tag: string, at: Where, pointer?: string): Record<string, string> {
+  const out: Record<string, string> = Object.create(null)
   for (const match of source.matchAll(ATTRIBUTE)) {
     const name = match[1].toLowerCase()
-    if (name in out) refuse(`<${tag}> repeats the attribute ${name}`, at, pointer)
+    if (Object.hasOwn(out, name)) refuse(`<${tag}> repeats the attribute ${name}`, at, pointer)
     out[name] = decodeAttribute(match[2] ?? match[3] ?? '')
   }
   return out
 }
 
-function spanMarks(style: string, at: number, pointer?: string): Marks {
+function spanMarks(style: string, at: Where, pointer?: string): Marks {
   const marks: Marks = {}
   for (const declaration of style.split(';')) {
     if (!declaration.trim()) continue
@@ -124,16 +166,17 @@ function spanMarks(style: string, at: number, pointer?: string): Marks {
 }
 
 /** The marks an opening tag adds; refuses every tag and attribute outside the subset. */
-function tagMarks(tag: string, attributeSource: string, at: number, pointer?: string): Marks {
+function tagMarks(tag: string, attributeSource: string, at: Where, pointer?: string): Marks {
   const attributes = attributesOf(attributeSource, tag, at, pointer)
   const names = Object.keys(attributes)
   const only = (allowed: string[]) => {
     const extra = names.find((n) => !allowed.includes(n))
     if (extra) refuse(`<${tag}> takes ${allowed.length ? `only ${allowed.join(', ')}` : 'no attributes'}, not ${extra}`, at, pointer)
   }
-  if (TAG_SWITCH[tag]) {
+  const switched = TAG_SWITCH.get(tag)
+  if (switched) {
     only([])
-    return { [TAG_SWITCH[tag]]: true }
+    return { [switched]: true }
   }
   if (tag === 'span') {
     only(['style'])
@@ -163,18 +206,20 @@ export function parse(markup: string, pointer?: string): Run[] {
     if (buffer) pushText(runs, buffer, marks)
     buffer = ''
   }
+  // Messages name places in code points, like every offset.
+  const at = (index: number) => codePoints(markup.slice(0, index))
   let i = 0
   while (i < markup.length) {
     const ch = markup[i]
     if (ch === '<') {
       const next = markup[i + 1] ?? ''
-      if (next === '!' || next === '?') refuse('comments and declarations are not allowed', i, pointer)
+      if (next === '!' || next === '?') refuse('comments and declarations are not allowed', at(i), pointer)
       const close = next === '/' ? CLOSE_TAG.exec(markup.slice(i)) : null
       if (close) {
         const tag = close[1].toLowerCase()
         const top = stack.pop()
-        if (!top) refuse(`</${tag}> closes nothing`, i, pointer)
-        if (top!.tag !== tag) refuse(`</${tag}> closes <${top!.tag}>`, i, pointer)
+        if (!top) refuse(`</${tag}> closes nothing`, at(i), pointer)
+        if (top!.tag !== tag) refuse(`</${tag}> closes <${top!.tag}>`, at(i), pointer)
         flush()
         marks = top!.marks
         i += close[0].length
@@ -183,8 +228,9 @@ export function parse(markup: string, pointer?: string): Run[] {
       const open = /[a-zA-Z]/.test(next) ? OPEN_TAG.exec(markup.slice(i)) : null
       if (open) {
         const tag = open[1].toLowerCase()
-        if (open[3]) refuse(`<${tag}/> (a self-closing tag) is not allowed`, i, pointer)
-        const added = tagMarks(tag, open[2], i, pointer)
+        if (open[3]) refuse(`<${tag}/> (a self-closing tag) is not allowed`, at(i), pointer)
+        const start = i
+        const added = tagMarks(tag, open[2], () => at(start), pointer)
         flush()
         stack.push({ tag, marks })
         marks = { ...marks, ...added }
@@ -211,7 +257,7 @@ export function parse(markup: string, pointer?: string): Run[] {
     buffer += ch
     i++
   }
-  if (stack.length) refuse(`<${stack[stack.length - 1].tag}> is never closed`, markup.length, pointer)
+  if (stack.length) refuse(`<${stack[stack.length - 1].tag}> is never closed`, at(markup.length), pointer)
   flush()
   return runs
 }
@@ -351,17 +397,18 @@ function splitAt(runs: Run[], at: number): Run[] {
   return out
 }
 
-/** A range checked against the plain text; a range ending inside a surrogate pair widens to hold it. */
+/**
+ * A range of the plain text, [start, end) in code points, checked; answers it as JavaScript string
+ * indices (UTF-16 units) for slicing. Messages count code points too.
+ */
 export function checkRange(plain: string, range: readonly [number, number], pointer?: string): [number, number] {
-  let [start, end] = range
+  const [start, end] = range
   const extra = pointer === undefined ? {} : { pointer }
-  if (!Number.isInteger(start) || !Number.isInteger(end) || start < 0) fail('invalid_input', `The range [${start}, ${end}] is not two offsets from 0.`, extra)
+  const length = codePoints(plain)
+  if (!Number.isInteger(start) || !Number.isInteger(end) || start < 0) fail('invalid_input', `The range [${start}, ${end}] is not two offsets from 0 (offsets count code points).`, extra)
   if (start >= end) fail('invalid_input', `The range [${start}, ${end}] is empty: the end must come after the start.`, extra)
-  if (end > plain.length) fail('invalid_input', `The range [${start}, ${end}] ends beyond the text (${plain.length} characters).`, extra)
-  const low = (i: number) => i > 0 && i < plain.length && /[\uDC00-\uDFFF]/.test(plain[i]) && /[\uD800-\uDBFF]/.test(plain[i - 1])
-  if (low(start)) start--
-  if (low(end)) end++
-  return [start, end]
+  if (end > length) fail('invalid_input', `The range [${start}, ${end}] ends beyond the text (${length} characters, counted in code points).`, extra)
+  return [unitOffset(plain, start), unitOffset(plain, end)]
 }
 
 /** The marks of a run after a style change. */
@@ -393,8 +440,8 @@ export function checkStyle(change: StyleMarks, pointer?: string): void {
 }
 
 /**
- * Applies a style change over [start, end) of the plain text and answers canonical markup.
- * Paragraph breaks inside the range stay unmarked.
+ * Applies a style change over [start, end) of the plain text (code points) and answers canonical
+ * markup. Paragraph breaks inside the range stay unmarked.
  */
 export function styleRange(markup: string, range: readonly [number, number], change: StyleMarks, pointer?: string): string {
   checkStyle(change)
@@ -423,43 +470,62 @@ export function occurrences(plain: string, find: string, matchCase = false): { i
   return [...plain.matchAll(pattern)].map((m) => ({ index: m.index!, length: m[0].length }))
 }
 
+const sameCharacter = (a: string, b: string) => a === b || a.toLowerCase() === b.toLowerCase()
+
+/**
+ * The runs a replacement is written as, aligned with the text it replaces so that marks stay where
+ * they were: the longest common beginning and then the longest common end of the two (compared
+ * character by character in code points, case-insensitively) keep the marks of the characters they
+ * stand for; the changed middle takes the marks of the first character it replaces, or, when it
+ * replaces nothing (a pure insertion), of the character before it (after it, at the very start).
+ *
+ *   <i>Ac</i>me  "Acme" → "Acme Corp"   <i>Ac</i>me Corp
+ *   Acme <i>Corp</i>  "Acme Corp" → "Globex Corp"   Globex <i>Corp</i>
+ */
+export function alignedReplacement(replaced: readonly { ch: string; marks: Marks }[], replace: string): Run[] {
+  const next = [...replace]
+  const shorter = Math.min(replaced.length, next.length)
+  let prefix = 0
+  while (prefix < shorter && sameCharacter(replaced[prefix].ch, next[prefix])) prefix++
+  let suffix = 0
+  while (suffix < shorter - prefix && sameCharacter(replaced[replaced.length - 1 - suffix].ch, next[next.length - 1 - suffix])) suffix++
+  const middleMarks =
+    replaced.length - suffix > prefix ? replaced[prefix].marks : prefix > 0 ? replaced[prefix - 1].marks : replaced.length ? replaced[replaced.length - suffix].marks : {}
+  return next.map((ch, k) => {
+    if (k < prefix) return { text: ch, marks: replaced[k].marks }
+    if (k >= next.length - suffix) return { text: ch, marks: replaced[replaced.length - (next.length - k)].marks }
+    return { text: ch, marks: middleMarks }
+  })
+}
+
 /**
  * Replaces every occurrence of `find` (plain text) by `replace` (plain text, not markup). Text
- * outside the matches keeps its marks; a replacement takes the marks of the first character it
- * replaces. Markup without a match comes back exactly as given.
+ * outside the matches keeps its marks; each replacement keeps the marks where they were
+ * (`alignedReplacement`). Markup without a match comes back exactly as given.
  */
 export function replaceAll(markup: string, find: string, replace: string, matchCase = false, pointer?: string): { text: string; count: number } {
   const runs = parse(markup, pointer)
   const plain = runs.map((r) => r.text).join('')
   const found = occurrences(plain, find, matchCase)
   if (!found.length) return { text: markup, count: 0 }
-  const marksAt = (index: number): Marks => {
-    let offset = 0
-    for (const run of runs) {
-      if (index < offset + run.text.length) return run.marks
-      offset += run.text.length
+  // The plain text as characters (code points) with their marks, each at its string index.
+  const chars: { ch: string; marks: Marks; index: number }[] = []
+  let offset = 0
+  for (const run of runs) {
+    for (const ch of run.text) {
+      chars.push({ ch, marks: run.marks, index: offset })
+      offset += ch.length
     }
-    return {}
-  }
-  const slice = (from: number, to: number): Run[] => {
-    const out: Run[] = []
-    let offset = 0
-    for (const run of runs) {
-      const a = Math.max(from, offset)
-      const b = Math.min(to, offset + run.text.length)
-      if (a < b) out.push({ text: run.text.slice(a - offset, b - offset), marks: run.marks })
-      offset += run.text.length
-    }
-    return out
   }
   const out: Run[] = []
-  let cursor = 0
+  let k = 0
   for (const match of found) {
-    out.push(...slice(cursor, match.index))
-    out.push({ text: replace, marks: marksAt(match.index) })
-    cursor = match.index + match.length
+    while (k < chars.length && chars[k].index < match.index) out.push({ text: chars[k].ch, marks: chars[k++].marks })
+    const replaced: typeof chars = []
+    while (k < chars.length && chars[k].index < match.index + match.length) replaced.push(chars[k++])
+    out.push(...alignedReplacement(replaced, replace))
   }
-  out.push(...slice(cursor, plain.length))
+  while (k < chars.length) out.push({ text: chars[k].ch, marks: chars[k++].marks })
   return { text: serialize(out), count: found.length }
 }
 
@@ -486,7 +552,8 @@ export interface TextSite {
   set(value: string): void
 }
 
-const SLIDE_TEXT_FIELDS = ['title', 'subtitle', 'byline', 'attribution'] as const
+/** The Text fields a slide itself may carry. */
+export const SLIDE_TEXT_FIELDS = ['title', 'subtitle', 'byline', 'attribution'] as const
 
 /** Every Text of a block, in document order. */
 export function blockTexts(block: Block): TextSite[] {
@@ -556,9 +623,13 @@ export function blockText(block: Block, pointer: string, inputPointer = '/path')
   const segments = pointer.split('/').slice(1)
   const index = '(0|[1-9]\\d*)'
   const record = block as Record<string, unknown>
-  const optional: Record<string, string> = { shape: 'text', picture: 'caption', chart: 'title' }
-  if (optional[block.kind] && pointer === `/${optional[block.kind]}`) {
-    const name = optional[block.kind]
+  const optional = new Map([
+    ['shape', 'text'],
+    ['picture', 'caption'],
+    ['chart', 'title'],
+  ])
+  const name = optional.get(block.kind)
+  if (name && pointer === `/${name}`) {
     return { pointer, value: '', set: (v) => (record[name] = v) }
   }
   const itemLike = new RegExp(`^/items/${index}/text$`).test(pointer) || new RegExp(`^/rows/${index}/${index}$`).test(pointer)

@@ -34,3 +34,17 @@ export const THEMES: Theme[] = [
 export function findTheme(idOrStored: string): Theme | undefined {
   return THEMES.find((theme) => theme.id === idOrStored || theme.storedId === idOrStored)
 }
+
+/**
+ * The palette tokens a deck may name as colours: its theme's (Simple's when the manifest names no
+ * shipped theme) and those its brand kit's palette adds or overrides.
+ */
+export function paletteTokens(manifest: { theme?: unknown; brandKit?: { palette?: Record<string, string> } }): Set<string> {
+  const theme = (typeof manifest.theme === 'string' ? findTheme(manifest.theme) : undefined) ?? THEMES[0]
+  return new Set([...Object.keys(theme.palette), ...Object.keys(manifest.brandKit?.palette ?? {})])
+}
+
+/** The palette entry of a token in a theme; undefined for anything else (`constructor` included). */
+export function paletteEntry(theme: Theme | undefined, token: string): { light: string; dark: string } | undefined {
+  return theme && Object.hasOwn(theme.palette, token) ? theme.palette[token] : undefined
+}

@@ -7,6 +7,7 @@ import { existsSync, readFileSync } from 'node:fs'
 import { mkdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { Workspace } from './workspace.js'
+import { own } from '../model/own.js'
 
 export interface Lease {
   author: string
@@ -29,7 +30,7 @@ export function readLeases(ws: Workspace): LeaseFile {
 
 /** The live lease on a slide, if any (expired ones count as free). */
 export function leaseOf(ws: Workspace, deckId: string, slideId: string, now = Date.now()): Lease | undefined {
-  const lease = readLeases(ws)[deckId]?.[slideId]
+  const lease = own(own(readLeases(ws), deckId), slideId)
   return lease && Date.parse(lease.until) > now ? lease : undefined
 }
 

@@ -4,7 +4,7 @@
  * form as the spec writes it.
  */
 import assert from 'node:assert/strict'
-import { readFileSync } from 'node:fs'
+import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { after, before, describe, it } from 'node:test'
 import { commitCount, studio } from '../helpers/studio.js'
@@ -92,6 +92,10 @@ describe('pictures, appearance, tables and charts on the command line', () => {
     assert.match(log, /assets\/logo\.json/)
     assert.match(log, /deck\.json/)
 
+    // An asset with a file and no record gets its record made.
+    writeFileSync(join(ws.dir, 'decks', FIXTURE_DECK, 'assets', 'hero.png'), 'png')
+    await ws.git('add', '-A')
+    await ws.git('-c', 'user.name=t', '-c', 'user.email=t@studio.invalid', 'commit', '-qm', 'hero file')
     const picture = JSON.stringify({ id: 'p2', kind: 'picture', asset: 'hero', pos: { x: 0, y: 600, w: 200, h: 200 } })
     await oneCommit(ws, ['block', 'insert', 'freeform-4', '--slot', 'media'], picture)
     const created = await oneCommit(ws, ['block', 'alt', 'freeform-4#p2', 'A harbour at dawn'])
@@ -102,6 +106,19 @@ describe('pictures, appearance, tables and charts on the command line', () => {
     assert.equal(onBlock.on, 'block')
     assert.equal(blockOf(ws, 'freeform-4', 'b1').alt, 'A plan box')
     await refused(ws, ['block', 'alt', 'title-body-2#b1', 'x'], 400, 'invalid_input', '/blockId')
+
+    // A picture naming an asset the deck does not hold (written by hand): no record is made for it.
+    const file = join(ws.dir, 'decks', FIXTURE_DECK, 'slides', 'freeform-4.json')
+    const slide = JSON.parse(readFileSync(file, 'utf8'))
+    slide.blocks.push({ id: 'ghost', kind: 'picture', asset: 'nowhere', pos: { x: 0, y: 0, w: 10, h: 10 }, z: slide.blocks.length })
+    writeFileSync(file, JSON.stringify(slide, null, 2) + '\n')
+    await ws.git('add', '-A')
+    await ws.git('-c', 'user.name=t', '-c', 'user.email=t@studio.invalid', 'commit', '-qm', 'a picture by hand')
+    await refused(ws, ['block', 'alt', 'freeform-4#ghost', 'Nothing'], 404, 'not_found', '/blockId')
+    assert.equal(existsSync(join(ws.dir, 'decks', FIXTURE_DECK, 'assets', 'nowhere.json')), false)
+    slide.blocks.pop()
+    writeFileSync(file, JSON.stringify(slide, null, 2) + '\n')
+    await ws.git('-c', 'user.name=t', '-c', 'user.email=t@studio.invalid', 'commit', '-qam', 'picture removed by hand')
     await refused(ws, ['block', 'alt', 'freeform-4#b1', 'x', '--rev', '0'], 409, 'stale_revision')
   })
 

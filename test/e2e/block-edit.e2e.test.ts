@@ -87,8 +87,10 @@ describe('block editing on the command line', () => {
     await refused(ws, ['block', 'set', 'nope#b1', '/text', 'x'], 404, 'not_found', '/slideId')
   })
 
-  it('inserts a block into a slot after a sibling, with a fresh id when its id is taken', async () => {
-    const block = JSON.stringify({ id: 'b2', kind: 'text', text: 'Margins grew by a third.' })
+  it('inserts a block into a slot after a sibling, and answers 409 id_taken for an id the slide already uses', async () => {
+    const taken = await refused(ws, ['block', 'insert', 'title-body-2', '--slot', 'body', '--after', 'b1'], 409, 'id_taken', '/block/id', JSON.stringify({ id: 'b2', kind: 'text', text: 'x' }))
+    assert.match(taken.message, /already has a block "b2".*b3 is free/)
+    const block = JSON.stringify({ id: 'b3', kind: 'text', text: 'Margins grew by a third.' })
     const result = await oneCommit(ws, ['block', 'insert', 'title-body-2', '--slot', 'body', '--after', 'b1'], block)
     assert.equal(result.id, 'b3')
     const ids = slideOf(ws, 'title-body-2').blocks.map((b: { id: string }) => b.id)
@@ -222,8 +224,13 @@ describe('block editing on the command line', () => {
     await refused(ws, ['block', 'regroup', 'freeform-4', '--blocks', 'b5', '--as', 'solo'], 400, 'invalid_input', '/blockIds')
     await refused(ws, ['block', 'regroup', 'freeform-4', '--blocks', 'b1', '--as', 'x', '--rev', '0'], 409, 'stale_revision')
 
-    // Taking one member out of a group of two leaves no group of one behind.
-    await oneCommit(ws, ['block', 'ungroup', 'freeform-4', '--blocks', 'b1,b2'])
+    // Named objects only: the others keep their tag, even one left alone.
+    const one = await oneCommit(ws, ['block', 'ungroup', 'freeform-4', '--blocks', 'b1'])
+    assert.deepEqual(one.blockIds, ['b1'])
+    assert.deepEqual([blockOf(ws, 'freeform-4', 'b1').group, blockOf(ws, 'freeform-4', 'b2').group, blockOf(ws, 'freeform-4', 'b3').group], [undefined, 'group-1', 'group-1'])
+    await oneCommit(ws, ['block', 'ungroup', 'freeform-4', '--blocks', 'b2'])
+    assert.deepEqual([blockOf(ws, 'freeform-4', 'b2').group, blockOf(ws, 'freeform-4', 'b3').group], [undefined, 'group-1'])
+    await oneCommit(ws, ['block', 'ungroup', 'freeform-4', '--group', 'group-1'])
     assert.equal(blockOf(ws, 'freeform-4', 'b3').group, undefined)
   })
 

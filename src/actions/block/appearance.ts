@@ -7,6 +7,7 @@ import { Shadow, SHADOW_DEFAULTS } from '../../model/blocks.js'
 import { findBlock, findSlide } from '../../model/edit.js'
 import { BR, nullable, obj, oneOf, opt, outline, SLUG, str, bool } from '../../model/schema.js'
 import { canonicalJson } from '../../store/canonical.js'
+import { deckAssetIds } from '../../model/assets.js'
 import { contentBox, drawnBoxes, fitText } from '../../layout/index.js'
 import { tidy } from '../../model/arrange.js'
 import { gather, given, targetAsList } from './cli.js'
@@ -32,8 +33,8 @@ export const blockSetAlt = defineAction({
   id: 'block.setAlt',
   label: 'Set alt text',
   doc:
-    'Sets the alt text: on the block for a shape, chart, line, text box or shader; on the asset record (assets/<assetId>.json, made when missing) for a picture ' +
-    '(two pictures of one asset share one description). Text, heading, list, table and html blocks are read as text and take none. The result names where it went.',
+    'Sets the alt text: on the block for a shape, chart, line, text box or shader; on the asset record (assets/<assetId>.json, made when the asset has a file but no record) for a picture ' +
+    '(two pictures of one asset share one description; a picture naming an asset the deck does not hold answers 404 and writes nothing). Text, heading, list, table and html blocks are read as text and take none. The result names where it went.',
   group: 'block',
   milestone: 'M2',
   mutates: true,
@@ -62,6 +63,9 @@ export const blockSetAlt = defineAction({
         if (block.kind === 'picture') {
           const assetId = String(block.asset)
           if (!new RegExp(SLUG).test(assetId)) fail('refused', `Picture "${block.id}" names asset "${assetId}", which is not an asset id.`, { pointer: '/blockId' })
+          if (!deckAssetIds(ctx.ws, doc.manifest.id, new Map(), [], []).has(assetId)) {
+            fail('not_found', `Picture "${block.id}" names asset "${assetId}", which deck "${doc.manifest.id}" does not hold; add the asset first (asset.add), or point the picture at one it holds.`, { pointer: '/blockId' })
+          }
           const file = `decks/${doc.manifest.id}/assets/${assetId}.json`
           const path = join(ctx.ws.root, file)
           let record: Record<string, unknown> = { id: assetId, role: 'picture' }

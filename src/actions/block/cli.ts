@@ -37,11 +37,17 @@ export function gather(parsed: CliParsed, names: readonly string[], rename: Reco
   return Object.keys(out).length ? out : undefined
 }
 
-/** `3,9` or `3-9` or `[3,9]` as `[3, 9]`; other values unchanged. */
+const NUMBER = '-?\\d+(?:\\.\\d+)?'
+const RANGE = new RegExp(`^\\s*\\[?\\s*(${NUMBER})\\s*(?:,|-|\\s)\\s*(${NUMBER})\\s*\\]?\\s*$`)
+
+/**
+ * `3,9`, `3-9`, `3 9` or `[3,9]` as `[3, 9]`. Signs are kept (`-1,3` is [-1, 3], which the schema
+ * then refuses like the JSON form); other values are unchanged, for the validator to name.
+ */
 export function range(value: unknown): unknown {
   if (typeof value !== 'string') return value
-  const parts = value.replace(/^\[|\]$/g, '').split(/\s*[,-]\s*|\s+/).filter(Boolean)
-  return parts.length === 2 ? parts.map((part) => numeric(part)) : value
+  const match = RANGE.exec(value)
+  return match ? [Number(match[1]), Number(match[2])] : value
 }
 
 /**

@@ -6,7 +6,8 @@ import { fail } from '../../core/errors.js'
 import type { Block, Slide } from '../../model/deck.js'
 import { BlockSchema } from '../../model/deck.js'
 import { DUPLICATE_OFFSET } from '../../model/blocks.js'
-import { findBlock, findSlide, freeBlockId } from '../../model/edit.js'
+import { findBlock, findSlide } from '../../model/edit.js'
+import { has, isPrototypeKey } from '../../model/own.js'
 import { SLOTS } from '../../model/layouts.js'
 import { BlockId, BR, obj, oneOf, opt, outline, Pointer, SLUG, unknown } from '../../model/schema.js'
 import { blockHeight, contentBox, drawnBoxes } from '../../layout/index.js'
@@ -50,6 +51,7 @@ const isObject = (value: unknown): value is Record<string, unknown> => !!value &
  */
 export function setAtPointer(block: Block, tokens: string[], value: unknown): void {
   const bad = (message: string): never => fail('invalid_input', message, { pointer: '/path' })
+  if (tokens.some(isPrototypeKey)) bad('__proto__ is not a member a block can hold.')
   let parent: unknown = block
   for (let i = 0; i < tokens.length - 1; i++) {
     const token = tokens[i]
@@ -59,7 +61,7 @@ export function setAtPointer(block: Block, tokens: string[], value: unknown): vo
       if (index === undefined) bad(`${where} is not an index of the array.`)
       parent = parent[index!]
     } else if (isObject(parent)) {
-      if (parent[token] === undefined) {
+      if (!has(parent, token) || parent[token] === undefined) {
         if (value === undefined) return
         parent[token] = {}
       }
@@ -238,7 +240,7 @@ export const blockInsert = defineAction({
   id: 'block.insert',
   label: 'Insert block',
   doc:
-    'Inserts a block document into a slot, after a sibling or first; an id already used on the slide is replaced by a fresh one (the result names it). ' +
+    'Inserts a block document into a slot, after a sibling or first; an id already used on the slide answers 409 id_taken. ' +
     'A block carrying pos on a non-canvas slide converts the slide first and lands as an object on top of the stack; on a canvas the slot is not kept.',
   group: 'block',
   milestone: 'M2',
@@ -268,7 +270,7 @@ export const blockInsert = defineAction({
         if (block.pos !== undefined) slide = canvasSlide(doc, input.slideId)
         checkAfter(slide, input.after, input.slot)
         const blocks = blocksOf(slide)
-        if (blocks.some((b) => b.id === block.id)) block.id = /^b\d+$/.test(block.id) ? nextBlockId(slide) : freeBlockId(slide, block.id)
+        if (blocks.some((b) => b.id === block.id)) fail('id_taken', `Slide "${slide.id}" already has a block "${block.id}"; give the block a free id (${nextBlockId(slide)} is free).`, { pointer: '/block/id' })
         if (isCanvas(slide)) {
           delete block.slot
           if (!block.pos && isPointLine(block)) {

@@ -85,8 +85,8 @@ export const blockUngroup = defineAction({
   id: 'block.ungroup',
   label: 'Ungroup blocks',
   doc:
-    'Removes the group tag from the named objects, or from every member of the named group (with both, the named objects must be members). ' +
-    'A member left alone loses the tag too. The members each tag had are remembered locally for block.regroup.',
+    'Removes the group tag from the named objects only, or from every member of the named group (with both, the named objects must be members). ' +
+    'Members not named keep their tag. The members each tag had are remembered locally for block.regroup.',
   group: 'block',
   milestone: 'M2',
   mutates: true,
@@ -119,14 +119,10 @@ export const blockUngroup = defineAction({
             if (block.group !== input.group) fail('invalid_input', `Block "${block.id}" is not in group "${input.group}".`, { pointer: `/blockIds/${i}` })
           })
         }
-        // Remember each tag's members as they were, for block.regroup; a member left alone loses the tag too.
+        // Remember each tag's members as they were, for block.regroup.
         const before = new Map<string, string[]>()
         for (const block of named) if (typeof block.group === 'string' && !before.has(block.group)) before.set(block.group, membersOf(all, block.group))
         for (const block of named) delete block.group
-        for (const [tag] of before) {
-          const left = all.filter((b) => b.group === tag)
-          if (left.length === 1) delete left[0].group
-        }
         for (const [tag, members] of before) rememberUngrouped(ctx, deckId, slide.id, tag, members)
         return [...before.entries()].map(([group, members]) => ({ group, blockIds: members }))
       },

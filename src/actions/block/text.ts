@@ -14,7 +14,9 @@ const textPath = { ...Pointer, description: 'Pointer of the Text inside the bloc
 const textRange = arr(int({ minimum: 0 }), {
   minItems: 2,
   maxItems: 2,
-  description: 'Start and end in the plain text (end excluded), one character per paragraph break.',
+  description:
+    'Start and end in the plain text (end excluded), counted in Unicode code points (an emoji or any astral character is one, not two), one character per paragraph break. ' +
+    'On the command line: --range 0,5 (also 0-5 or [0,5]).',
 })
 const items = arr(int({ minimum: 0 }), { minItems: 1, uniqueItems: true, description: 'List items (0-based) the write applies to; all when unset.' })
 const MARK_SWITCHES = ['italic', 'underline', 'strike', 'superscript', 'subscript'] as const

@@ -7,6 +7,7 @@ import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from '
 import { join } from 'node:path'
 import type { ActionContext } from '../../core/action.js'
 import type { Workspace } from '../../store/workspace.js'
+import { own } from '../../model/own.js'
 
 type Memory = Record<string, Record<string, Record<string, string[]>>>
 
@@ -31,14 +32,15 @@ function write(ws: Workspace, memory: Memory): void {
 
 /** The members a group had when it was last ungrouped, if remembered. */
 export function ungroupedSet(ws: Workspace, deckId: string, slideId: string, group: string): string[] | undefined {
-  const set = read(ws)[deckId]?.[slideId]?.[group]
+  const set = own(own(own(read(ws), deckId), slideId), group)
   return Array.isArray(set) ? set.filter((id) => typeof id === 'string') : undefined
 }
 
 function update(ws: Workspace, deckId: string, slideId: string, group: string, members: string[] | null): void {
   const memory = read(ws)
-  const slides = (memory[deckId] ??= {})
-  const groups = (slides[slideId] ??= {})
+  // Ids from input may be names of built-ins (`constructor`): only own members count.
+  const slides = own(memory, deckId) ?? (memory[deckId] = {})
+  const groups = own(slides, slideId) ?? (slides[slideId] = {})
   if (members) groups[group] = members
   else delete groups[group]
   if (!Object.keys(groups).length) delete slides[slideId]

@@ -18,7 +18,7 @@ export const Anchor = anyOf(
       slideId: SlideId,
       blockId: BlockId,
       path: { ...Pointer, description: 'Pointer of the Text inside the block, e.g. /text.' },
-      range: arr(int({ minimum: 0 }), { minItems: 2, maxItems: 2, description: '[start, end] in the plain text, one character per paragraph break.' }),
+      range: arr(int({ minimum: 0 }), { minItems: 2, maxItems: 2, description: '[start, end] in the plain text, counted in code points, one character per paragraph break.' }),
     }),
     obj({ kind: lit('cell'), slideId: SlideId, blockId: BlockId, row: int({ minimum: 0, description: 'Row, from 0.' }), col: int({ minimum: 0, description: 'Column, from 0.' }) }),
     obj({ kind: lit('notes'), slideId: SlideId }),

@@ -114,7 +114,7 @@ export const deckCopy = defineAction({
     delete doc.manifest.template
     if (input.slideIds) {
       const keep = new Set(input.slideIds)
-      for (const id of keep) if (!source.slides[id]) fail('not_found', `No slide "${id}" in deck "${input.id}".`, { pointer: '/slideIds' })
+      for (const id of keep) if (!Object.hasOwn(source.slides, id)) fail('not_found', `No slide "${id}" in deck "${input.id}".`, { pointer: '/slideIds' })
       doc.manifest.sections = doc.manifest.sections.map((s) => ({ ...s, slides: s.slides.filter((id) => keep.has(id)) })).filter((s) => s.slides.length)
       for (const id of Object.keys(doc.slides)) if (!keep.has(id)) delete doc.slides[id]
     }

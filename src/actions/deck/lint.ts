@@ -56,7 +56,7 @@ export const deckLint = defineAction({
   run: async (ctx, input: { slideIds?: string[] }) => {
     const doc = await ctx.target()
     input.slideIds?.forEach((id, i) => {
-      if (!doc.slides[id]) fail('not_found', `No slide "${id}" in deck "${doc.manifest.id}".`, { pointer: `/slideIds/${i}` })
+      if (!Object.hasOwn(doc.slides, id)) fail('not_found', `No slide "${id}" in deck "${doc.manifest.id}".`, { pointer: `/slideIds/${i}` })
     })
     const wanted = input.slideIds ? new Set(input.slideIds) : undefined
     const assets = await readAssetRecords(ctx.ws, doc.manifest.id)

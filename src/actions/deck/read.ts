@@ -29,7 +29,7 @@ export function deckInfo(doc: DeckDoc) {
     sections: manifest.sections.map((section) => ({
       id: section.id,
       title: section.title,
-      slides: section.slides.map((id) => ({ id, title: doc.slides[id] ? slideTitle(doc.slides[id]) : '' })),
+      slides: section.slides.map((id) => ({ id, title: Object.hasOwn(doc.slides, id) ? slideTitle(doc.slides[id]) : '' })),
     })),
     counts: deckCounts(doc),
     revision: manifest.revision,

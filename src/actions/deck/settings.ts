@@ -237,7 +237,7 @@ export const sectionSet = defineAction({
           if (seenSections.has(section.id)) fail('invalid_input', `Section id "${section.id}" appears twice.`, { pointer: `/sections/${i}/id` })
           seenSections.add(section.id)
           section.slides.forEach((slideId, j) => {
-            if (!doc.slides[slideId]) fail('not_found', `No slide "${slideId}" in this deck.`, { pointer: `/sections/${i}/slides/${j}` })
+            if (!Object.hasOwn(doc.slides, slideId)) fail('not_found', `No slide "${slideId}" in this deck.`, { pointer: `/sections/${i}/slides/${j}` })
             if (seenSlides.has(slideId)) fail('invalid_input', `Slide "${slideId}" appears twice.`, { pointer: `/sections/${i}/slides/${j}` })
             seenSlides.add(slideId)
           })

@@ -5,6 +5,7 @@ import { fail } from '../../core/errors.js'
 import { orderedSlides, type DeckDoc, type Slide } from '../../model/deck.js'
 import { arr, BR, obj, opt, outline, SlideId, SLUG, str } from '../../model/schema.js'
 import { replaceAll, replaceAllPlain, slideTexts } from '../../model/text.js'
+import { own } from '../../model/own.js'
 import { given, without } from '../block/cli.js'
 import { readAssetRecords } from './lint.js'
 
@@ -128,7 +129,7 @@ export const deckTailor = defineAction({
     const skip = input.skip ?? []
     if (!replacements.length && !input.logo && !skip.length) fail('invalid_input', 'Name at least one step: replacements, logo or skip.', { pointer: '' })
     skip.forEach((id, i) => {
-      if (!current.slides[id]) fail('not_found', `No slide "${id}" in deck "${deckId}".`, { pointer: `/skip/${i}` })
+      if (!Object.hasOwn(current.slides, id)) fail('not_found', `No slide "${id}" in deck "${deckId}".`, { pointer: `/skip/${i}` })
     })
     let oldName: string | undefined
     if (input.logo) {
@@ -149,7 +150,7 @@ export const deckTailor = defineAction({
       if (input.logo) {
         for (const block of slide.blocks ?? []) {
           if (block.kind !== 'picture' || block.asset === input.logo.assetId) continue
-          const alt = records[String(block.asset)]?.alt
+          const alt = own(records, String(block.asset))?.alt
           if (typeof alt === 'string' && alt.toLowerCase().includes(oldName!)) {
             block.asset = input.logo.assetId
             logos++

@@ -138,7 +138,7 @@ export const exportText = defineAction({
     const doc = await ctx.target()
     const named = Array.isArray(input.slideIds) ? input.slideIds : undefined
     named?.forEach((id, i) => {
-      if (!doc.slides[id]) fail('not_found', `No slide "${id}" in deck "${doc.manifest.id}".`, { pointer: `/slideIds/${i}` })
+      if (!Object.hasOwn(doc.slides, id)) fail('not_found', `No slide "${id}" in deck "${doc.manifest.id}".`, { pointer: `/slideIds/${i}` })
     })
     const wanted = named ? new Set(named) : undefined
     const slides = orderedSlides(doc).filter((slide) => (wanted ? wanted.has(slide.id) : !slide.skip || input.includeSkipped))

@@ -7,6 +7,7 @@ import { fail } from '../../core/errors.js'
 import { SLIDE_VARIANTS } from '../../model/blocks.js'
 import type { Block, DeckDoc, Section, Slide } from '../../model/deck.js'
 import { sectionOf } from '../../model/edit.js'
+import { has, own } from '../../model/own.js'
 import { countFindings, lintSlide, type AssetRecord, type Finding } from '../../model/lint.js'
 import type { Schema } from '../../model/schema.js'
 import { check, slideTexts } from '../../model/text.js'
@@ -60,7 +61,7 @@ export function checkSlide(slide: Slide, pointer: string, options: { markup?: bo
   const seen = new Set<string>()
   ;(slide.blocks ?? []).forEach((block: Block, i: number) => {
     const at = `${pointer}/blocks/${i}`
-    if (seen.has(block.id)) fail('invalid_input', `Block id "${block.id}" appears twice on the slide.`, { pointer: `${at}/id` })
+    if (seen.has(block.id)) fail('id_taken', `Block id "${block.id}" appears twice on the slide.`, { pointer: `${at}/id` })
     seen.add(block.id)
     if (slide.layout === 'freeform') {
       if (block.pos === undefined) fail('invalid_input', `Block "${block.id}" is on the canvas and needs its box (pos).`, { pointer: `${at}/pos` })
@@ -98,7 +99,7 @@ export function landing(doc: DeckDoc, where: { after?: string; sectionId?: strin
   if (!sections.length) sections.push({ id: 'main', title: 'Main', slides: [] })
   const target = sectionIndex ?? sections.length - 1
   // "First in the section" is after the section header that opens it, when it opens with one.
-  const opener = doc.slides[sections[target].slides[0]]
+  const opener = own(doc.slides, sections[target].slides[0] ?? '')
   return { sectionIndex: target, index: opener?.layout === 'section' ? 1 : 0 }
 }
 
@@ -147,7 +148,7 @@ export function sectionIdOf(doc: DeckDoc, slideId: string): string | undefined {
 export function checkSlideIds(doc: DeckDoc, ids: string[], pointer = '/slideIds'): void {
   const seen = new Set<string>()
   ids.forEach((id, i) => {
-    if (!doc.slides[id]) fail('not_found', `No slide "${id}" in deck "${doc.manifest.id}".`, { pointer: `${pointer}/${i}` })
+    if (!has(doc.slides, id)) fail('not_found', `No slide "${id}" in deck "${doc.manifest.id}".`, { pointer: `${pointer}/${i}` })
     if (seen.has(id)) fail('invalid_input', `Slide "${id}" is named twice.`, { pointer: `${pointer}/${i}` })
     seen.add(id)
   })

@@ -1,3 +1,4 @@
+import { own } from '../../model/own.js'
 import { defineAction } from '../../core/action.js'
 import { fail } from '../../core/errors.js'
 import { slideTitle } from '../../model/deck.js'
@@ -42,7 +43,7 @@ export const slideList = defineAction({
     let number = 0
     for (const section of doc.manifest.sections) {
       for (const id of section.slides) {
-        const slide = doc.slides[id]
+        const slide = own(doc.slides, id)
         if (!slide) continue
         number++
         if (input.sectionId !== undefined && section.id !== input.sectionId) continue

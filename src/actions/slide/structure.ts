@@ -6,6 +6,7 @@ import { fail } from '../../core/errors.js'
 import type { Block, DeckDoc, Slide } from '../../model/deck.js'
 import { findSlide, freeSlideId, sectionOf } from '../../model/edit.js'
 import { LAYOUTS } from '../../model/layouts.js'
+import { has, own } from '../../model/own.js'
 import { blankSlide } from '../../model/mutations/slide-ops.js'
 import { BR, DeckId, obj, oneOf, opt, outline, SectionId, SlideId, SlideIds } from '../../model/schema.js'
 import { checkInputBlocks } from '../../model/check.js'
@@ -16,11 +17,11 @@ const slideResult = outline({ slide: 'The normalized slide.', sectionId: 'The se
 /** The id a new slide gets: the one asked for (409 when taken), else `<layout>-<n>` with the first free n. */
 function newSlideId(doc: DeckDoc, layout: string, asked: string | undefined, pointer: string): string {
   if (asked === undefined) return freeSlideId(doc, layout)
-  if (doc.slides[asked]) fail('id_taken', `Deck "${doc.manifest.id}" already has a slide "${asked}".`, { pointer })
+  if (has(doc.slides, asked)) fail('id_taken', `Deck "${doc.manifest.id}" already has a slide "${asked}".`, { pointer })
   return asked
 }
 
-const isSectionHeader = (doc: DeckDoc) => (id: string) => doc.slides[id]?.layout === 'section'
+const isSectionHeader = (doc: DeckDoc) => (id: string) => own(doc.slides, id)?.layout === 'section'
 
 export const slideInsert = defineAction({
   id: 'slide.insert',
@@ -263,7 +264,7 @@ export const slideImport = defineAction({
         const at = landing(doc, input)
         const renamed = new Map<string, string>()
         for (const from of input.slideIds) {
-          const id = doc.slides[from] ? freeSlideId(doc, source.slides[from].layout, new Set(input.slideIds)) : from
+          const id = has(doc.slides, from) ? freeSlideId(doc, source.slides[from].layout, new Set(input.slideIds)) : from
           if (id !== from) renamed.set(from, id)
           doc.slides[id] = { ...structuredClone(source.slides[from]), id }
           slides.push({ id, from, renamed: id !== from })

@@ -36,7 +36,7 @@ async function checkStep(doc: DeckDoc, slideId: string, index: number, kind: str
   const [issue] = (await documentIssues(probe, [slideId])).filter((i) => i.pointer.startsWith(`/slides/${slideId}`))
   if (issue) {
     const inner = issue.pointer.split('/').slice(3).join('/')
-    fail('invalid_input', `Mutation ${index} (${kind}) would leave the slide invalid at /${inner}: ${issue.message}`, {
+    fail(issue.code ?? 'invalid_input', `Mutation ${index} (${kind}) would leave the slide invalid at /${inner}: ${issue.message}`, {
       pointer: `/mutations/${index}`,
       details: { at: `/${inner}` },
     })
@@ -49,7 +49,7 @@ export async function applyAll(doc: DeckDoc, slideId: string, mutations: Mutatio
   for (const [index, mutation] of mutations.entries()) {
     const before = new Set(slideTexts(slide).map((site) => site.value))
     const result = applyMutation(slide, mutation, doc)
-    if (!result.ok) fail('invalid_input', `Mutation ${index} (${mutation.kind}): ${result.message}`, { pointer: `/mutations/${index}${result.pointer}` })
+    if (!result.ok) fail(result.code ?? 'invalid_input', `Mutation ${index} (${mutation.kind}): ${result.message}`, { pointer: `/mutations/${index}${result.pointer}` })
     // Text the step wrote must be markup the reader accepts (Text already stored is read leniently).
     for (const site of slideTexts(slide)) {
       if (before.has(site.value)) continue
@@ -64,7 +64,7 @@ export async function applyAll(doc: DeckDoc, slideId: string, mutations: Mutatio
       checkSlide(slide, '', { markup: false })
     } catch (error) {
       if (!(error instanceof StudioError)) throw error
-      fail('invalid_input', `Mutation ${index} (${mutation.kind}) would leave the slide invalid at ${error.extra.pointer}: ${error.message}`, {
+      fail(error.code === 'id_taken' ? 'id_taken' : 'invalid_input', `Mutation ${index} (${mutation.kind}) would leave the slide invalid at ${error.extra.pointer}: ${error.message}`, {
         pointer: `/mutations/${index}`,
         details: { at: error.extra.pointer },
       })

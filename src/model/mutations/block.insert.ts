@@ -3,7 +3,7 @@ import { blocksOf, convertToCanvas, isCanvas, placeInSlot, placeInStack } from '
 
 export const apply: Apply<BlockInsertMutation> = (slide, mutation) => {
   const block = structuredClone(mutation.block)
-  if (blocksOf(slide).some((b) => b.id === block.id)) return failed(`Slide "${slide.id}" already has a block "${block.id}".`, '/block/id')
+  if (blocksOf(slide).some((b) => b.id === block.id)) return failed(`Slide "${slide.id}" already has a block "${block.id}".`, '/block/id', 'id_taken')
   if (block.pos !== undefined) convertToCanvas(slide)
   if (isCanvas(slide)) {
     if (block.pos === undefined) return failed('A block on a canvas slide needs its box (pos).', '/block/pos')

@@ -1,4 +1,9 @@
-/** JSON pointers (RFC 6901) inside a slide or a block: read, write and delete, answering failures as values. */
+/**
+ * JSON pointers (RFC 6901) inside a slide or a block: read, write and delete, answering failures as
+ * values. Only own members are walked (`/constructor` finds nothing), and `__proto__` is no member a
+ * pointer can write: a write never reaches a prototype.
+ */
+import { has, isPrototypeKey } from '../own.js'
 
 export type Tokens = string[]
 
@@ -18,7 +23,7 @@ function parentOf(root: unknown, path: Tokens): { parent: Container; key: string
   for (let i = 0; i < path.length - 1; i++) {
     const token = path[i]
     if (!isContainer(node)) return { error: `/${path.slice(0, i).join('/')} holds no members.` }
-    const next: unknown = Array.isArray(node) ? (/^\d+$/.test(token) ? node[Number(token)] : undefined) : node[token]
+    const next: unknown = Array.isArray(node) ? (/^\d+$/.test(token) ? node[Number(token)] : undefined) : has(node, token) ? node[token] : undefined
     if (next === undefined) return { error: `Nothing at /${path.slice(0, i + 1).join('/')}.` }
     node = next
   }
@@ -31,7 +36,7 @@ export function getAt(root: unknown, path: Tokens): { found: true; value: unknow
   let node = root
   for (const token of path) {
     if (!isContainer(node)) return { found: false }
-    node = Array.isArray(node) ? (/^\d+$/.test(token) ? node[Number(token)] : undefined) : node[token]
+    node = Array.isArray(node) ? (/^\d+$/.test(token) ? node[Number(token)] : undefined) : has(node, token) ? node[token] : undefined
     if (node === undefined) return { found: false }
   }
   return { found: true, value: node }
@@ -43,6 +48,7 @@ export function getAt(root: unknown, path: Tokens): { found: true; value: unknow
  */
 export function setAt(root: unknown, path: Tokens, value: unknown): string | undefined {
   if (!path.length) return 'The pointer names the whole document.'
+  if (path.some(isPrototypeKey)) return '__proto__ is not a member a document can hold.'
   const at = parentOf(root, path)
   if ('error' in at) return at.error
   const { parent, key } = at
@@ -68,7 +74,7 @@ export function removeAt(root: unknown, path: Tokens): string | undefined {
     parent.splice(Number(key), 1)
     return undefined
   }
-  if (!(key in parent)) return `No member "${key}".`
+  if (!has(parent, key)) return `No member "${key}".`
   delete parent[key]
   return undefined
 }

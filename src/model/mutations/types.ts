@@ -7,14 +7,14 @@
  */
 import type { Block, DeckDoc, Slide } from '../deck.js'
 
-export type MutationResult = { ok: true } | { ok: false; message: string; pointer: string }
+export type MutationResult = { ok: true } | { ok: false; message: string; pointer: string; code?: 'id_taken' }
 
 export type Apply<M> = (slide: Slide, mutation: M, doc: DeckDoc) => MutationResult
 
 export const ok: MutationResult = { ok: true }
 
-export function failed(message: string, pointer = ''): MutationResult {
-  return { ok: false, message, pointer }
+export function failed(message: string, pointer = '', code?: 'id_taken'): MutationResult {
+  return { ok: false, message, pointer, ...(code ? { code } : {}) }
 }
 
 export interface SetMutation { kind: 'set'; pointer: string; value: unknown }

@@ -172,7 +172,7 @@ export function createMcpServer(session: McpSession): Server {
     ]
     for (const section of doc.manifest.sections) {
       for (const slideId of section.slides) {
-        const slide = doc.slides[slideId]
+        const slide = Object.hasOwn(doc.slides, slideId) ? doc.slides[slideId] : undefined
         if (!slide) continue
         list.push({
           uri: `deck://${id}/slides/${slideId}`,
@@ -192,7 +192,7 @@ export function createMcpServer(session: McpSession): Server {
     const match = DECK_URI.exec(uri)
     if (!match || match[1] !== doc.manifest.id) throw new McpError(ErrorCode.InvalidParams, `Unknown resource ${uri}: this session serves deck://${doc.manifest.id}.`)
     const slideId = match[2]
-    if (slideId !== undefined && !doc.slides[slideId]) throw new McpError(ErrorCode.InvalidParams, `Unknown resource ${uri}: no slide "${slideId}" in deck ${doc.manifest.id}.`)
+    if (slideId !== undefined && !Object.hasOwn(doc.slides, slideId)) throw new McpError(ErrorCode.InvalidParams, `Unknown resource ${uri}: no slide "${slideId}" in deck ${doc.manifest.id}.`)
     return { slideId }
   }
 
@@ -222,7 +222,7 @@ export function createMcpServer(session: McpSession): Server {
     if (!session.gotoSlide) fail('not_implemented', `${GOTO_SLIDE_TOOL} is not implemented on this instance.`, { details: { implemented: false } })
     const doc = await sessionDoc()
     const slideId = args.slideId as string
-    if (!doc.slides[slideId]) fail('not_found', `No slide "${slideId}" in deck ${doc.manifest.id}.`, { pointer: '/slideId' })
+    if (!Object.hasOwn(doc.slides, slideId)) fail('not_found', `No slide "${slideId}" in deck ${doc.manifest.id}.`, { pointer: '/slideId' })
     await session.gotoSlide(doc.manifest.id, slideId)
     const result = { deckId: doc.manifest.id, slideId }
     return { content: [{ type: 'text', text: JSON.stringify(result, null, 2) }], structuredContent: result }

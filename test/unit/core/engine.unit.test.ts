@@ -28,8 +28,9 @@ describe('canonical JSON', () => {
 })
 
 describe('normalization', () => {
-  it('sorts guides, drops duplicates and those outside the sheet, and removes an empty result', () => {
-    assert.deepEqual(normalizeGuides({ vertical: [1200, 400, 400, 1601], horizontal: [-1] }), { vertical: [400, 1200] })
+  it('sorts guides, drops duplicates and removes an empty result, keeping guides outside the sheet for the model check to refuse', () => {
+    assert.deepEqual(normalizeGuides({ vertical: [1200, 400, 400], horizontal: [300] }), { vertical: [400, 1200], horizontal: [300] })
+    assert.deepEqual(normalizeGuides({ vertical: [1601, 400], horizontal: [-1] }), { vertical: [400, 1601], horizontal: [-1] })
     assert.equal(normalizeGuides({ vertical: [], horizontal: [] }), undefined)
   })
   it('keeps angles in [0, 360)', () => {

@@ -30,9 +30,9 @@ function refuses(fn: () => unknown, code: string, pointer?: string) {
   })
 }
 
-/** The marks of every character of the plain text. */
+/** The marks of every character (code point) of the plain text. */
 function charMarks(markup: string): Marks[] {
-  return parse(markup).flatMap((run) => [...run.text].flatMap((ch) => Array.from({ length: ch.length }, () => run.marks)))
+  return parse(markup).flatMap((run) => [...run.text].map(() => run.marks))
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -148,7 +148,17 @@ describe('Text markup: reading', () => {
       '<span style="color:red;color:blue">x</span>'.replace('color:blue', 'colour:blue'), '<span style="font-size:12pt">x</span>',
       '<span style="color:rgb(1,2,3)">x</span>', '<span title="t">x</span>', '<a>x</a>', '<a href="javascript:alert(1)">x</a>',
       '<a href="x" target="_blank">x</a>', '<i>x', 'x</i>', '<i><u>x</i></u>', '<!-- note -->', '<?xml?>', '<i id="a" id="b">x</i>',
+      '<script>alert(1)</script>', '<a href=" javascript:alert(1)">x</a>', '<a href="JAVASCRIPT:alert(1)">x</a>', '<a href="data:text/html,x">x</a>',
     ]) refuses(() => parse(bad, '/blocks/1/text'), 'invalid_input', '/blocks/1/text')
+  })
+
+  it('reads names of JavaScript built-ins as nothing special: no tag, no entity, no attribute', () => {
+    for (const name of ['constructor', 'tostring', 'valueof', 'hasownproperty', 'prototype']) {
+      refuses(() => parse(`<${name}>x</${name}>`), 'invalid_input')
+      assert.equal(plainText(`&${name};`), `&${name};`)
+    }
+    refuses(() => parse('<i constructor="x">y</i>'), 'invalid_input')
+    refuses(() => parse('<a constructor="x" href="https://example.com">y</a>'), 'invalid_input')
   })
 })
 
@@ -220,26 +230,31 @@ describe('Text markup: styling a range', () => {
     refuses(() => styleRange('abc', [0, 1], { href: 'javascript:x' }), 'invalid_input')
   })
 
-  it('widens a range that would split a surrogate pair', () => {
-    assert.equal(styleRange('a😀b', [2, 3], { italic: true }), 'a<i>😀</i>b')
+  it('counts offsets in code points: an emoji or any astral character is one character', () => {
     assert.equal(styleRange('a😀b', [1, 2], { italic: true }), 'a<i>😀</i>b')
+    assert.equal(styleRange('a😀b', [2, 3], { italic: true }), 'a😀<i>b</i>')
+    assert.equal(styleRange('😀😀 𝒜cme', [3, 5], { underline: true }), '😀😀 <u>𝒜c</u>me')
+    assert.equal(styleRange('👩‍💻 dev', [0, 3], { italic: true }), '<i>👩‍💻</i> dev', 'a joined emoji is as many characters as code points')
+    refuses(() => styleRange('a😀b', [0, 4], { italic: true }), 'invalid_input')
+    assert.throws(() => styleRange('a😀b', [1, 5], { italic: true }), /ends beyond the text \(3 characters, counted in code points\)/)
+    assert.throws(() => parse('😀😀<b>x</b>'), /at character 2\)/, 'markup errors name code points too')
   })
 
   it('property: styling keeps the plain text and marks exactly the range', () => {
     fc.assert(
       fc.property(
         markupArb.chain((markup) => {
-          const length = plainText(markup).length
+          const length = [...plainText(markup)].length
           return fc.tuple(fc.constant(markup), length ? rangeFor(length) : fc.constant(null), styleArb)
         }),
         ([markup, range, style]) => {
-          if (!range || /[\uD800-\uDFFF]/.test(plainText(markup))) return
+          if (!range) return
           const styled = styleRange(markup, range, style)
           assert.equal(plainText(styled), plainText(markup))
           assert.equal(canonical(styled), styled)
           const before = charMarks(markup)
           const after = charMarks(styled)
-          const plain = plainText(markup)
+          const plain = [...plainText(markup)]
           after.forEach((marks, i) => {
             const inside = i >= range[0] && i < range[1] && plain[i] !== '\n'
             if (!inside) assert.deepEqual(marks, before[i])
@@ -254,7 +269,7 @@ describe('Text markup: styling a range', () => {
   it('property: styling [a, b] then clearing the same marks gives back markup without marks', () => {
     fc.assert(
       fc.property(
-        plainArb.filter((s) => s.length > 0).chain((plain) => fc.tuple(fc.constant(plain), rangeFor(plain.length), settingArb)),
+        plainArb.filter((s) => s.length > 0).chain((plain) => fc.tuple(fc.constant(plain), rangeFor([...plain].length), settingArb)),
         ([plain, range, style]) => {
           const markup = fromPlain(plain)
           assert.equal(styleRange(styleRange(markup, range, style), range, clearing(style)), markup)
@@ -272,6 +287,16 @@ describe('Text markup: replacing', () => {
       count: 3,
     })
     assert.deepEqual(replaceAll('Acme and acme', 'acme', 'Globex', true), { text: 'Acme and Globex', count: 1 })
+  })
+
+  it('keeps marks where they were when a replacement crosses a mark boundary', () => {
+    const replace = (markup: string, find: string, by: string) => replaceAll(markup, find, by).text
+    assert.equal(replace('<i>Ac</i>me', 'Acme', 'Acme Corp'), '<i>Ac</i>me Corp', 'the common beginning keeps its marks; an insertion takes the marks before it')
+    assert.equal(replace('Acme <i>Corp</i>', 'Acme Corp', 'Globex Corp'), 'Globex <i>Corp</i>', 'the common end keeps its marks')
+    assert.equal(replace('<i>Acme</i> Corp', 'Acme Corp', 'Acme Inc'), '<i>Acme</i> Inc', 'the changed middle takes the marks of the first character it replaces')
+    assert.equal(replace('<i>Ac</i><u>me</u>', 'acme', 'ACNE'), '<i>AC</i><u>NE</u>', 'alignment ignores case')
+    assert.equal(replace('<i>Ac</i>me', 'Acme', 'The Acme'), '<i>The Ac</i>me', 'an insertion at the very start takes the marks after it')
+    assert.equal(replace('x <i>Ac</i>me 😀 <u>A😀</u>', 'a😀', 'B😀😀'), 'x <i>Ac</i>me 😀 <u>B😀😀</u>', 'characters are code points')
   })
 
   it('treats find and replacement as plain text, and answers markup without a match unchanged', () => {
