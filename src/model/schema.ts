@@ -43,6 +43,8 @@ export const anyOf = (schemas: Schema[], extra: Schema = {}): Schema => ({ anyOf
 export const nullable = (schema: Schema): Schema => ({ anyOf: [schema, { type: 'null' }] })
 export const unknown = (description: string): Schema => ({ description })
 export const lit = <T extends string | number | boolean>(value: T, extra: Schema = {}): Schema => ({ const: value, ...extra })
+/** A reference to a shared definition (`#/$defs/<name>`); `result()` in results.ts attaches the definitions it names. */
+export const ref = (name: string): Schema => ({ $ref: `#/$defs/${name}` })
 
 export const SLUG = '^[a-z0-9]+(?:-[a-z0-9]+)*$'
 export const DeckId = str({ pattern: SLUG, maxLength: 80, description: 'Deck id: a slug under decks/.' })
