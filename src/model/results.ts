@@ -19,7 +19,7 @@
  */
 import { BLOCK_KINDS, BLOCK_SCHEMAS, StoredSlide } from './blocks.js'
 import { ManifestSchema, SectionSchema, VersionSchema } from './deck.js'
-import { arr, int, obj, oneOf, opt, ref, str, type Schema } from './schema.js'
+import { arr, int, obj, oneOf, openObj, opt, ref, str, type Schema } from './schema.js'
 
 type Props = Parameters<typeof obj>[0]
 
@@ -67,6 +67,22 @@ export const RESULT_DEFS: Record<string, Schema> = {
     },
     { description: 'The whole normalized deck document: manifest, slides by id, version log.' },
   ),
+  Asset: {
+    type: 'object',
+    description: 'An asset record (assets/<id>.json): id, role, alt, source record, and for two-tone assets the twins, metrics, treatment and plate.',
+    required: ['id'],
+    properties: {
+      id: str({ description: 'The asset id.' }),
+      role: str({ description: 'One of ten roles (capture, detail, opener, mood, frame, logo, ...).' }),
+      alt: str(),
+      source: openObj('Provenance record: title, artist, license, sourceUrl, shareAlike, credit (five variants).'),
+      twins: arr(str(), { description: 'Rendered files, workspace-relative.' }),
+      metrics: openObj('Two-tone metrics and plate clearance.'),
+      treatment: openObj('The two-tone treatment.'),
+      plate: oneOf(['lower-left', 'lower-right', 'upper-left']),
+    },
+    additionalProperties: true,
+  },
   Finding: obj(FINDING_MEMBERS, { description: 'A lint finding on a slide.' }),
   LintCounts: obj({ error: int({ minimum: 0 }), warning: int({ minimum: 0 }), info: int({ minimum: 0 }) }, { description: 'Findings per severity.' }),
   DeckCounts: obj(
