@@ -17,9 +17,9 @@
  * (docs/model.md; the model check holds them on every write and block.insert's input spells each
  * kind out): eleven kinds inlined into every slide-bearing result made tools/list megabytes long.
  */
-import { BLOCK_KINDS, BLOCK_SCHEMAS, StoredSlide } from './blocks.js'
+import { BLOCK_KINDS, BLOCK_SCHEMAS, Flip, Point, StoredSlide } from './blocks.js'
 import { ManifestSchema, SectionSchema, VersionSchema } from './deck.js'
-import { arr, int, obj, oneOf, openObj, opt, ref, str, type Schema } from './schema.js'
+import { arr, BlockId, Box, int, num, obj, oneOf, openObj, opt, ref, str, type Schema } from './schema.js'
 
 type Props = Parameters<typeof obj>[0]
 
@@ -83,6 +83,10 @@ export const RESULT_DEFS: Record<string, Schema> = {
     },
     additionalProperties: true,
   },
+  Placed: obj(
+    { id: BlockId, pos: Box, angle: opt(num()), flip: opt(Flip), from: opt(Point), to: opt(Point) },
+    { description: 'A moved object: id, box, and angle, flip and line ends when set.' },
+  ),
   Finding: obj(FINDING_MEMBERS, { description: 'A lint finding on a slide.' }),
   LintCounts: obj({ error: int({ minimum: 0 }), warning: int({ minimum: 0 }), info: int({ minimum: 0 }) }, { description: 'Findings per severity.' }),
   DeckCounts: obj(
