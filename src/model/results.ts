@@ -147,3 +147,8 @@ export const PLANNED = 'Planned: this action is declared but not built; the shap
 export function planned(schema: Schema): Schema {
   return { ...schema, description: schema.description ? `${PLANNED} ${schema.description}` : PLANNED }
 }
+
+/** A result of several shapes (each a closed object, see `obj`): exactly one describes any given result. */
+export function resultOf(variants: Schema[], description: string): Schema {
+  return withDefs({ type: 'object', description, anyOf: variants })
+}
