@@ -66,10 +66,3 @@ export const Themes = arr(oneOf(['light', 'dark']), { minItems: 1, uniqueItems: 
 export const Role = oneOf(['viewer', 'commenter', 'editor'])
 export const Who = anyOf([obj({ principal: str() }), obj({ email: str({ format: 'email' }) })], { description: 'A principal id or an email.' })
 export const IsoTime = str({ format: 'date-time' })
-
-/** Output outlines: the members a result carries, described, not enforced. */
-export function outline(members: Record<string, string>, description?: string): Schema {
-  const properties: Record<string, Schema> = {}
-  for (const [key, text] of Object.entries(members)) properties[key] = { description: text }
-  return { type: 'object', ...(description ? { description } : {}), properties }
-}
