@@ -17,17 +17,27 @@
  * (docs/model.md; the model check holds them on every write and block.insert's input spells each
  * kind out): eleven kinds inlined into every slide-bearing result made tools/list megabytes long.
  */
-import { BLOCK_KINDS, BLOCK_SCHEMAS, Flip, Point, StoredSlide } from './blocks.js'
+import { BLOCK_KINDS, BLOCK_SCHEMAS, Flip, Point, StoredSlide, Text } from './blocks.js'
 import { ManifestSchema, SectionSchema, VersionSchema } from './deck.js'
-import { arr, BlockId, Box, int, num, obj, oneOf, openObj, opt, ref, str, type Schema } from './schema.js'
+import { arr, BlockId, Box, Colour, int, num, obj, oneOf, openObj, opt, ref, str, type Schema } from './schema.js'
 
 type Props = Parameters<typeof obj>[0]
 
-const SHARED_BLOCK_MEMBERS = ['id', 'slot', 'pos', 'z', 'group', 'angle', 'flip', 'alt', 'shadow', 'locked', 'transparency', 'link'] as const
+/** The members every block kind has that results type (the rest are the members of its kind). */
+const SHARED_BLOCK_MEMBERS = ['id', 'slot', 'pos', 'z', 'group', 'locked'] as const
 
 function sharedBlockMembers(): Record<string, Schema> {
   const all = BLOCK_SCHEMAS.text.properties as Record<string, Schema>
   return Object.fromEntries(SHARED_BLOCK_MEMBERS.map((key) => [key, all[key]]))
+}
+
+/** A stored slide's members, with Text and colour values as references to one definition each. */
+function slideMembers(): Record<string, Schema> {
+  const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b)
+  const members = StoredSlide.properties as Record<string, Schema>
+  return Object.fromEntries(
+    Object.entries(members).map(([key, value]) => [key, same(value, Text) ? ref('Text') : same(value, Colour) ? ref('Colour') : key === 'blocks' ? arr(ref('Block')) : value]),
+  )
 }
 
 /** The members of a lint finding (deck.lint adds the slideId). */
@@ -45,17 +55,14 @@ export const anyJson = (description: string): Schema => ({ type: ['object', 'arr
 export const RESULT_DEFS: Record<string, Schema> = {
   Block: {
     type: 'object',
-    description:
-      'A block as stored: id, kind and the members every kind shares, typed here; the members of its kind (text, items, rows, asset, chartType, ...) are those of docs/model.md and of the block schemas in block.insert\'s input.',
+    description: "A block: id, kind, slot or pos and z, group, locked; the members of its kind (text, items, rows, asset, ...) as in docs/model.md and block.insert's input.",
     required: ['id', 'kind'],
     properties: { ...sharedBlockMembers(), kind: oneOf(BLOCK_KINDS, { description: 'The block kind.' }) },
     additionalProperties: true,
   },
-  Slide: {
-    ...StoredSlide,
-    description: 'A normalized slide as stored in slides/<id>.json.',
-    properties: { ...(StoredSlide.properties as Record<string, Schema>), blocks: arr(ref('Block')) },
-  },
+  Slide: { ...StoredSlide, description: 'A normalized slide as stored in slides/<id>.json.', properties: slideMembers() },
+  Text,
+  Colour,
   Section: SectionSchema,
   Manifest: { ...ManifestSchema, description: 'deck.json: id, title, theme, defaults, background, guides, sections, revision, stamps.' },
   Version: { ...VersionSchema, description: 'A named version: n, author, note, the revision it names, when it was saved.' },

@@ -13,11 +13,11 @@ import { int, obj, str, type Schema } from '../../model/schema.js'
 /** The error body a tool result with `isError: true` carries (StudioError.toJSON()). */
 export const TOOL_ERROR: Schema = {
   type: 'object',
-  description: 'With isError: true, the one error body of every transport: status, code, message, and pointer, path, currentRevision, current, holder or details where the code has them.',
+  description: 'With isError: true, the error body (docs/errors.md).',
   required: ['status', 'code', 'message'],
   properties: {
-    status: int({ description: 'The HTTP status of the code.' }),
-    code: { enum: Object.keys(ERROR_CODES), description: 'The error code (docs/errors.md).' },
+    status: int(),
+    code: { enum: Object.keys(ERROR_CODES) },
     message: str(),
   },
   additionalProperties: true,
@@ -30,13 +30,34 @@ export function structuredResultSchema(output: Schema): Schema {
   return { ...obj({ result: rest }), ...($defs ? { $defs } : {}) }
 }
 
-/** The tool's outputSchema: the structured result, or (isError) the error body. */
+/** The tool's outputSchema of an action: the structured result, or (isError) the error body. */
 export function mcpOutputSchema(action: Action): Schema {
-  const { $defs, ...success } = structuredResultSchema(action.output)
+  return toolOutputSchema(action.output)
+}
+
+/**
+ * A tool's outputSchema for a result schema: the structured result, or (isError) the error body.
+ * Shared definitions travel without their descriptions (every tool repeats them; GET
+ * /api/actions/{id} and /openapi.json carry them described): they constrain exactly the same.
+ */
+export function toolOutputSchema(output: Schema): Schema {
+  const { $defs, ...success } = structuredResultSchema(output)
+  const defs = Object.fromEntries(Object.entries(($defs as Record<string, Schema>) ?? {}).map(([name, def]) => [name, undescribed(def)]))
   return {
     type: 'object',
     description: 'structuredContent: the result below, or the error body when the tool result has isError: true.',
     anyOf: [success, { $ref: '#/$defs/ToolError' }],
-    $defs: { ...(($defs as Record<string, Schema>) ?? {}), ToolError: TOOL_ERROR },
+    $defs: { ...defs, ToolError: TOOL_ERROR },
   }
+}
+
+/** A schema without its `description` annotations (a property named description stays). */
+function undescribed(node: unknown, inProperties = false): any {
+  if (Array.isArray(node)) return node.map((child) => undescribed(child))
+  if (!node || typeof node !== 'object') return node
+  return Object.fromEntries(
+    Object.entries(node)
+      .filter(([key]) => inProperties || key !== 'description')
+      .map(([key, value]) => [key, undescribed(value, !inProperties && key === 'properties')]),
+  )
 }
