@@ -6,12 +6,20 @@ import { writeFileSync } from 'node:fs'
 import { ACTIONS } from '../src/actions/index.js'
 import { ERROR_CODES, ERROR_DOCS, type ErrorCode } from '../src/core/errors.js'
 import type { Schema } from '../src/model/schema.js'
+import { RESULT_DEFS } from '../src/model/results.js'
+
+const ANY_JSON = ['object', 'array', 'string', 'number', 'integer', 'boolean', 'null']
 
 function typeOf(schema: Schema): string {
+  if (typeof schema.$ref === 'string') return `[${schema.$ref.replace('#/$defs/', '')}](#result-${schema.$ref.replace('#/$defs/', '').toLowerCase()})`
+  if (Array.isArray(schema.type)) return schema.type.length === ANY_JSON.length ? 'any JSON' : schema.type.join(' \\| ')
   if (schema.const !== undefined) return `\`${JSON.stringify(schema.const)}\``
   if (Array.isArray(schema.enum)) return (schema.enum as unknown[]).map((v) => `\`${JSON.stringify(v)}\``).join(' \\| ')
   if (Array.isArray(schema.anyOf)) return (schema.anyOf as Schema[]).map(typeOf).join(' \\| ')
   if (schema.type === 'array') return `${typeOf((schema.items as Schema) ?? {})}[]`
+  if (schema.type === 'object' && !schema.properties && schema.additionalProperties && typeof schema.additionalProperties === 'object') {
+    return `{ [key]: ${typeOf(schema.additionalProperties as Schema)} }`
+  }
   if (schema.type === 'object' && schema.properties && schema.additionalProperties === false) {
     const props = schema.properties as Record<string, Schema>
     const required = new Set((schema.required as string[]) ?? [])
@@ -26,6 +34,27 @@ function limits(schema: Schema): string {
     if (schema[key] !== undefined) parts.push(`${key} ${key === 'pattern' ? `\`${schema[key]}\`` : schema[key]}`)
   }
   return parts.join(', ')
+}
+
+/** A table of members: name, type, whether always present, notes. */
+function memberTable(schema: Schema, head: string): string[] {
+  const props = (schema.properties as Record<string, Schema>) ?? {}
+  const required = new Set((schema.required as string[]) ?? [])
+  const rows = Object.entries(props).map(([name, member]) => {
+    const notes = [member.description as string | undefined, limits(member)].filter(Boolean).join('; ').replace(/\|/g, '\\|').replace(/\n/g, ' ')
+    return `| \`${name}\` | ${typeOf(member)} | ${required.has(name) ? 'yes' : 'no'} | ${notes} |`
+  })
+  return ['', `| ${head} | type | always | notes |`, '|---|---|---|---|', ...rows]
+}
+
+/** The result of an action: its members (or, for a result of several shapes, each shape's). */
+function resultTables(output: Schema): string[] {
+  const lines: string[] = []
+  if (typeof output.description === 'string') lines.push('', `Result: ${output.description}`)
+  if (Array.isArray(output.anyOf)) {
+    for (const variant of output.anyOf as Schema[]) lines.push('', `Result, ${String(variant.description ?? '').replace(/\.$/, '')}:`, ...memberTable(variant, 'result').slice(1))
+  } else lines.push(...memberTable(output, 'result'))
+  return lines
 }
 
 export function actionsMarkdown(): string {
@@ -65,10 +94,16 @@ export function actionsMarkdown(): string {
           out.push(`| \`${name}\` | ${typeOf(schema)} | ${required.has(name) ? 'yes' : 'no'} | ${notes} |`)
         }
       } else out.push('', 'No input.')
-      const outProps = ((a.output as Schema).properties as Record<string, Schema>) ?? {}
-      if (Object.keys(outProps).length) out.push('', `Result: ${Object.entries(outProps).map(([k, v]) => `\`${k}\` (${v.description ?? ''})`).join(', ')}.`)
+      out.push(...resultTables(a.output))
       out.push('', `Example input: \`${JSON.stringify(a.example)}\``)
     }
+  }
+  out.push('', '## Shared result definitions', '', 'Results name these documents by reference (`$defs` in each schema; `components/schemas` in /openapi.json).')
+  for (const [name, def] of Object.entries(RESULT_DEFS)) {
+    out.push('', `### ${name}`, '', `<a id="result-${name.toLowerCase()}"></a>`)
+    if (def.description) out.push('', String(def.description))
+    if (def.properties) out.push(...memberTable(def, 'member'))
+    else out.push('', `Type: ${typeOf(def)}${limits(def) ? ` (${limits(def)})` : ''}.`)
   }
   return out.join('\n') + '\n'
 }

@@ -28,7 +28,10 @@ export interface ActionSpec<I = any, O = any> {
   mutates: boolean
   transports: string
   input: Schema
-  /** An outline of the result: a JSON Schema whose properties name the result's members. */
+  /**
+   * The result as JSON Schema (src/model/results.ts): a closed object of typed members, with `revision`
+   * on every mutating action; shared documents (slides, blocks, the deck) travel as `$defs`.
+   */
   output: Schema
   /** The CLI form exactly as the spec writes it, after `studio`; null where the spec gives none. */
   cli: string | null

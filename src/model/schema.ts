@@ -43,6 +43,8 @@ export const anyOf = (schemas: Schema[], extra: Schema = {}): Schema => ({ anyOf
 export const nullable = (schema: Schema): Schema => ({ anyOf: [schema, { type: 'null' }] })
 export const unknown = (description: string): Schema => ({ description })
 export const lit = <T extends string | number | boolean>(value: T, extra: Schema = {}): Schema => ({ const: value, ...extra })
+/** A reference to a shared definition (`#/$defs/<name>`); `result()` in results.ts attaches the definitions it names. */
+export const ref = (name: string): Schema => ({ $ref: `#/$defs/${name}` })
 
 export const SLUG = '^[a-z0-9]+(?:-[a-z0-9]+)*$'
 export const DeckId = str({ pattern: SLUG, maxLength: 80, description: 'Deck id: a slug under decks/.' })
@@ -64,10 +66,3 @@ export const Themes = arr(oneOf(['light', 'dark']), { minItems: 1, uniqueItems: 
 export const Role = oneOf(['viewer', 'commenter', 'editor'])
 export const Who = anyOf([obj({ principal: str() }), obj({ email: str({ format: 'email' }) })], { description: 'A principal id or an email.' })
 export const IsoTime = str({ format: 'date-time' })
-
-/** Output outlines: the members a result carries, described, not enforced. */
-export function outline(members: Record<string, string>, description?: string): Schema {
-  const properties: Record<string, Schema> = {}
-  for (const [key, text] of Object.entries(members)) properties[key] = { description: text }
-  return { type: 'object', ...(description ? { description } : {}), properties }
-}

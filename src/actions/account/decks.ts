@@ -1,5 +1,6 @@
 import { defineAction } from '../../core/action.js'
-import { obj, oneOf, outline } from '../../model/schema.js'
+import { arr, DeckId, int, obj, oneOf, str } from '../../model/schema.js'
+import { planned, result, RevisionIfWritten, written } from '../../model/results.js'
 
 export const accountDecks = defineAction({
   id: 'account.decks',
@@ -10,7 +11,21 @@ export const accountDecks = defineAction({
   mutates: false,
   transports: 'CMHP',
   input: obj({ view: oneOf(['owned', 'shared', 'recent', 'trash', 'all'], { description: 'Which decks: owned, shared with the caller, recent, trash, or all (admins).' }) }),
-  output: outline({ decks: "rows with id, title, owner, the caller's role, revision, stamps" }),
+  output: planned(
+    result({
+      decks: arr(
+        obj({
+          id: DeckId,
+          title: str(),
+          owner: str(),
+          role: oneOf(['owner', 'viewer', 'commenter', 'editor'], { description: "The caller's role." }),
+          revision: int({ minimum: 0 }),
+          stamps: obj({ createdAt: str(), updatedAt: str() }),
+        }),
+        { description: "The caller's deck index." },
+      ),
+    }),
+  ),
   cli: 'account decks --view <view>',
   mcp: 'deck_list_my_decks',
   example: { view: 'owned' },

@@ -2,7 +2,11 @@ import { readFileSync } from 'node:fs'
 import { extname } from 'node:path'
 import { defineAction } from '../../core/action.js'
 import { fail } from '../../core/errors.js'
-import { int, obj, oneOf, opt, outline, str } from '../../model/schema.js'
+import { arr, bool, int, IsoTime, obj, oneOf, opt, str } from '../../model/schema.js'
+import { planned, result, RevisionIfWritten, written } from '../../model/results.js'
+
+const Principal = obj({ id: str(), kind: oneOf(['person', 'anonymous', 'agent']) }, { description: 'A principal: id and kind.' })
+const Avatar = obj({ variant: oneOf(['initials', 'glyph', 'dither', 'picture']), initials: opt(str()), salt: opt(int()) }, { description: 'The avatar choice.' })
 
 const PICTURE_TYPES: Record<string, string> = { '.jpg': 'jpeg', '.jpeg': 'jpeg', '.png': 'png', '.webp': 'webp', '.gif': 'gif' }
 
@@ -28,7 +32,16 @@ export const accountMe = defineAction({
   mutates: false,
   transports: 'CMHP',
   input: obj({ avatarPng: opt(str({ minLength: 1, description: 'CLI: write the mark as a PNG to this path.' })) }),
-  output: outline({ principal: 'id and kind', trust: 'trust state', label: 'display name', mark: 'the avatar mark', avatar: 'the avatar choice', sessions: 'sign-in sessions' }),
+  output: planned(
+    result({
+      principal: Principal,
+      trust: str({ description: 'The trust state.' }),
+      label: str({ description: 'The display name.' }),
+      mark: str({ description: 'The avatar mark (SVG).' }),
+      avatar: Avatar,
+      sessions: arr(obj({ id: str(), device: str(), createdAt: IsoTime, lastSeenAt: IsoTime, current: bool() }), { description: 'Sign-in sessions.' }),
+    }),
+  ),
   cli: 'account me --avatar-png <avatarPng>',
   mcp: 'deck_get_me',
   example: {},
@@ -43,7 +56,7 @@ export const accountSetName = defineAction({
   mutates: true,
   transports: 'CMHP',
   input: obj({ name: str({ minLength: 1, maxLength: 40, description: 'Display name, 1 to 40 code points.' }) }),
-  output: outline({ label: 'the stored name', mark: 'the avatar mark' }),
+  output: planned(written({ label: str({ description: 'The stored name.' }), mark: str({ description: 'The avatar mark (SVG).' }), revision: RevisionIfWritten })),
   cli: 'account name <name>',
   mcp: 'deck_set_my_name',
   annotations: { idempotent: true },
@@ -70,7 +83,7 @@ export const accountSetAvatar = defineAction({
       }),
     ),
   }),
-  output: outline({ avatar: 'the avatar choice', mark: 'the computed mark' }),
+  output: planned(written({ avatar: Avatar, mark: str({ description: 'The computed mark (SVG).' }), revision: RevisionIfWritten })),
   cli: 'account avatar --variant <variant> --initials <initials> --another --picture <file>',
   mcp: 'deck_set_my_avatar',
   cliInput: (parsed) => {

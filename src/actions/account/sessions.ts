@@ -1,5 +1,8 @@
 import { defineAction } from '../../core/action.js'
-import { lit, obj, opt, outline, str } from '../../model/schema.js'
+import { arr, bool, IsoTime, lit, obj, opt, str } from '../../model/schema.js'
+import { planned, result, RevisionIfWritten, written } from '../../model/results.js'
+
+const Session = obj({ id: str(), device: str(), createdAt: IsoTime, lastSeenAt: IsoTime, current: bool({ description: 'The session of this call.' }) }, { description: 'A sign-in session.' })
 
 export const accountSessions = defineAction({
   id: 'account.sessions',
@@ -10,7 +13,7 @@ export const accountSessions = defineAction({
   mutates: false,
   transports: 'CMHP',
   input: obj({}),
-  output: outline({ sessions: 'sessions with id, device, created and last seen, current marker' }),
+  output: planned(result({ sessions: arr(Session, { description: "The caller's sign-in sessions." }) })),
   cli: 'account sessions --to <to>',
   mcp: 'deck_list_sessions',
   example: {},
@@ -28,7 +31,7 @@ export const accountSignOut = defineAction({
     sessionId: opt(str({ minLength: 1, description: 'The session to end.' })),
     all: opt(lit(true, { description: 'End every other session.' })),
   }),
-  output: outline({ signedOut: 'the sessions ended' }),
+  output: planned(written({ signedOut: arr(str(), { description: 'The ids of the sessions ended.' }), revision: RevisionIfWritten })),
   cli: 'account sign-out --all --to <to>',
   mcp: 'deck_sign_out',
   annotations: { destructive: true },
@@ -44,7 +47,7 @@ export const accountForget = defineAction({
   mutates: true,
   transports: 'P',
   input: obj({}),
-  output: outline({ principal: 'the fresh anonymous principal' }),
+  output: planned(written({ principal: obj({ id: str(), kind: lit('anonymous') }, { description: 'The fresh anonymous principal.' }), revision: RevisionIfWritten })),
   cli: null,
   mcp: null,
   annotations: { destructive: true },

@@ -1,8 +1,10 @@
 import { defineAction } from '../../core/action.js'
-import { arr, IsoTime, obj, oneOf, opt, outline, str } from '../../model/schema.js'
+import { arr, bool, int, IsoTime, nullable, obj, oneOf, opt, str } from '../../model/schema.js'
+import { planned, result, RevisionIfWritten, written } from '../../model/results.js'
 
 export const SCOPES = ['read', 'comment', 'write', 'export', 'share', 'admin'] as const
 const TokenId = str({ minLength: 1, maxLength: 120, description: 'API key id.' })
+const Token = obj({ id: TokenId, name: str(), scopes: arr(oneOf(SCOPES)), expiresAt: nullable(IsoTime), createdAt: IsoTime, lastUsedAt: nullable(IsoTime) }, { description: 'An API key record (never its secret).' })
 
 export const accountTokensCreate = defineAction({
   id: 'account.tokens.create',
@@ -17,7 +19,7 @@ export const accountTokensCreate = defineAction({
     scopes: arr(oneOf(SCOPES), { minItems: 1, uniqueItems: true, description: 'Scopes: read, comment, write, export, share, admin.' }),
     expiresAt: opt({ ...IsoTime, description: 'Expiry; none when absent.' }),
   }),
-  output: outline({ token: 'the key record: id, name, scopes, expiresAt', secret: 'the secret, shown once' }),
+  output: planned(written({ token: Token, secret: str({ description: 'The secret, shown once.' }), revision: RevisionIfWritten })),
   cli: 'account tokens create --to <to> --name <name> --scope <scopes> --expires <expiresAt>',
   mcp: null,
   example: { name: 'CI export', scopes: ['read', 'export'], expiresAt: '2026-01-01T00:00:00Z' },
@@ -32,7 +34,7 @@ export const accountTokensList = defineAction({
   mutates: false,
   transports: 'CMHP',
   input: obj({}),
-  output: outline({ tokens: 'keys: id, name, scopes, expiresAt, createdAt, lastUsedAt' }),
+  output: planned(result({ tokens: arr(Token, { description: "The caller's keys, without secrets." }) })),
   cli: 'account tokens list --to <to>',
   mcp: 'deck_list_tokens',
   example: {},
@@ -47,7 +49,7 @@ export const accountTokensRevoke = defineAction({
   mutates: true,
   transports: 'CMHP',
   input: obj({ tokenId: TokenId }),
-  output: outline({ token: 'the revoked key', closedSessions: 'MCP sessions closed' }),
+  output: planned(written({ token: { ...Token, description: 'The revoked key.' }, closedSessions: int({ minimum: 0, description: 'MCP sessions closed.' }), revision: RevisionIfWritten })),
   cli: 'account tokens revoke <tokenId> --to <to>',
   mcp: 'deck_revoke_token',
   annotations: { destructive: true, idempotent: true },

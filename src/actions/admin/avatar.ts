@@ -1,5 +1,6 @@
 import { defineAction } from '../../core/action.js'
-import { bool, obj, opt, outline } from '../../model/schema.js'
+import { arr, bool, obj, opt, str } from '../../model/schema.js'
+import { planned, result, RevisionIfWritten, written } from '../../model/results.js'
 
 export const adminAvatarSweep = defineAction({
   id: 'admin.avatar.sweep',
@@ -10,7 +11,7 @@ export const adminAvatarSweep = defineAction({
   mutates: true,
   transports: 'CH',
   input: obj({ dryRun: opt(bool({ description: 'List orphans, remove nothing.' })) }),
-  output: outline({ orphans: 'orphan keys found', removed: 'keys removed' }),
+  output: planned(written({ orphans: arr(str(), { description: 'Orphan keys found.' }), removed: arr(str(), { description: 'Keys removed (none with dryRun).' }), revision: RevisionIfWritten })),
   cli: 'admin avatar-sweep --to <to> [--dry-run]',
   mcp: null,
   annotations: { destructive: true, idempotent: true },

@@ -1,5 +1,6 @@
 import { defineAction } from '../../core/action.js'
-import { obj, outline, str } from '../../model/schema.js'
+import { arr, IsoTime, nullable, obj, str } from '../../model/schema.js'
+import { planned, result, RevisionIfWritten, written } from '../../model/results.js'
 
 export const adminBootstrap = defineAction({
   id: 'admin.bootstrap',
@@ -10,7 +11,14 @@ export const adminBootstrap = defineAction({
   mutates: true,
   transports: 'CH',
   input: obj({ email: str({ format: 'email', description: 'Address of the first admin.' }) }),
-  output: outline({ principal: 'the admin principal', token: 'the key record', secret: 'the key secret, shown once' }),
+  output: planned(
+    written({
+      principal: str({ description: 'The admin principal.' }),
+      token: obj({ id: str(), name: str(), scopes: arr(str()), expiresAt: nullable(IsoTime) }, { description: 'The key record.' }),
+      secret: str({ description: 'The key secret, shown once.' }),
+      revision: RevisionIfWritten,
+    }),
+  ),
   cli: 'admin bootstrap --to <to> --email <email>',
   mcp: null,
   example: { email: 'ops@example.com' },

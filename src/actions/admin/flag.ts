@@ -1,5 +1,6 @@
 import { defineAction } from '../../core/action.js'
-import { bool, obj, oneOf, opt, outline } from '../../model/schema.js'
+import { bool, IsoTime, nullable, obj, oneOf, opt, str } from '../../model/schema.js'
+import { planned, result, RevisionIfWritten, written } from '../../model/results.js'
 
 /** The twelve kill switches the spec names, and maintenance (ours: every write answers 503 while it is on). */
 export const FLAGS = [
@@ -30,7 +31,15 @@ export const adminFlag = defineAction({
     name: oneOf(FLAGS, { description: 'One of the 13 kill-switch names.' }),
     on: opt(bool({ description: 'Turn the switch on or off; absent reads it.' })),
   }),
-  output: outline({ name: 'the switch', on: 'whether it is on', changedAt: 'when it last changed', changedBy: 'who changed it' }),
+  output: planned(
+    written({
+      name: oneOf(FLAGS, { description: 'The switch.' }),
+      on: bool({ description: 'Whether it is on.' }),
+      changedAt: { ...nullable(IsoTime), description: 'When it last changed.' },
+      changedBy: { ...nullable(str()), description: 'Who changed it.' },
+      revision: RevisionIfWritten,
+    }),
+  ),
   cli: 'admin flag <name> --on <on>',
   mcp: 'deck_admin_flag',
   annotations: { idempotent: true },

@@ -1,5 +1,6 @@
 import { defineAction } from '../../core/action.js'
-import { int, IsoTime, obj, opt, outline } from '../../model/schema.js'
+import { arr, int, IsoTime, obj, opt, str } from '../../model/schema.js'
+import { planned, result, RevisionIfWritten, written } from '../../model/results.js'
 
 export const adminMailList = defineAction({
   id: 'admin.mail.list',
@@ -13,7 +14,7 @@ export const adminMailList = defineAction({
     since: opt({ ...IsoTime, description: 'Mail captured after this time.' }),
     limit: opt(int({ minimum: 1, maximum: 500, description: 'Messages to answer at most.' })),
   }),
-  output: outline({ messages: 'captured mail: to, subject, text, time, newest first' }),
+  output: planned(result({ messages: arr(obj({ to: str(), subject: str(), text: str(), at: IsoTime }), { description: 'Captured mail, newest first.' }) })),
   cli: 'admin mail --to <to> --since <since>',
   mcp: null,
   example: { limit: 10 },

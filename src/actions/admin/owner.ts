@@ -1,7 +1,8 @@
 import { defineAction } from '../../core/action.js'
-import { obj, outline } from '../../model/schema.js'
+import { obj, str } from '../../model/schema.js'
+import { planned, written } from '../../model/results.js'
 import { emailInto } from '../share/cli.js'
-import { ACCESS_RECORD, AccessRevision, PrincipalOrEmail, ShareDeck } from '../share/schemas.js'
+import { ACCESS_RECORD, AccessRevision, AccessRevisionAfter, PrincipalOrEmail, ShareDeck } from '../share/schemas.js'
 
 export const adminAssignOwner = defineAction({
   id: 'admin.assignOwner',
@@ -13,7 +14,7 @@ export const adminAssignOwner = defineAction({
   transports: 'CMHP',
   ...ACCESS_RECORD,
   input: obj({ id: ShareDeck, to: { ...PrincipalOrEmail, description: 'The new owner: a principal or an email.' }, baseRevision: AccessRevision }),
-  output: outline({ owner: 'the new owner', previousOwner: 'the previous owner', revision: "the access record's new revision" }),
+  output: planned(written({ owner: str({ description: 'The new owner.' }), previousOwner: str({ description: 'The previous owner.' }), revision: AccessRevisionAfter })),
   cli: 'admin assign-owner <id> --email <email>',
   mcp: 'deck_assign_owner',
   cliInput: emailInto('to'),

@@ -1,5 +1,6 @@
 import { defineAction } from '../../core/action.js'
-import { bool, BR, obj, openObj, opt, outline, str } from '../../model/schema.js'
+import { arr, bool, BR, nullable, obj, openObj, opt, ref, str } from '../../model/schema.js'
+import { planned, result, written } from '../../model/results.js'
 import { AssetId, AssetRole, Plate, Treatment } from './schemas.js'
 
 export const assetAdd = defineAction({
@@ -36,7 +37,13 @@ export const assetAdd = defineAction({
     },
     { anyOf: [{ required: ['file'] }, { required: ['url'] }, { required: ['upload'] }] },
   ),
-  output: outline({ asset: 'the asset record with role, alt, source and treatment', twins: 'rendered files', metrics: 'two-tone metrics and plate clearance', revision: 'the new revision' }),
+  output: planned(
+    written({
+      asset: { ...ref('Asset'), description: 'The asset record with role, alt, source and treatment.' },
+      twins: arr(str(), { description: 'Rendered files, workspace-relative.' }),
+      metrics: { ...nullable(openObj('Two-tone metrics and plate clearance.')), description: 'Two-tone metrics and plate clearance; null without twoTone.' },
+    }),
+  ),
   cli: 'asset add <file> --role <role> --alt <alt> --two-tone --black <black> --plate <plate> --replace-source <replaceSource>',
   mcp: 'deck_asset_add',
   cliInput: (parsed) => {

@@ -1,5 +1,6 @@
 import { defineAction } from '../../core/action.js'
-import { arr, BR, int, obj, oneOf, opt, outline, str } from '../../model/schema.js'
+import { arr, BR, int, obj, oneOf, opt, ref, str } from '../../model/schema.js'
+import { planned, result, written } from '../../model/results.js'
 import { AssetId, CssBox } from './schemas.js'
 
 export const assetCapture = defineAction({
@@ -26,7 +27,12 @@ export const assetCapture = defineAction({
     allowHosts: opt(arr(str(), { description: 'Hosts beyond the built-in allowlist.' })),
     baseRevision: BR,
   }),
-  output: outline({ assets: 'the captured assets, one twin per theme', details: 'the detail crop assets', revision: 'the new revision' }),
+  output: planned(
+    written({
+      assets: arr(ref('Asset'), { description: 'The captured assets, one twin per theme.' }),
+      details: arr(ref('Asset'), { description: 'The detail crop assets.' }),
+    }),
+  ),
   cli: 'asset capture <url> --theme <theme> --scale <scale> --recipe <recipe> --region <region>',
   mcp: 'deck_asset_capture',
   example: { url: 'https://example.com/pricing', theme: 'both', scale: 2, region: [0, 0, 1440, 900], baseRevision: 3 },

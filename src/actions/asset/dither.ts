@@ -1,5 +1,6 @@
 import { defineAction } from '../../core/action.js'
-import { bool, BR, lit, num, obj, oneOf, openObj, opt, outline, str } from '../../model/schema.js'
+import { arr, bool, BR, int, lit, num, obj, oneOf, openObj, opt, ref, str } from '../../model/schema.js'
+import { planned, result, written } from '../../model/results.js'
 import { AssetId, Plate, Treatment } from './schemas.js'
 
 export const assetDither = defineAction({
@@ -31,7 +32,13 @@ export const assetDither = defineAction({
     },
     { anyOf: [{ required: ['assetId'] }, { required: ['allTwoTone'], properties: { allTwoTone: lit(true) } }] },
   ),
-  output: outline({ assets: 'the re-toned assets with twins and metrics', clearance: 'plate clearance per asset', cells: 'differing cells when verifying', revision: 'the new revision' }),
+  output: planned(
+    written({
+      assets: arr(ref('Asset'), { description: 'The re-toned assets with twins and metrics.' }),
+      clearance: { type: 'object', additionalProperties: num(), description: 'Plate clearance per asset id.' },
+      cells: opt({ type: 'object', additionalProperties: int({ minimum: 0 }), description: 'Differing cells per asset id, when verifying.' }),
+    }),
+  ),
   cli: 'asset dither <assetId> --gamma <gamma> --plate <plate> --pattern <pattern> --cell <cell> --tone <tone> --all-two-tone --from-recorded --verify-cells',
   mcp: 'deck_asset_dither',
   cliInput: (parsed) => {

@@ -1,5 +1,6 @@
 import { defineAction } from '../../core/action.js'
-import { arr, bool, BR, num, obj, oneOf, opt, outline, str } from '../../model/schema.js'
+import { arr, bool, BR, num, obj, oneOf, openObj, opt, ref, str } from '../../model/schema.js'
+import { planned, result, written } from '../../model/results.js'
 import { AssetId, Backend, MaterialId, Plate, Size, Treatment, Uniforms } from './schemas.js'
 
 export const materialCapture = defineAction({
@@ -26,7 +27,12 @@ export const materialCapture = defineAction({
     frameKey: opt(str({ description: 'Carried in the record as source.frameKey.' })),
     baseRevision: BR,
   }),
-  output: outline({ asset: 'the frame asset (one anchor)', assets: 'the frame assets (several anchors)', revision: 'the new revision' }),
+  output: planned(
+    written({
+      asset: opt({ ...ref('Asset'), description: 'The frame asset (one anchor).' }),
+      assets: opt(arr(ref('Asset'), { description: 'The frame assets (several anchors).' })),
+    }),
+  ),
   cli: 'material capture <materialId> --preset <preset> --uniforms <uniforms> --anchor <anchors> --two-tone --plate <plate>',
   mcp: 'deck_material_capture',
   example: { materialId: 'paper:mesh-gradient', anchors: [0, 2400], role: 'opener', alt: 'Slow blue and orange gradient', baseRevision: 3 },
@@ -41,7 +47,15 @@ export const materialList = defineAction({
   mutates: false,
   transports: 'CMHP',
   input: obj({ materialId: opt({ ...MaterialId, description: 'Only this catalog entry.' }) }),
-  output: outline({ materials: 'paper:* entries with uniform schema and palette presets', engines: 'proto:* engines with their availability' }),
+  output: planned(
+    result({
+      materials: arr(
+        obj({ id: MaterialId, name: str(), uniforms: openObj('Uniform schema by name.'), presets: arr(openObj('A palette preset.')) }, { additionalProperties: true }),
+        { description: 'paper:* entries with uniform schema and palette presets.' },
+      ),
+      engines: arr(obj({ id: MaterialId, available: bool() }, { additionalProperties: true }), { description: 'proto:* engines with their availability.' }),
+    }),
+  ),
   cli: 'material list',
   mcp: 'deck_material_list',
   example: {},

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { defineAction } from '../../core/action.js'
-import { BlockId, BR, obj, opt, outline, SlideId, str } from '../../model/schema.js'
+import { arr, BlockId, BR, num, obj, openObj, opt, ref, SlideId, str } from '../../model/schema.js'
+import { planned, result, written } from '../../model/results.js'
 import { Backend, MaterialId } from './schemas.js'
 
 export const shaderList = defineAction({
@@ -12,11 +13,19 @@ export const shaderList = defineAction({
   mutates: false,
   transports: 'CMHP',
   input: obj({ materialId: opt({ ...MaterialId, description: 'Only this library entry.' }) }),
-  output: outline({
-    shaders: 'entries with category, featured preset, stills, uniform schema, palette presets',
-    controls: 'the eleven common controls with ranges and sentences',
-    categories: 'the five category chips',
-  }),
+  output: planned(
+    result({
+      shaders: arr(
+        obj(
+          { id: MaterialId, category: str(), featured: str({ description: 'The featured preset.' }), stills: arr(str(), { description: 'File names.' }), uniforms: openObj('Uniform schema by name.'), presets: arr(openObj('A palette preset.')) },
+          { additionalProperties: true },
+        ),
+        { description: 'The shader library in gallery order.' },
+      ),
+      controls: arr(obj({ name: str(), min: num(), max: num(), sentence: str() }, { additionalProperties: true }), { description: 'The eleven common controls with ranges and sentences.' }),
+      categories: arr(str(), { description: 'The five category chips.' }),
+    }),
+  ),
   cli: 'shader list',
   mcp: 'deck_shader_list',
   example: {},
@@ -42,7 +51,7 @@ export const shaderFrame = defineAction({
     },
     { anyOf: [{ required: ['bytes'] }, { required: ['upload'] }] },
   ),
-  output: outline({ asset: 'the frame asset', block: 'the shader block with its new /asset', revision: 'the new revision' }),
+  output: planned(written({ asset: { ...ref('Asset'), description: 'The frame asset.' }, block: { ...ref('Block'), description: 'The shader block with its new /asset.' } })),
   cli: 'shader frame <slideId> <blockId> --frame-key <frameKey> < frame.png',
   mcp: 'deck_shader_frame',
   // `< frame.png` is binary, not the JSON the generic stdin reader expects: read it here as base64.
@@ -62,7 +71,7 @@ export const shaderCapture = defineAction({
   mutates: true,
   transports: 'CMHP',
   input: obj({ slideId: SlideId, blockId: BlockId, backend: opt(Backend), baseRevision: BR }),
-  output: outline({ asset: 'the frame asset', block: 'the shader block with its new /asset', revision: 'the new revision' }),
+  output: planned(written({ asset: { ...ref('Asset'), description: 'The frame asset.' }, block: { ...ref('Block'), description: 'The shader block with its new /asset.' } })),
   cli: 'shader capture <slideId> <blockId>',
   mcp: 'deck_shader_capture',
   example: { slideId: 'title-1', blockId: 'b1', baseRevision: 3 },

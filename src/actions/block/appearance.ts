@@ -5,7 +5,8 @@ import { fail } from '../../core/errors.js'
 import type { Block, DeckDoc } from '../../model/deck.js'
 import { Shadow, SHADOW_DEFAULTS } from '../../model/blocks.js'
 import { findBlock, findSlide } from '../../model/edit.js'
-import { BR, nullable, obj, oneOf, opt, outline, SLUG, str, bool } from '../../model/schema.js'
+import { arr, BlockId, bool, BR, nullable, obj, oneOf, opt, ref, SlideId, SLUG, str } from '../../model/schema.js'
+import { written } from '../../model/results.js'
 import { canonicalJson } from '../../store/canonical.js'
 import { deckAssetIds } from '../../model/assets.js'
 import { contentBox, drawnBoxes, fitText } from '../../layout/index.js'
@@ -40,14 +41,13 @@ export const blockSetAlt = defineAction({
   mutates: true,
   transports: 'CMHP',
   input: obj({ slideId, blockId, alt: str({ description: 'The description.' }), baseRevision: BR }),
-  output: outline({
-    alt: 'The alt text written.',
-    on: "Where it went: 'block' or 'asset'.",
-    assetId: 'The asset, when written on an asset.',
-    file: 'The asset record written (decks/<id>/assets/<assetId>.json), when written on an asset.',
-    pictures: 'Every picture of the deck sharing that description, when written on an asset.',
-    slide: 'The normalized slide.',
-    revision: 'The new revision.',
+  output: written({
+    alt: str({ description: 'The alt text written.' }),
+    on: oneOf(['block', 'asset'], { description: 'Where it went.' }),
+    assetId: opt(str({ description: 'The asset, when written on an asset.' })),
+    file: opt(str({ description: 'The asset record written (decks/<id>/assets/<assetId>.json), when written on an asset.' })),
+    pictures: opt(arr(obj({ slideId: SlideId, blockId: BlockId }), { description: 'Every picture of the deck sharing that description, when written on an asset.' })),
+    slide: ref('Slide'),
   }),
   cli: 'block alt <slideId>#<blockId> <alt>',
   mcp: 'deck_set_alt_text',
@@ -104,7 +104,7 @@ export const blockShadow = defineAction({
     shadow: { ...nullable(Shadow), description: 'The shadow (colour, opacity, angle, distance, blur; absent members take ink, 0.3, 45°, 8 px, 16 px), or null to remove it.' },
     baseRevision: BR,
   }),
-  output: outline({ blocks: 'The changed blocks with their shadow (or null).', slide: 'The normalized slide.', revision: 'The new revision.' }),
+  output: written({ blocks: arr(obj({ id: BlockId, shadow: nullable(Shadow) }), { description: 'The changed blocks with their shadow (or null).' }), slide: ref('Slide') }),
   cli: 'block shadow <slideId>#<blockId> --on --color <color> --opacity <opacity> --angle <angle> --distance <distance> --blur <blur>',
   mcp: 'deck_set_shadow',
   human: humanResult,
@@ -149,7 +149,11 @@ export const blockAutofit = defineAction({
     apply: opt(bool({ description: 'Measure and write the fit now.' })),
     baseRevision: BR,
   }),
-  output: outline({ block: 'The block after the write.', written: 'Pointers of the fields the fit wrote (/pos/h for grow, /size for shrink); empty unless applied.', slide: 'The normalized slide.', revision: 'The new revision.' }),
+  output: written({
+    block: { ...ref('Block'), description: 'The block after the write.' },
+    written: arr(oneOf(['/pos/h', '/size']), { description: 'Pointers of the fields the fit wrote (/pos/h for grow, /size for shrink); empty unless applied.' }),
+    slide: ref('Slide'),
+  }),
   cli: 'block autofit <slideId>#<blockId> <autofit> --apply',
   mcp: 'deck_set_autofit',
   human: humanResult,

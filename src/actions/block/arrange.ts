@@ -2,7 +2,8 @@ import { defineAction } from '../../core/action.js'
 import { fail } from '../../core/errors.js'
 import { findBlock } from '../../model/edit.js'
 import { alignBoxes, alignTarget, distributeBoxes, edgeAxis, restack, snapEdge, type Edge, type StackMove } from '../../model/arrange.js'
-import { bool, BR, int, num, obj, oneOf, opt, outline } from '../../model/schema.js'
+import { arr, BlockId, bool, BR, int, num, obj, oneOf, opt, ref } from '../../model/schema.js'
+import { written } from '../../model/results.js'
 import { contentBox, SHEET } from '../../layout/index.js'
 import { canvasSlide, editSlide, findBlocks, followConnectors, moveTo, placedOf, posOf, setStack, stackOf, humanResult } from './canvas.js'
 import { blockId, blockIds, slideId } from './common.js'
@@ -33,13 +34,12 @@ interface OrderInput {
   baseRevision: number
 }
 
-const arranged = outline({ blocks: 'The moved blocks with their boxes.', slide: 'The normalized slide.', revision: 'The new revision.' })
-const aligned = outline({
-  to: 'What the blocks were aligned to: selection, content or sheet.',
-  at: 'The coordinate of the edge they share now (sheet px).',
-  blocks: 'The moved blocks with their boxes.',
-  slide: 'The normalized slide.',
-  revision: 'The new revision.',
+const arranged = written({ blocks: arr(ref('Placed'), { description: 'The moved blocks with their boxes.' }), slide: ref('Slide') })
+const aligned = written({
+  to: oneOf(['selection', 'content', 'sheet'], { description: 'What the blocks were aligned to.' }),
+  at: num({ description: 'The coordinate of the edge they share now (sheet px).' }),
+  blocks: arr(ref('Placed'), { description: 'The moved blocks with their boxes.' }),
+  slide: ref('Slide'),
 })
 
 export const blockAlign = defineAction({
@@ -144,7 +144,7 @@ export const blockOrder = defineAction({
     z: opt(int({ minimum: 0, description: 'Target rank, 0 at the back.' })),
     baseRevision: BR,
   }),
-  output: outline({ order: 'Block ids from back to front.', z: 'The rank the block has now.', slide: 'The normalized slide.', revision: 'The new revision.' }),
+  output: written({ order: arr(BlockId, { description: 'Block ids from back to front.' }), z: int({ minimum: 0, description: 'The rank the block has now.' }), slide: ref('Slide') }),
   cli: 'block order <slideId>#<blockId> --move <move> --z <z>',
   mcp: 'deck_order_block',
   human: humanResult,

@@ -2,7 +2,8 @@ import { defineAction, type ActionContext } from '../../core/action.js'
 import { fail } from '../../core/errors.js'
 import type { Block } from '../../model/deck.js'
 import { findSlide } from '../../model/edit.js'
-import { arr, bool, BR, nullable, num, obj, oneOf, opt, outline, str } from '../../model/schema.js'
+import { arr, bool, BR, nullable, num, obj, oneOf, opt, ref, str } from '../../model/schema.js'
+import { written } from '../../model/results.js'
 import { blockIn, blockOfKind, editSlide, humanResult } from './canvas.js'
 import { blockId, slideId } from './common.js'
 
@@ -38,7 +39,11 @@ function editChart(ctx: ActionContext, input: { slideId: string; blockId: string
 export const CHART_TYPES = ['bar', 'column', 'line', 'area', 'pie', 'doughnut', 'scatter'] as const
 
 const chartBlock = { ...blockId, description: 'The chart block.' }
-const chartResult = outline({ block: 'The chart block after the write.', findings: 'Lint findings (for example series of unequal length).', revision: 'The new revision.' })
+const chartResult = written({
+  block: { ...ref('Block'), description: 'The chart block after the write.' },
+  findings: arr(obj({ pointer: str({ description: 'Where, in the chart block.' }), message: str() }), { description: 'Data findings (for example series of unequal length).' }),
+  slide: ref('Slide'),
+})
 
 export const chartSetData = defineAction({
   id: 'chart.setData',

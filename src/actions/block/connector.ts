@@ -2,7 +2,8 @@ import { defineAction } from '../../core/action.js'
 import { fail } from '../../core/errors.js'
 import type { Block } from '../../model/deck.js'
 import { findBlock, findSlide } from '../../model/edit.js'
-import { BlockId, BR, obj, oneOf, opt, outline } from '../../model/schema.js'
+import { BlockId, BR, obj, oneOf, opt, ref } from '../../model/schema.js'
+import { written } from '../../model/results.js'
 import { blockIn, blockOfKind, blocksOf, canvasSlide, editSlide, lineEnds, nextBlockId, routeConnector, setLineEnds, topZ, humanResult } from './canvas.js'
 import { blockId, slideId } from './common.js'
 
@@ -44,7 +45,7 @@ export const blockConnect = defineAction({
     toSide: side('end'),
     baseRevision: BR,
   }),
-  output: outline({ line: 'The connector line block with its attachments.', slide: 'The normalized slide.', revision: 'The new revision.' }),
+  output: written({ line: { ...ref('Block'), description: 'The connector line block with its attachments.' }, slide: ref('Slide') }),
   cli: 'block connect <slideId> --from <from> --to <to> --line <lineId> --from-side <fromSide> --to-side <toSide>',
   mcp: 'deck_connect_blocks',
   human: humanResult,
@@ -90,7 +91,7 @@ export const blockDisconnect = defineAction({
     end: opt(oneOf(['start', 'end', 'both'], { default: 'both', description: 'Which end to detach; both when absent.' })),
     baseRevision: BR,
   }),
-  output: outline({ line: 'The line block after the write.', slide: 'The normalized slide.', revision: 'The new revision.' }),
+  output: written({ line: { ...ref('Block'), description: 'The line block after the write.' }, slide: ref('Slide') }),
   cli: 'block disconnect <slideId>#<blockId> --end <end>',
   mcp: 'deck_disconnect_blocks',
   human: humanResult,

@@ -9,7 +9,8 @@ import { DUPLICATE_OFFSET } from '../../model/blocks.js'
 import { findBlock, findSlide } from '../../model/edit.js'
 import { has, isPrototypeKey } from '../../model/own.js'
 import { SLOTS } from '../../model/layouts.js'
-import { BlockId, BR, obj, oneOf, opt, outline, Pointer, SLUG, unknown } from '../../model/schema.js'
+import { arr, BlockId, Box, BR, nullable, obj, oneOf, opt, Pointer, ref, SLUG, unknown } from '../../model/schema.js'
+import { CurrentRevision, result, written } from '../../model/results.js'
 import { blockHeight, contentBox, drawnBoxes } from '../../layout/index.js'
 import { restack } from '../../model/arrange.js'
 import {
@@ -33,7 +34,7 @@ import {
 } from './canvas.js'
 import { blockId, blockIds, slideId } from './common.js'
 
-const blockResult = outline({ block: 'The block after the write.', slide: 'The normalized slide.', revision: 'The new revision.' })
+const blockResult = written({ block: { ...ref('Block'), description: 'The block after the write.' }, slide: ref('Slide') })
 
 /** The reference tokens of a JSON pointer (`/a/b~1c` → ['a', 'b/c']). */
 export function pointerTokens(pointer: string): string[] {
@@ -172,12 +173,12 @@ export const blockGet = defineAction({
   mutates: false,
   transports: 'CMHP',
   input: obj({ slideId, blockId }),
-  output: outline({
-    block: 'The normalized block document.',
-    box: 'The box it is drawn at in sheet px (its pos on a canvas, measured otherwise).',
-    slot: 'The slot it is filed in, on slotted layouts.',
-    assets: 'The assets it references.',
-    revision: 'The current revision.',
+  output: result({
+    block: ref('Block'),
+    box: { ...nullable(Box), description: 'The box it is drawn at in sheet px (its pos on a canvas, measured otherwise); null when it is not drawn.' },
+    slot: { ...nullable(oneOf(SLOTS)), description: 'The slot it is filed in, on slotted layouts.' },
+    assets: arr({ ...ref('Asset'), description: 'An asset record, or just { id } when the asset has none.' }, { description: 'The assets it references.' }),
+    revision: CurrentRevision,
   }),
   cli: 'block get <slideId>#<blockId>',
   mcp: 'deck_get_block',
@@ -253,7 +254,7 @@ export const blockInsert = defineAction({
     block: BlockSchema,
     baseRevision: BR,
   }),
-  output: outline({ id: 'The id the block got.', block: 'The block after the write.', slide: 'The normalized slide.', revision: 'The new revision.' }),
+  output: written({ id: { ...BlockId, description: 'The id the block got.' }, block: { ...ref('Block'), description: 'The block after the write.' }, slide: ref('Slide') }),
   cli: 'block insert <slideId> --slot <slot> --after <after> < block.json',
   mcp: 'deck_insert_block',
   human: humanResult,
@@ -307,7 +308,7 @@ export const blockRemove = defineAction({
   mutates: true,
   transports: 'CMHP',
   input: obj({ slideId, blockId, baseRevision: BR }),
-  output: outline({ removed: 'The id of the removed block.', detached: 'Connector lines that let go of it, when any.', slide: 'The normalized slide.', revision: 'The new revision.' }),
+  output: written({ removed: { ...BlockId, description: 'The id of the removed block.' }, detached: opt(arr(BlockId, { description: 'Connector lines that let go of it, when any.' })), slide: ref('Slide') }),
   cli: 'block remove <slideId>#<blockId>',
   mcp: 'deck_remove_block',
   human: humanResult,
@@ -380,7 +381,7 @@ export const blockDuplicate = defineAction({
   mutates: true,
   transports: 'CMHP',
   input: obj({ slideId, blockIds, baseRevision: BR }),
-  output: outline({ blocks: 'The copies: new id and the id it was copied from.', slide: 'The normalized slide.', revision: 'The new revision.' }),
+  output: written({ blocks: arr(obj({ id: BlockId, from: BlockId }), { description: 'The copies: new id and the id it was copied from.' }), slide: ref('Slide') }),
   cli: 'block duplicate <slideId> --blocks <blockIds>',
   mcp: 'deck_duplicate_block',
   human: humanResult,

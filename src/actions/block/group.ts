@@ -1,7 +1,8 @@
 import { defineAction } from '../../core/action.js'
 import { fail } from '../../core/errors.js'
 import { findSlide } from '../../model/edit.js'
-import { BR, obj, opt, outline, str } from '../../model/schema.js'
+import { arr, BlockId, BR, nullable, obj, opt, ref, str } from '../../model/schema.js'
+import { written } from '../../model/results.js'
 import { blocksOf, canvasSlide, editSlide, findBlocks, humanResult } from './canvas.js'
 import { blockIds, slideId } from './common.js'
 import { forgetUngrouped, rememberUngrouped, ungroupedSet } from './ungrouped.js'
@@ -31,20 +32,18 @@ function newTag(tags: Set<unknown>): string {
 }
 
 const tag = (description: string) => str({ pattern: '^[A-Za-z0-9][A-Za-z0-9_-]*$', maxLength: 60, description })
-const grouped = outline({ group: 'The group tag.', blockIds: 'The members.', slide: 'The normalized slide.', revision: 'The new revision.' })
-const ungroupedOutline = outline({
-  group: 'The group taken apart, when there was one.',
-  blockIds: 'The objects ungrouped.',
-  ungrouped: 'Each tag taken off, with the members it had (remembered for block.regroup).',
-  slide: 'The normalized slide.',
-  revision: 'The new revision.',
+const grouped = written({ group: tag('The group tag.'), blockIds: arr(BlockId, { description: 'The members.' }), slide: ref('Slide') })
+const ungroupedResult = written({
+  group: { ...nullable(tag('')), description: 'The group taken apart, when there was one; null otherwise.' },
+  blockIds: arr(BlockId, { description: 'The objects ungrouped.' }),
+  ungrouped: arr(obj({ group: tag('A tag taken off.'), blockIds: arr(BlockId) }), { description: 'Each tag taken off, with the members it had (remembered for block.regroup).' }),
+  slide: ref('Slide'),
 })
-const regroupedOutline = outline({
-  group: 'The group tag.',
-  blockIds: 'The members now.',
-  remembered: 'The set remembered from the last ungroup that came back with them, or null.',
-  slide: 'The normalized slide.',
-  revision: 'The new revision.',
+const regroupedResult = written({
+  group: tag('The group tag.'),
+  blockIds: arr(BlockId, { description: 'The members now.' }),
+  remembered: { ...nullable(arr(BlockId)), description: 'The set remembered from the last ungroup that came back with them, or null.' },
+  slide: ref('Slide'),
 })
 
 export const blockGroup = defineAction({
@@ -97,7 +96,7 @@ export const blockUngroup = defineAction({
     group: opt(tag('The group whose members are all ungrouped.')),
     baseRevision: BR,
   }),
-  output: ungroupedOutline,
+  output: ungroupedResult,
   cli: 'block ungroup <slideId> --group <group> --blocks <blockIds>',
   mcp: 'deck_ungroup_blocks',
   human: humanResult,
@@ -146,7 +145,7 @@ export const blockRegroup = defineAction({
   mutates: true,
   transports: 'CMHP',
   input: obj({ slideId, blockIds, group: tag('The group tag to write back.'), baseRevision: BR }),
-  output: regroupedOutline,
+  output: regroupedResult,
   cli: 'block regroup <slideId> --blocks <blockIds> --as <group>',
   mcp: 'deck_regroup_blocks',
   human: humanResult,

@@ -7,7 +7,8 @@ import { fail } from '../../core/errors.js'
 import type { DeckDoc } from '../../model/deck.js'
 import { MASKS } from '../../model/blocks.js'
 import { findSlide } from '../../model/edit.js'
-import { BR, nullable, num, obj, oneOf, opt, outline } from '../../model/schema.js'
+import { arr, BR, nullable, num, obj, oneOf, opt, ref } from '../../model/schema.js'
+import { written } from '../../model/results.js'
 import { gather, given, numeric, without } from './cli.js'
 import { blockIn, blockOfKind, canvasSlide, editSlide, isCanvas, humanResult } from './canvas.js'
 import { blockId, slideId } from './common.js'
@@ -16,7 +17,7 @@ const fraction = (side: string) => opt(num({ minimum: 0, maximum: 0.99, descript
 const TRIM_SIDES = ['left', 'right', 'top', 'bottom'] as const
 type Trim = Partial<Record<(typeof TRIM_SIDES)[number], number>>
 
-const pictureResult = outline({ block: 'The picture block after the write.', slide: 'The normalized slide.', revision: 'The new revision.' })
+const pictureResult = written({ block: { ...ref('Block'), description: 'The picture block after the write.' }, slide: ref('Slide') })
 
 /** The picture a call names (404 for an unknown id, 400 for a block of another kind). */
 function pictureIn(doc: DeckDoc, slideIdValue: string, blockIdValue: string) {
@@ -120,7 +121,7 @@ export const blockResetImage = defineAction({
   mutates: true,
   transports: 'CMHP',
   input: obj({ slideId, blockId, baseRevision: BR }),
-  output: outline({ block: 'The picture block after the write.', removed: 'The fields that were removed.', slide: 'The normalized slide.', revision: 'The new revision.' }),
+  output: written({ block: { ...ref('Block'), description: 'The picture block after the write.' }, removed: arr(oneOf(IMAGE_EDITS), { description: 'The fields that were removed.' }), slide: ref('Slide') }),
   cli: 'block reset-image <slideId>#<blockId>',
   mcp: 'deck_reset_image',
   human: humanResult,

@@ -1,5 +1,6 @@
 import { defineAction } from '../../core/action.js'
-import { bool, BR, nullable, num, obj, oneOf, opt, outline, SlideIdsOrAll, str, type Schema } from '../../model/schema.js'
+import { arr, bool, BR, nullable, num, obj, oneOf, openObj, opt, ref, SlideIdsOrAll, str, type Schema } from '../../model/schema.js'
+import { planned, RevisionIfWritten, written } from '../../model/results.js'
 import { defined, gather, given, without } from './cli.js'
 import { blockId, blockIds, slideId } from './common.js'
 
@@ -42,13 +43,14 @@ export const pictureDither = defineAction({
     dither: { ...nullable(DitherSchema), description: 'The two-tone screen settings, or null to remove the field.' },
     baseRevision: BR,
   }),
-  output: outline({
-    block: 'The picture block after the write.',
-    variant: 'The variant key of the screened picture.',
-    metrics: 'Tone metrics of the variant.',
-    warnings: 'Warnings (for example plate clearance).',
-    revision: 'The new revision.',
-  }),
+  output: planned(
+    written({
+      block: { ...ref('Block'), description: 'The picture block after the write.' },
+      variant: { ...nullable(str()), description: 'The variant key of the screened picture; null once the dither is off.' },
+      metrics: { ...nullable(openObj('Tone metrics of the variant.')), description: 'Tone metrics of the variant; null once the dither is off.' },
+      warnings: arr(str(), { description: 'Warnings (for example plate clearance).' }),
+    }),
+  ),
   cli: 'block dither <slideId>#<blockId> --pattern <pattern> --tone <tone> --cell <cell> --strength <strength> --black <black> --white <white> --gamma <gamma> --polarity <polarity> --off',
   mcp: 'deck_dither_picture',
   cliInput: (parsed) => {
@@ -78,12 +80,14 @@ export const pictureMaterialize = defineAction({
     dryRun: opt(bool({ description: 'Name missing variants, write nothing.' })),
     baseRevision: BR,
   }),
-  output: outline({
-    written: 'Variant files written.',
-    missing: 'Variants that were missing (all a dry run reports).',
-    pruned: 'Variant files removed by prune.',
-    revision: 'The new revision, when anything was written.',
-  }),
+  output: planned(
+    written({
+      written: arr(str(), { description: 'Variant files written.' }),
+      missing: arr(str(), { description: 'Variants that were missing (all a dry run reports).' }),
+      pruned: arr(str(), { description: 'Variant files removed by prune.' }),
+      revision: RevisionIfWritten,
+    }),
+  ),
   cli: 'picture materialize <slideIds> --prune --scale <scale> --dry-run',
   mcp: 'deck_materialize_pictures',
   annotations: { idempotent: true },

@@ -1,5 +1,6 @@
 import { defineAction } from '../../core/action.js'
-import { Box, BR, obj, openObj, opt, outline, Pointer, str, unknown } from '../../model/schema.js'
+import { Box, BR, obj, openObj, opt, Pointer, ref, str, unknown } from '../../model/schema.js'
+import { planned, written } from '../../model/results.js'
 import { blockId, slideId } from './common.js'
 
 export const shaderInsert = defineAction({
@@ -21,7 +22,7 @@ export const shaderInsert = defineAction({
     alt: opt(str({ description: 'Alt text of the shader block.' })),
     baseRevision: BR,
   }),
-  output: outline({ block: 'The shader block.', slide: 'The normalized slide.', revision: 'The new revision.' }),
+  output: planned(written({ block: { ...ref('Block'), description: 'The shader block.' }, slide: ref('Slide') })),
   cli: 'shader insert <slideId> <materialId> --preset <preset> --controls <controls> --at <at>',
   mcp: 'deck_shader_insert',
   example: { slideId: 'freeform-3', materialId: 'paper:mesh-gradient', preset: 'dusk', baseRevision: 3 },
@@ -44,7 +45,7 @@ export const shaderSet = defineAction({
     value: opt(unknown('The new value; absent removes.')),
     baseRevision: BR,
   }),
-  output: outline({ block: 'The shader block after the write.', revision: 'The new revision.' }),
+  output: planned(written({ block: { ...ref('Block'), description: 'The shader block after the write.' }, slide: ref('Slide') })),
   cli: 'shader set <slideId> <blockId> <path> <value>',
   mcp: 'deck_shader_set',
   annotations: { idempotent: true },

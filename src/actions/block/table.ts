@@ -2,7 +2,8 @@ import { defineAction, type ActionContext } from '../../core/action.js'
 import { fail } from '../../core/errors.js'
 import type { Block } from '../../model/deck.js'
 import { findSlide } from '../../model/edit.js'
-import { arr, BR, int, obj, opt, outline, str } from '../../model/schema.js'
+import { arr, BR, int, obj, opt, ref, str } from '../../model/schema.js'
+import { written } from '../../model/results.js'
 import { blockIn, blockOfKind, editSlide, humanResult } from './canvas.js'
 import { blockId, slideId } from './common.js'
 
@@ -51,7 +52,7 @@ function insertionAt(at: number | undefined, length: number, what: string): numb
 }
 
 const tableBlock = { ...blockId, description: 'The table block.' }
-const tableResult = outline({ block: 'The table block after the write.', revision: 'The new revision.' })
+const tableResult = written({ block: { ...ref('Block'), description: 'The table block after the write.' }, slide: ref('Slide') })
 const at = (what: string) => opt(int({ minimum: 0, description: `Index (0-based) the new ${what} take; after the last when absent.` }))
 const count = (what: string) => opt(int({ minimum: 1, maximum: 50, default: 1, description: `How many ${what} to insert; 1 when absent.` }))
 const indexes = (what: string) => arr(int({ minimum: 0 }), { minItems: 1, uniqueItems: true, description: `${what} to remove (0-based).` })

@@ -3,7 +3,8 @@ import { fail, StudioError } from '../../core/errors.js'
 import { INDENT_STEP, LIST_PRESETS } from '../../model/blocks.js'
 import type { Block, DeckDoc, Slide } from '../../model/deck.js'
 import { findBlock, findSlide } from '../../model/edit.js'
-import { anyOf, arr, bool, BR, Colour, int, nullable, num, obj, oneOf, opt, outline, Pointer, SlideId, str } from '../../model/schema.js'
+import { anyOf, arr, bool, BR, Colour, int, nullable, num, obj, oneOf, opt, Pointer, ref, SlideId, str } from '../../model/schema.js'
+import { written } from '../../model/results.js'
 import { blockText, checkRange, checkStyle, paragraphs, plainText, SLIDE_HREF_PREFIX, styleRange, type StyleMarks } from '../../model/text.js'
 import { defined, numeric, range, targetAsList, without } from './cli.js'
 import { blockId, blockIds, slideId } from './common.js'
@@ -167,7 +168,7 @@ export const textStyle = defineAction({
     ),
     baseRevision: BR,
   }),
-  output: outline({ slide: 'The normalized slide.', block: 'The block after the write.', text: 'The new markup of the Text.', revision: 'The new revision.' }),
+  output: written({ slide: ref('Slide'), block: { ...ref('Block'), description: 'The block after the write.' }, text: str({ description: 'The new markup of the Text.' }) }),
   cli: 'text style <slideId>#<blockId> <path> --range <range> --italic --underline --strike --superscript --subscript --color <color> --highlight <highlight> --size <px>',
   mcp: 'deck_style_text',
   cliInput: (parsed: CliParsed) => {
@@ -208,7 +209,7 @@ export const textList = defineAction({
     levelBy: opt(oneOf([1, -1], { description: 'Step the level in (1) or out (-1), kept within 1 to 9.' })),
     baseRevision: BR,
   }),
-  output: outline({ slide: 'The normalized slide.', block: 'The list block after the write.', revision: 'The new revision.' }),
+  output: written({ slide: ref('Slide'), block: { ...ref('Block'), description: 'The list block after the write.' } }),
   cli: 'text list <slideId>#<blockId> --marker <marker> --preset <preset> --items <items> --level <level>',
   mcp: 'deck_set_list',
   example: { slideId: 'title-body-2', blockId: 'b2', marker: 'number', preset: 'decimal', baseRevision: 3 },
@@ -267,7 +268,7 @@ export const textSpacing = defineAction({
     after: spacing('Space after paragraphs'),
     baseRevision: BR,
   }),
-  output: outline({ slide: 'The normalized slide.', blocks: 'The changed blocks.', revision: 'The new revision.' }),
+  output: written({ slide: ref('Slide'), blocks: arr(ref('Block'), { description: 'The changed blocks.' }) }),
   cli: 'text spacing <slideId>#<blockId> --line <line> --before <before> --after <after>',
   mcp: 'deck_set_spacing',
   cliInput: (parsed) => {
@@ -307,7 +308,7 @@ export const textColumns = defineAction({
   mutates: true,
   transports: 'CMHP',
   input: obj({ slideId, blockIds, columns: oneOf([1, 2, 3], { description: 'Number of columns, 1 to 3.' }), baseRevision: BR }),
-  output: outline({ slide: 'The normalized slide.', blocks: 'The changed blocks.', revision: 'The new revision.' }),
+  output: written({ slide: ref('Slide'), blocks: arr(ref('Block'), { description: 'The changed blocks.' }) }),
   cli: 'text columns <slideId>#<blockId> <columns>',
   mcp: 'deck_set_columns',
   cliInput: (parsed) => targetAsList(parsed),
@@ -352,7 +353,7 @@ export const textIndent = defineAction({
     items: opt({ ...items, description: 'List items whose level steps instead.' }),
     baseRevision: BR,
   }),
-  output: outline({ slide: 'The normalized slide.', blocks: 'The changed blocks.', revision: 'The new revision.' }),
+  output: written({ slide: ref('Slide'), blocks: arr(ref('Block'), { description: 'The changed blocks.' }) }),
   cli: 'text indent <slideId>#<blockId> --by <by> --to <to> --items <items>',
   mcp: 'deck_set_indent',
   cliInput: (parsed) => targetAsList(parsed),
@@ -414,7 +415,7 @@ export const textLink = defineAction({
     },
     baseRevision: BR,
   }),
-  output: outline({ slide: 'The normalized slide.', block: 'The block after the write.', text: 'The new markup of the Text.', revision: 'The new revision.' }),
+  output: written({ slide: ref('Slide'), block: { ...ref('Block'), description: 'The block after the write.' }, text: str({ description: 'The new markup of the Text.' }) }),
   cli: 'text link <slideId>#<blockId> <path> --range <range> --url <url> --to-slide <slide> --clear',
   mcp: 'deck_link_text',
   cliInput: (parsed) => {

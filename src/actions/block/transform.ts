@@ -16,7 +16,8 @@ import {
   type Point,
 } from '../../model/arrange.js'
 import { wrapAngle as normalizeAngle } from '../../model/arrange.js'
-import { bool, BR, num, obj, oneOf, opt, outline } from '../../model/schema.js'
+import { arr, BlockId, bool, BR, num, obj, oneOf, opt, ref } from '../../model/schema.js'
+import { written } from '../../model/results.js'
 import { given, targetAsList, without } from './cli.js'
 import { canvasSlide, editSlide, findBlocks, followConnectors, isPointLine, lineEnds, moveTo, placedOf, placementOf, posOf, setLineEnds, setPlacement, humanResult } from './canvas.js'
 import { blockId, blockIds, slideId } from './common.js'
@@ -83,7 +84,7 @@ export function flipBlocks(blocks: Block[], axis: 'h' | 'v', pivot?: Point): voi
 }
 
 const about = opt(oneOf(['each', 'selection'], { default: 'each', description: 'each turns every object about its own centre; selection moves members around the union centre.' }))
-const moved = outline({ blocks: 'The changed blocks with their boxes and angles.', slide: 'The normalized slide.', revision: 'The new revision.' })
+const moved = written({ blocks: arr(ref('Placed'), { description: 'The changed blocks with their boxes and angles.' }), slide: ref('Slide') })
 
 export const ANCHORS = ['top-left', 'top', 'top-right', 'left', 'center', 'right', 'bottom-left', 'bottom', 'bottom-right'] as const
 
@@ -266,7 +267,7 @@ export const blockLock = defineAction({
     locked: bool({ description: 'true locks, false unlocks.' }),
     baseRevision: BR,
   }),
-  output: outline({ blocks: 'The named blocks with their locked state.', revision: 'The new revision.' }),
+  output: written({ blocks: arr(obj({ id: BlockId, locked: bool() }), { description: 'The named blocks with their locked state.' }), slide: ref('Slide') }),
   cli: 'block lock <slideId> --blocks <blockIds> --off',
   mcp: 'deck_lock_blocks',
   human: humanResult,

@@ -1,10 +1,8 @@
 import { defineAction } from '../../core/action.js'
-import { obj, opt, outline } from '../../model/schema.js'
+import { obj, opt } from '../../model/schema.js'
 import { anchorOf, bodyOf } from './cli.js'
 import { whoOf } from '../share/cli.js'
-import { Anchor, Assignee, Body, COMMENTS_DECK, CommentsRevision, ThreadId } from './schemas.js'
-
-const written = outline({ thread: 'the thread as stored', baseRevision: 'the comments revision after the write, the number comment.list since takes' })
+import { Anchor, Assignee, Body, COMMENTS_DECK, CommentsRevision, ThreadId, ThreadWritten } from './schemas.js'
 
 export const commentAdd = defineAction({
   id: 'comment.add',
@@ -16,7 +14,7 @@ export const commentAdd = defineAction({
   transports: 'CMHP',
   deck: COMMENTS_DECK,
   input: obj({ anchor: Anchor, body: Body, assignee: opt(Assignee), baseRevision: CommentsRevision }),
-  output: written,
+  output: ThreadWritten,
   cli: 'comment add <anchor> -m <text> --mention <who> --assign <who>',
   mcp: 'deck_add_comment',
   cliInput: (parsed) => {
@@ -41,7 +39,7 @@ export const commentReply = defineAction({
   transports: 'CMHP',
   deck: COMMENTS_DECK,
   input: obj({ threadId: ThreadId, body: Body, baseRevision: CommentsRevision }),
-  output: written,
+  output: ThreadWritten,
   cli: 'comment reply <threadId> -m <text> --mention <who>',
   mcp: 'deck_reply_comment',
   cliInput: bodyOf,

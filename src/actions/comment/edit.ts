@@ -1,9 +1,7 @@
 import { defineAction } from '../../core/action.js'
-import { bool, obj, opt, outline } from '../../model/schema.js'
+import { bool, obj, opt } from '../../model/schema.js'
 import { bodyOf } from './cli.js'
-import { Body, COMMENTS_DECK, CommentId, CommentsRevision, ThreadId, UpdatedAt } from './schemas.js'
-
-const written = outline({ thread: 'the thread as stored', baseRevision: 'the comments revision after the write, the number comment.list since takes' })
+import { Body, COMMENTS_DECK, CommentId, CommentsRevision, ThreadId, UpdatedAt, ThreadWritten } from './schemas.js'
 
 export const commentEdit = defineAction({
   id: 'comment.edit',
@@ -15,7 +13,7 @@ export const commentEdit = defineAction({
   transports: 'CMHP',
   deck: COMMENTS_DECK,
   input: obj({ threadId: ThreadId, commentId: CommentId, body: Body, expectedUpdatedAt: UpdatedAt, baseRevision: CommentsRevision }),
-  output: written,
+  output: ThreadWritten,
   cli: 'comment edit <threadId> <commentId> -m <text>',
   mcp: 'deck_edit_comment',
   cliInput: bodyOf,
@@ -32,7 +30,7 @@ export const commentDelete = defineAction({
   transports: 'CMHP',
   deck: COMMENTS_DECK,
   input: obj({ threadId: ThreadId, commentId: CommentId, restore: opt(bool({ description: 'Undo a delete, within 30 days.' })), baseRevision: CommentsRevision }),
-  output: written,
+  output: ThreadWritten,
   cli: 'comment delete <threadId> <commentId> --restore',
   mcp: 'deck_delete_comment',
   annotations: { destructive: true },

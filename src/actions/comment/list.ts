@@ -1,6 +1,7 @@
 import { defineAction } from '../../core/action.js'
-import { BlockId, bool, int, obj, oneOf, opt, outline, SlideId, str } from '../../model/schema.js'
-import { ThreadId } from './schemas.js'
+import { arr, BlockId, bool, int, obj, oneOf, opt, SlideId, str } from '../../model/schema.js'
+import { planned, result } from '../../model/results.js'
+import { Thread, ThreadId } from './schemas.js'
 
 export const commentList = defineAction({
   id: 'comment.list',
@@ -21,7 +22,12 @@ export const commentList = defineAction({
     since: opt(int({ minimum: 0, description: 'Threads touched after this comments revision.' })),
     limit: opt(int({ minimum: 1, maximum: 500, description: 'Threads to answer at most.' })),
   }),
-  output: outline({ threads: 'threads with resolved anchors, comments, assignee, state', baseRevision: 'the current comments revision' }),
+  output: planned(
+    result({
+      threads: arr(Thread, { description: 'Threads with resolved anchors, comments, assignee, state.' }),
+      baseRevision: int({ minimum: 0, description: 'The current comments revision.' }),
+    }),
+  ),
   cli: 'comments <slideId> --block <blockId> --state <state> --for-me --author <author> --search <search> --since <since>',
   mcp: 'deck_list_comments',
   example: { slideId: 'title-and-body-2', state: 'open', forMe: true },
@@ -36,7 +42,9 @@ export const commentGet = defineAction({
   mutates: false,
   transports: 'CMHP',
   input: obj({ threadId: ThreadId }),
-  output: outline({ thread: 'the thread with its resolved anchor', baseRevision: 'the current comments revision' }),
+  output: planned(
+    result({ thread: { ...Thread, description: 'The thread with its resolved anchor.' }, baseRevision: int({ minimum: 0, description: 'The current comments revision.' }) }),
+  ),
   cli: 'comment get <threadId>',
   mcp: 'deck_get_comment',
   example: { threadId: 't1' },
@@ -51,7 +59,7 @@ export const commentLink = defineAction({
   mutates: false,
   transports: 'CMHP',
   input: obj({ threadId: ThreadId }),
-  output: outline({ editorUrl: 'opens the editor on the thread', viewUrl: 'opens the view on the thread' }),
+  output: planned(result({ editorUrl: str({ description: 'Opens the editor on the thread.' }), viewUrl: str({ description: 'Opens the view on the thread.' }) })),
   cli: 'comment link <threadId>',
   mcp: 'deck_comment_link',
   example: { threadId: 't1' },

@@ -1,4 +1,5 @@
-import { anyOf, arr, BlockId, BR, int, IsoTime, lit, obj, opt, Pointer, SlideId, str, Who } from '../../model/schema.js'
+import { anyOf, arr, BlockId, bool, BR, int, IsoTime, lit, nullable, obj, oneOf, opt, Pointer, SlideId, str, Who } from '../../model/schema.js'
+import { planned, RevisionIfWritten, written } from '../../model/results.js'
 import type { DeckTarget } from '../../core/action.js'
 
 export const ThreadId = str({ minLength: 1, maxLength: 120, description: 'Comment thread id.' })
@@ -51,3 +52,41 @@ export const EMOJI = [
 ] as const
 
 export const UpdatedAt = { ...IsoTime, description: "The thread's updatedAt the caller read." }
+
+/** One comment of a thread (a deleted one is a tombstone for 30 days). */
+export const StoredComment = obj(
+  {
+    id: CommentId,
+    body: Body,
+    author: str({ description: 'The principal who wrote it.' }),
+    at: IsoTime,
+    editedAt: opt(IsoTime),
+    reactions: { type: 'object', propertyNames: { enum: [...EMOJI] }, additionalProperties: arr(str()), description: 'Principals per emoji.' },
+    deletedAt: opt({ ...IsoTime, description: 'A tombstone: when it was deleted (restorable for 30 days).' }),
+  },
+  { description: 'A comment.' },
+)
+
+/** A comment thread as stored; reads resolve its anchor against the current document. */
+export const Thread = obj(
+  {
+    id: ThreadId,
+    anchor: Anchor,
+    resolved: opt(obj({ slideId: nullable(SlideId), blockId: opt(nullable(BlockId)), lost: bool() }, { description: 'Reads: where the anchor points in the current document.' })),
+    comments: arr(StoredComment),
+    assignee: { ...nullable(Who), description: 'The assignee (a principal or an invitation), or null.' },
+    state: oneOf(['open', 'resolved']),
+    done: bool({ description: 'Marked done by the assignee.' }),
+    updatedAt: IsoTime,
+  },
+  { description: 'A comment thread.' },
+)
+
+/** What a comment write answers: the thread and the comments revision after the write. */
+export const ThreadWritten = planned(
+  written({
+    thread: { ...Thread, description: 'The thread as stored.' },
+    baseRevision: int({ minimum: 0, description: 'The comments revision after the write, the number comment.list since takes.' }),
+    revision: RevisionIfWritten,
+  }),
+)

@@ -1,9 +1,7 @@
 import { defineAction } from '../../core/action.js'
-import { bool, nullable, obj, oneOf, outline } from '../../model/schema.js'
+import { bool, nullable, obj, oneOf } from '../../model/schema.js'
 import { whoOf } from '../share/cli.js'
-import { Assignee, COMMENTS_DECK, CommentId, CommentsRevision, EMOJI, ThreadId } from './schemas.js'
-
-const written = outline({ thread: 'the thread as stored', baseRevision: 'the comments revision after the write, the number comment.list since takes' })
+import { Assignee, COMMENTS_DECK, CommentId, CommentsRevision, EMOJI, ThreadId, ThreadWritten } from './schemas.js'
 
 export const commentResolve = defineAction({
   id: 'comment.resolve',
@@ -15,7 +13,7 @@ export const commentResolve = defineAction({
   transports: 'CMHP',
   deck: COMMENTS_DECK,
   input: obj({ threadId: ThreadId, baseRevision: CommentsRevision }),
-  output: written,
+  output: ThreadWritten,
   cli: 'comment resolve <threadId>',
   mcp: 'deck_resolve_comment',
   annotations: { idempotent: true },
@@ -32,7 +30,7 @@ export const commentReopen = defineAction({
   transports: 'CMHP',
   deck: COMMENTS_DECK,
   input: obj({ threadId: ThreadId, baseRevision: CommentsRevision }),
-  output: written,
+  output: ThreadWritten,
   cli: 'comment reopen <threadId>',
   mcp: 'deck_reopen_comment',
   annotations: { idempotent: true },
@@ -49,7 +47,7 @@ export const commentAssign = defineAction({
   transports: 'CMHP',
   deck: COMMENTS_DECK,
   input: obj({ threadId: ThreadId, assignee: { ...nullable(Assignee), description: 'A principal or an invitation, or null to clear.' }, baseRevision: CommentsRevision }),
-  output: written,
+  output: ThreadWritten,
   cli: 'comment assign <threadId> <who> --clear',
   mcp: 'deck_assign_comment',
   cliInput: (parsed) => {
@@ -70,7 +68,7 @@ export const commentDone = defineAction({
   transports: 'CMHP',
   deck: COMMENTS_DECK,
   input: obj({ threadId: ThreadId, baseRevision: CommentsRevision }),
-  output: written,
+  output: ThreadWritten,
   cli: 'comment done <threadId>',
   mcp: 'deck_done_comment',
   annotations: { idempotent: true },
@@ -93,7 +91,7 @@ export const commentReact = defineAction({
     on: bool({ description: 'true adds the reaction, false removes it (CLI --off).' }),
     baseRevision: CommentsRevision,
   }),
-  output: written,
+  output: ThreadWritten,
   cli: 'comment react <threadId> <commentId> <emoji> --off',
   mcp: 'deck_react_comment',
   cliInput: (parsed) => ({ ...parsed.input, on: !parsed.flags.off }),

@@ -1,7 +1,8 @@
 import { defineAction } from '../../core/action.js'
 import { fail } from '../../core/errors.js'
 import { BrandKit, type DeckDoc } from '../../model/deck.js'
-import { BR, nullable, obj, outline } from '../../model/schema.js'
+import { BR, nullable, obj } from '../../model/schema.js'
+import { written } from '../../model/results.js'
 
 export const deckBrandKit = defineAction({
   id: 'deck.brandKit',
@@ -12,7 +13,7 @@ export const deckBrandKit = defineAction({
   mutates: true,
   transports: 'CMHP',
   input: obj({ kit: { ...nullable(BrandKit), description: 'The brand kit, or null to remove it.' }, baseRevision: BR }),
-  output: outline({ brandKit: 'the kit now, or null', revision: 'new revision' }),
+  output: written({ brandKit: { ...nullable(BrandKit), description: 'The kit now, or null.' } }),
   cli: 'deck brand-kit < kit.json',
   mcp: 'deck_set_brand_kit',
   stdinField: 'kit',

@@ -5,7 +5,8 @@ import { defineAction, type ActionContext } from '../../core/action.js'
 import { deckKey } from '../../core/engine.js'
 import { fail } from '../../core/errors.js'
 import type { DeckDoc, Manifest, Slide, Version } from '../../model/deck.js'
-import { bool, DeckId, obj, opt, outline, str } from '../../model/schema.js'
+import { bool, DeckId, int, obj, opt, str } from '../../model/schema.js'
+import { result, written } from '../../model/results.js'
 import { listFiles } from '../../store/decks.js'
 import { freeSiblingId } from './lifecycle.js'
 
@@ -32,7 +33,12 @@ export const deckPack = defineAction({
     out: opt(str({ minLength: 1, description: 'Zip path; default <id>-r<revision>.zip in the working directory.' })),
     versions: opt(bool({ description: 'Carry the version log (default true; --no-versions drops it).' })),
   }),
-  output: outline({ file: 'absolute path of the zip', bytes: 'its size', revision: 'deck revision packed', files: 'number of deck files' }),
+  output: result({
+    file: str({ description: 'Absolute path of the zip.' }),
+    bytes: int({ minimum: 0, description: 'Its size.' }),
+    revision: int({ minimum: 0, description: 'The deck revision packed.' }),
+    files: int({ minimum: 0, description: 'Number of deck files.' }),
+  }),
   cli: 'deck pack <id> --out <out>',
   mcp: null,
   example: { id: 'quarterly-review', out: 'quarterly-review.zip' },
@@ -99,7 +105,13 @@ export const deckUnpack = defineAction({
     as: opt(DeckId),
     replace: opt(bool({ description: 'Remove the deck holding the id first.' })),
   }),
-  output: outline({ id: 'the deck id it landed under', revision: 'the bundle revision', replaced: 'true when an existing deck was replaced', files: 'number of files' }),
+  output: written({
+    id: { ...DeckId, description: 'The deck id it landed under.' },
+    revision: int({ minimum: 0, description: 'The bundle revision (kept as packed).' }),
+    replaced: bool({ description: 'true when an existing deck was replaced.' }),
+    files: int({ minimum: 0, description: 'Number of files in the bundle.' }),
+    from: { ...DeckId, description: 'The deck id the bundle was packed from.' },
+  }),
   cli: 'deck unpack <file> --as <as> --replace',
   mcp: null,
   example: { file: 'quarterly-review-r3.zip', as: 'quarterly-review-copy' },

@@ -7,7 +7,8 @@ import { fail } from '../../core/errors.js'
 import type { Block, DeckDoc, Slide } from '../../model/deck.js'
 import { freeSlideId } from '../../model/edit.js'
 import { plainOf } from '../../model/lint.js'
-import { DeckId, obj, outline, str } from '../../model/schema.js'
+import { arr, DeckId, int, obj, opt, ref, SectionId, SlideId, str } from '../../model/schema.js'
+import { written } from '../../model/results.js'
 import { HREF, serialize, type Marks, type Run } from '../../model/text.js'
 import { canonicalJson } from '../../store/canonical.js'
 
@@ -379,15 +380,17 @@ export const importRun = defineAction({
   deck: { kind: 'none' },
   locks: (input: ImportInput) => [deckKey(input.into)],
   input: obj({ from: str({ minLength: 1, description: 'The HTML file (relative to the working directory).' }), into: { ...DeckId, description: 'The deck the slides are appended to.' } }),
-  output: outline({
-    id: 'deck id',
-    section: 'the section the slides were appended to',
-    slideIds: 'ids of the slides imported, in order',
-    slides: 'the imported slides, normalized',
-    assets: 'asset ids copied in',
-    skipped: 'elements left out: slide position, element, reason',
-    report: 'path of the import report (workspace-relative)',
-    revision: 'the new revision',
+  output: written({
+    id: DeckId,
+    section: { ...SectionId, description: 'The section the slides were appended to.' },
+    slideIds: arr(SlideId, { description: 'Ids of the slides imported, in order.' }),
+    slides: arr(ref('Slide'), { description: 'The imported slides, normalized.' }),
+    assets: arr(str(), { description: 'Asset ids copied in.' }),
+    skipped: arr(
+      obj({ slide: opt(int({ minimum: 1, description: '1-based position of the source slide element; absent for the page around the slides.' })), element: str(), reason: str() }),
+      { description: 'Elements left out.' },
+    ),
+    report: str({ description: 'Path of the import report (workspace-relative).' }),
   }),
   cli: 'import <from> --into <into>',
   mcp: null,

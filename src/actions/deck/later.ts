@@ -2,7 +2,9 @@
  * Declared, not built: assist.propose and assist.apply need an assistant backend this project does not have, so they answer 501.
  */
 import { defineAction } from '../../core/action.js'
-import { BR, obj, oneOf, opt, outline, SlideIds, str } from '../../model/schema.js'
+import { arr, BR, obj, oneOf, opt, SlideId, SlideIds, str } from '../../model/schema.js'
+import { planned, result, written } from '../../model/results.js'
+import { MUTATION_KINDS } from '../slide/mutations.js'
 
 export const assistPropose = defineAction({
   id: 'assist.propose',
@@ -13,7 +15,14 @@ export const assistPropose = defineAction({
   mutates: false,
   transports: 'MHP',
   input: obj({ slideIds: SlideIds, kind: oneOf(['shorten', 'notes', 'ask']), ask: opt(str({ maxLength: 2000, description: 'The free ask (kind ask).' })) }),
-  output: outline({ proposalId: 'id to apply', mutations: 'slide.update mutations per slide', summary: 'prose' }),
+  output: planned(result({
+    proposalId: str({ description: 'The id assist.apply takes.' }),
+    mutations: arr(
+      obj({ slideId: SlideId, mutations: arr({ type: 'object', required: ['kind'], properties: { kind: oneOf(MUTATION_KINDS) }, additionalProperties: true, description: 'A slide.update mutation (its members: slide.update input).' }) }),
+      { description: 'slide.update mutations per slide.' },
+    ),
+    summary: str({ description: 'Prose.' }),
+  })),
   cli: null,
   mcp: null,
   example: { slideIds: ['title-body-2'], kind: 'shorten' },
@@ -28,7 +37,7 @@ export const assistApply = defineAction({
   mutates: true,
   transports: 'CMHP',
   input: obj({ proposalId: str({ minLength: 1 }), baseRevision: BR }),
-  output: outline({ changed: 'slide ids', revision: 'new revision' }),
+  output: planned(written({ changed: arr(SlideId, { description: 'The slide ids changed.' }) })),
   cli: 'assist apply <proposalId>',
   mcp: 'deck_apply_proposal',
   example: { proposalId: 'p-1a2b', baseRevision: 3 },

@@ -3,7 +3,8 @@ import { join } from 'node:path'
 import { defineAction } from '../../core/action.js'
 import { fail } from '../../core/errors.js'
 import type { DeckDoc } from '../../model/deck.js'
-import { arr, bool, BR, DeckId, lit, obj, opt, outline, SlideId, str, SLUG } from '../../model/schema.js'
+import { arr, bool, BR, DeckId, int, lit, obj, opt, ref, SlideId, SLUG, str, TemplateId } from '../../model/schema.js'
+import { result, RevisionIfWritten, written } from '../../model/results.js'
 import { canonicalJson } from '../../store/canonical.js'
 import { readDeckFolder } from '../../store/decks.js'
 import { repairPending } from '../../store/transaction.js'
@@ -57,7 +58,12 @@ export const deckCreate = defineAction({
     from: opt(str({ description: "Template id from template.list ('blank', a shipped or an organisation template)." })),
     id: opt(DeckId),
   }),
-  output: outline({ id: 'new deck id', revision: 'its revision (0)', counts: 'slides and sections', template: 'the template it came from' }),
+  output: written({
+    id: { ...DeckId, description: 'The new deck id.' },
+    revision: int({ minimum: 0, description: 'Its revision (0).' }),
+    counts: ref('DeckCounts'),
+    template: TemplateId,
+  }),
   cli: 'deck create <name> --from <from> --id <id>',
   mcp: 'deck_create',
   example: { name: 'Annual report', from: 'blank' },
@@ -102,7 +108,12 @@ export const deckCopy = defineAction({
     copyComments: opt(bool({ description: 'Carry comment threads with their ids (off by default).' })),
     baseRevision: BR,
   }),
-  output: outline({ id: 'the new deck id', revision: '0', counts: 'slides and sections', from: 'source deck id' }),
+  output: written({
+    id: { ...DeckId, description: 'The new deck id.' },
+    revision: int({ minimum: 0, description: 'Its revision (0).' }),
+    counts: ref('DeckCounts'),
+    from: { ...DeckId, description: 'The source deck id.' },
+  }),
   cli: 'deck copy <id> --name <name> --id <newId> --slides <slideIds> --remove-notes --copy-comments',
   mcp: 'deck_copy',
   example: { id: 'quarterly-review', name: 'Quarterly review (EU)', baseRevision: 3 },
@@ -143,7 +154,10 @@ function stateChange(id: 'deck.trash' | 'deck.restore') {
     transports: 'CMHP',
     deck: { kind: 'field', field: 'id' },
     input: obj({ id: DeckId, baseRevision: BR }),
-    output: outline({ id: 'deck id', revision: 'new revision', trashedAt: trash ? 'when it was trashed' : 'absent' }),
+    output: written({
+      id: DeckId,
+      ...(trash ? { trashedAt: str({ format: 'date-time', description: 'When it was trashed.' }) } : {}),
+    }),
     cli: trash ? 'deck trash <id>' : 'deck restore <id>',
     mcp: trash ? 'deck_trash' : 'deck_restore',
     example: { id: 'quarterly-review', baseRevision: 3 },
@@ -176,7 +190,7 @@ export const deckRemove = defineAction({
   transports: 'CHP',
   deck: { kind: 'field', field: 'id' },
   input: obj({ id: DeckId, confirm: lit(true, { description: 'Must be the boolean true.' }), baseRevision: BR }),
-  output: outline({ id: 'deck id', removed: 'true' }),
+  output: written({ id: DeckId, removed: lit(true), revision: RevisionIfWritten }),
   cli: 'deck remove <id> --confirm',
   mcp: null,
   example: { id: 'quarterly-review', confirm: true, baseRevision: 3 },
@@ -199,7 +213,7 @@ export const deckSetDefault = defineAction({
   deck: { kind: 'none' },
   locks: () => ['workspace-config'],
   input: obj({ id: opt(DeckId) }),
-  output: outline({ defaultDeck: 'the default deck id' }),
+  output: written({ defaultDeck: { ...DeckId, description: 'The default deck id.' }, revision: RevisionIfWritten }),
   cli: 'deck default <id>',
   mcp: 'deck_set_default_deck',
   example: { id: 'quarterly-review' },
@@ -221,7 +235,7 @@ export const deckRepair = defineAction({
   mutates: false,
   transports: 'CMHP',
   input: obj({}),
-  output: outline({ repaired: 'notes about interrupted writes put back', decks: 'deck ids checked' }),
+  output: result({ repaired: arr(str(), { description: 'Notes about interrupted writes put back.' }), decks: arr(DeckId, { description: 'The deck ids checked.' }) }),
   cli: 'deck repair',
   mcp: 'deck_repair',
   example: {},

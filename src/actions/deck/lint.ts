@@ -5,7 +5,8 @@ import { defineAction } from '../../core/action.js'
 import { fail } from '../../core/errors.js'
 import { orderedSlides } from '../../model/deck.js'
 import { countFindings, lintSlide, type AssetRecord, type Finding, type LintCounts } from '../../model/lint.js'
-import { obj, opt, outline, SlideIds } from '../../model/schema.js'
+import { arr, obj, opt, ref, SlideId, SlideIds } from '../../model/schema.js'
+import { CurrentRevision, FINDING_MEMBERS, result } from '../../model/results.js'
 import type { Workspace } from '../../store/workspace.js'
 
 /** The asset records of a deck (`assets/<id>.json`), by asset id; unreadable records are left out. */
@@ -44,11 +45,11 @@ export const deckLint = defineAction({
   mutates: false,
   transports: 'CMHP',
   input: obj({ slideIds: opt({ ...SlideIds, description: 'Only these slides; every slide when absent.' }) }),
-  output: outline({
-    findings: 'every finding: slideId, rule, severity, blockId (when about one block), message',
-    slides: 'per slide in deck order: slideId and its counts per severity',
-    counts: 'per severity: error, warning, info',
-    revision: 'the revision linted',
+  output: result({
+    findings: arr(obj({ slideId: SlideId, ...FINDING_MEMBERS }), { description: 'Every finding, in deck order.' }),
+    slides: arr(obj({ slideId: SlideId, counts: ref('LintCounts') }), { description: 'Per slide in deck order: its counts per severity.' }),
+    counts: ref('LintCounts'),
+    revision: { ...CurrentRevision, description: 'The revision linted.' },
   }),
   cli: 'deck lint --slides <slideIds>',
   mcp: 'deck_lint',

@@ -1,6 +1,7 @@
 import { defineAction } from '../../core/action.js'
 import { orderedSlides, slideCount, slideTitle, type DeckDoc } from '../../model/deck.js'
-import { bool, obj, opt, outline } from '../../model/schema.js'
+import { arr, bool, DeckId, int, obj, opt, ref, SectionId, SlideId, str } from '../../model/schema.js'
+import { CurrentRevision, result, RESULT_DEFS, withDefs } from '../../model/results.js'
 import { findTheme } from '../../model/themes.js'
 import { readDeckFolder } from '../../store/decks.js'
 
@@ -46,7 +47,15 @@ export const deckInfoAction = defineAction({
   mutates: false,
   transports: 'CMHP',
   input: obj({}),
-  output: outline({ id: 'deck id', title: 'deck title', theme: 'theme id', sections: 'sections with slide ids and titles', counts: 'slides, sections, canvas, charts, guides, skipped', revision: 'current revision' }),
+  output: result({
+    id: DeckId,
+    title: str({ description: 'The deck title.' }),
+    theme: str({ description: 'The theme id (theme.list).' }),
+    sections: arr(obj({ id: SectionId, title: str(), slides: arr(obj({ id: SlideId, title: str({ description: 'Plain text; empty when the slide has none.' }) })) }), { description: 'Sections in order, with slide ids and titles.' }),
+    counts: ref('DeckCounts'),
+    revision: CurrentRevision,
+    trashedAt: opt(str({ format: 'date-time', description: 'When the deck was trashed; present only while it is in the trash.' })),
+  }),
   cli: 'info',
   mcp: 'deck_get_info',
   example: {},
@@ -68,7 +77,20 @@ export const deckList = defineAction({
   mutates: false,
   transports: 'CMHP',
   input: obj({ includeTrashed: opt(bool({ description: 'Include decks in the trash.' })) }),
-  output: outline({ decks: 'per deck: id, title, slides, sections, revision, stamps, trashedAt when trashed' }),
+  output: result({
+    decks: arr(
+      obj({
+        id: DeckId,
+        title: str(),
+        slides: int({ minimum: 0, description: 'Slide count.' }),
+        sections: int({ minimum: 0, description: 'Section count.' }),
+        revision: int({ minimum: 0 }),
+        stamps: obj({ createdAt: str(), updatedAt: str() }),
+        trashedAt: opt(str({ description: 'Present only for a trashed deck.' })),
+      }),
+      { description: 'Newest first.' },
+    ),
+  }),
   cli: 'deck list --include-trashed',
   mcp: 'deck_list',
   example: { includeTrashed: true },
@@ -96,7 +118,7 @@ export const deckGet = defineAction({
   mutates: false,
   transports: 'CMHP',
   input: obj({}),
-  output: outline({ manifest: 'deck.json', slides: 'slides by id', versions: 'named versions' }),
+  output: withDefs(RESULT_DEFS.DeckDocument),
   cli: 'deck get',
   mcp: 'deck_get',
   example: {},

@@ -2,7 +2,8 @@ import { defineAction, type CliParsed } from '../../core/action.js'
 import { fail } from '../../core/errors.js'
 import type { DeckDoc, Guides, Manifest } from '../../model/deck.js'
 import { SHEET } from '../../model/layouts.js'
-import { anyOf, arr, BR, Colour, lit, num, obj, oneOf, opt, outline, SectionId, SlideId, str, unknown, nullable, type Schema } from '../../model/schema.js'
+import { anyOf, arr, bool, BR, Colour, DeckId, lit, nullable, num, obj, oneOf, opt, ref, SectionId, SlideId, str, unknown, type Schema } from '../../model/schema.js'
+import { written } from '../../model/results.js'
 import { findTheme, THEMES } from '../../model/themes.js'
 
 type Staged = (docs: Map<string, DeckDoc | null>) => unknown
@@ -68,7 +69,7 @@ export const deckRename = defineAction({
   mutates: true,
   transports: 'CMHP',
   input: obj({ name: str({ minLength: 1, maxLength: 200, description: 'New title.' }), baseRevision: BR }),
-  output: outline({ id: 'deck id', title: 'new title', revision: 'new revision' }),
+  output: written({ id: DeckId, title: str({ description: 'The new title.' }) }),
   cli: 'deck rename <name>',
   mcp: 'deck_rename',
   example: { name: 'Quarterly review, final', baseRevision: 3 },
@@ -84,7 +85,11 @@ export const deckSet = defineAction({
   mutates: true,
   transports: 'CMHP',
   input: obj({ path: oneOf(DECK_SET_PATHS, { description: 'Which field.' }), value: opt(unknown('The new value; omitted removes the field.')), baseRevision: BR }),
-  output: outline({ id: 'deck id', path: 'the field', value: 'its value now', revision: 'new revision' }),
+  output: written({
+    id: DeckId,
+    path: oneOf(DECK_SET_PATHS, { description: 'The field.' }),
+    value: anyOf([str(), bool(), { type: 'null' }], { description: 'Its value now (a theme by its id); null once removed.' }),
+  }),
   cli: 'deck set <path> <value>',
   mcp: 'deck_set',
   example: { path: '/defaults/appearance', value: 'dark', baseRevision: 3 },
@@ -118,7 +123,7 @@ export const deckSetBackground = defineAction({
   mutates: true,
   transports: 'CMHP',
   input: obj({ background: { ...BackgroundInput, description: 'A colour, { color }, or null.' }, baseRevision: BR }),
-  output: outline({ id: 'deck id', background: 'the background now, or null', revision: 'new revision' }),
+  output: written({ id: DeckId, background: { ...nullable(Colour), description: 'The background now, or null.' } }),
   cli: 'deck background --color <color>',
   mcp: 'deck_set_background',
   example: { background: '#f5f1e8', baseRevision: 3 },
@@ -186,7 +191,10 @@ export const deckGuides = defineAction({
     clear: opt(lit(true, { description: 'Removes every guide.' })),
     baseRevision: BR,
   }),
-  output: outline({ id: 'deck id', guides: 'vertical and horizontal lists now', revision: 'new revision' }),
+  output: written({
+    id: DeckId,
+    guides: obj({ vertical: arr(num(), { description: 'Sorted, sheet px.' }), horizontal: arr(num(), { description: 'Sorted, sheet px.' }) }, { description: 'The guides now.' }),
+  }),
   cli: 'deck guides --add-vertical <x> --add-horizontal <y> --remove-vertical <x> --remove-horizontal <y> --set <json> --clear',
   mcp: 'deck_set_guides',
   example: { add: [{ axis: 'vertical', at: 800 }], baseRevision: 3 },
@@ -222,7 +230,7 @@ export const sectionSet = defineAction({
   mutates: true,
   transports: 'CMHP',
   input: obj({ sections: arr(SectionInput, { minItems: 1 }), baseRevision: BR }),
-  output: outline({ id: 'deck id', sections: 'the sections now', revision: 'new revision' }),
+  output: written({ id: DeckId, sections: arr(ref('Section'), { description: 'The sections now.' }) }),
   cli: 'sections set < sections.json',
   mcp: 'deck_set_sections',
   example: { sections: [{ id: 'intro', title: 'Introduction', slides: ['title-1'] }], baseRevision: 3 },

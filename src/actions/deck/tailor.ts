@@ -3,7 +3,8 @@ import { join } from 'node:path'
 import { defineAction, type CliParsed } from '../../core/action.js'
 import { fail } from '../../core/errors.js'
 import { orderedSlides, type DeckDoc, type Slide } from '../../model/deck.js'
-import { arr, BR, obj, opt, outline, SlideId, SLUG, str } from '../../model/schema.js'
+import { arr, BR, int, obj, opt, ref, SlideId, SLUG, str } from '../../model/schema.js'
+import { written } from '../../model/results.js'
 import { replaceAll, replaceAllPlain, slideTexts } from '../../model/text.js'
 import { own } from '../../model/own.js'
 import { given, without } from '../block/cli.js'
@@ -111,12 +112,15 @@ export const deckTailor = defineAction({
     skip: opt(arr(SlideId, { description: 'Slides to skip.' })),
     baseRevision: BR,
   }),
-  output: outline({
-    counts: 'replacements made, logos swapped, slides newly skipped, slides changed',
-    replacements: 'each pair with its count',
-    changed: 'slide ids that changed, in deck order',
-    slides: 'the changed slides, normalized',
-    revision: 'the new revision',
+  output: written({
+    counts: obj(
+      { replacements: int({ minimum: 0 }), logos: int({ minimum: 0 }), skipped: int({ minimum: 0 }), slides: int({ minimum: 0 }) },
+      { description: 'Replacements made, logos swapped, slides newly skipped, slides changed.' },
+    ),
+    replacements: arr(obj({ from: str(), to: str(), count: int({ minimum: 0 }) }), { description: 'Each pair with its count.' }),
+    changed: arr(SlideId, { description: 'Slide ids that changed, in deck order.' }),
+    slides: arr(ref('Slide'), { description: 'The changed slides, normalized.' }),
+    revision: int({ minimum: 0, description: 'The new revision (the current one when nothing changed).' }),
   }),
   cli: 'tailor --replace <from>=<to> --skip <skip> --logo <assetId> --logo-alt <replaceAlt>',
   mcp: 'deck_tailor',

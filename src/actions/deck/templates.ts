@@ -4,7 +4,9 @@ import { defineAction } from '../../core/action.js'
 import { deckKey, templateKey } from '../../core/engine.js'
 import { fail } from '../../core/errors.js'
 import { slideTitle, orderedSlides, type DeckDoc } from '../../model/deck.js'
-import { BR, DeckId, lit, obj, opt, outline, str, TemplateId } from '../../model/schema.js'
+import { arr, bool, BR, DeckId, int, lit, nullable, obj, oneOf, opt, SectionId, SlideId, str, TemplateId } from '../../model/schema.js'
+import { BrandKit } from '../../model/deck.js'
+import { result, RevisionIfWritten, written } from '../../model/results.js'
 import { findTheme } from '../../model/themes.js'
 import { canonicalJson } from '../../store/canonical.js'
 import { docFiles } from '../../store/decks.js'
@@ -34,7 +36,24 @@ export const templateList = defineAction({
   mutates: false,
   transports: 'CMHP',
   input: obj({}),
-  output: outline({ templates: 'template cards', default: 'id of the template new presentations start from' }),
+  output: result({
+    templates: arr(
+      obj({
+        id: TemplateId,
+        name: str(),
+        category: str(),
+        cover: { ...nullable(str()), description: 'The cover picture, or null.' },
+        sentence: str(),
+        slides: int({ minimum: 0, description: 'Slide count.' }),
+        theme: str({ description: 'The theme id.' }),
+        appearance: oneOf(['light', 'dark']),
+        organisation: bool({ description: 'true for templates saved in this workspace; shipped ones cannot be changed.' }),
+        brandKit: { ...nullable(BrandKit), description: 'The brand kit it carries, or null.' },
+      }),
+      { description: 'Template cards: shipped first, then the organisation templates.' },
+    ),
+    default: { ...TemplateId, description: 'The template new presentations start from.' },
+  }),
   cli: 'template list',
   mcp: 'deck_list_templates',
   example: {},
@@ -52,7 +71,10 @@ export const templateSlides = defineAction({
   mutates: false,
   transports: 'CMHP',
   input: obj({ id: TemplateId }),
-  output: outline({ id: 'template id', slides: 'in order: id, title, kind, section' }),
+  output: result({
+    id: TemplateId,
+    slides: arr(obj({ id: SlideId, title: str(), kind: str({ description: 'The layout.' }), section: SectionId }), { description: 'In deck order.' }),
+  }),
   cli: 'template slides <id>',
   mcp: 'deck_template_slides',
   example: { id: 'blank' },
@@ -102,7 +124,13 @@ export const templateCreate = defineAction({
     sentence: opt(str({ maxLength: 300, description: "One-line description; default 'Saved from <deck title>'." })),
     baseRevision: BR,
   }),
-  output: outline({ id: 'template id', name: 'template name', slides: 'slide count', replaced: 'true when an organisation template of that name was replaced' }),
+  output: written({
+    id: TemplateId,
+    name: str({ description: 'The template name.' }),
+    slides: int({ minimum: 0, description: 'Slide count.' }),
+    replaced: bool({ description: 'true when an organisation template of that name was replaced.' }),
+    revision: int({ minimum: 0, description: 'The revision of the deck the template was saved from.' }),
+  }),
   cli: 'template create <deckId> <name> --sentence <sentence>',
   mcp: 'deck_create_template',
   example: { deckId: 'quarterly-review', name: 'Quarterly review', baseRevision: 3 },
@@ -140,7 +168,11 @@ export const templateUpdate = defineAction({
   deck: { kind: 'field', field: 'deckId' },
   locks: (input: { id: string }) => [templateKey(input.id)],
   input: obj({ id: TemplateId, deckId: DeckId, sentence: opt(str({ maxLength: 300 })), baseRevision: BR }),
-  output: outline({ id: 'template id', slides: 'slide count' }),
+  output: written({
+    id: TemplateId,
+    slides: int({ minimum: 0, description: 'Slide count.' }),
+    revision: int({ minimum: 0, description: 'The revision of the deck the template was saved from.' }),
+  }),
   cli: 'template update <id> <deckId>',
   mcp: 'deck_update_template',
   example: { id: 'quarterly-review', deckId: 'quarterly-review', baseRevision: 3 },
@@ -164,7 +196,7 @@ export const templateRename = defineAction({
   deck: { kind: 'none' },
   locks: (input: { id: string }) => [templateKey(input.id)],
   input: obj({ id: TemplateId, name: str({ minLength: 1, maxLength: 120 }) }),
-  output: outline({ id: 'template id', name: 'new name' }),
+  output: written({ id: TemplateId, name: str({ description: 'The new name.' }), revision: RevisionIfWritten }),
   cli: 'template rename <id> <name>',
   mcp: 'deck_rename_template',
   example: { id: 'quarterly-review', name: 'Quarterly business review' },
@@ -188,7 +220,7 @@ export const templateDelete = defineAction({
   deck: { kind: 'none' },
   locks: (input: { id: string }) => [templateKey(input.id), templateKey('default')],
   input: obj({ id: TemplateId, confirm: lit(true, { description: 'Must be the boolean true.' }) }),
-  output: outline({ id: 'template id', removed: 'true' }),
+  output: written({ id: TemplateId, removed: lit(true), revision: RevisionIfWritten }),
   cli: 'template delete <id> --confirm',
   mcp: 'deck_delete_template',
   example: { id: 'quarterly-review', confirm: true },
@@ -212,7 +244,7 @@ export const templateSetDefault = defineAction({
   deck: { kind: 'none' },
   locks: () => [templateKey('default')],
   input: obj({ id: TemplateId }),
-  output: outline({ default: 'the default template id' }),
+  output: written({ default: { ...TemplateId, description: 'The default template id.' }, revision: RevisionIfWritten }),
   cli: 'template default <id>',
   mcp: 'deck_set_default_template',
   example: { id: 'blank' },

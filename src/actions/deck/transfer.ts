@@ -3,7 +3,8 @@ import { homedir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { defineAction, type ActionContext } from '../../core/action.js'
 import { fail, StudioError, type ErrorBody } from '../../core/errors.js'
-import { bool, DeckId, obj, opt, outline, str } from '../../model/schema.js'
+import { bool, DeckId, int, obj, opt, str } from '../../model/schema.js'
+import { result, written } from '../../model/results.js'
 import { packDeck, unpackInto } from './bundle.js'
 import type { DeckDoc } from '../../model/deck.js'
 
@@ -90,7 +91,13 @@ export const deckPush = defineAction({
     replace: opt(bool({ description: 'Replace the deck of that id on the studio.' })),
     fromUrl: opt(str({ pattern: '^https?://', description: 'A bundle already stored at a URL the studio may read.' })),
   }),
-  output: outline({ id: 'id on the studio', revision: 'revision pushed', bytes: 'bundle size', replaced: 'whether it replaced a deck there' }),
+  output: result({
+    id: { ...DeckId, description: 'The deck id on the studio.' },
+    revision: int({ minimum: 0, description: 'The revision pushed.' }),
+    replaced: bool({ description: 'Whether it replaced a deck there.' }),
+    bytes: int({ minimum: 0, description: 'The bundle size sent; 0 with fromUrl.' }),
+    to: str({ description: 'The studio origin.' }),
+  }),
   cli: 'deck push <id> --to <to> --token <token> --as <as> --replace --from-url <fromUrl>',
   cliAliases: ['push'],
   mcp: null,
@@ -134,7 +141,13 @@ export const deckPull = defineAction({
   transports: 'C',
   deck: { kind: 'none' },
   input: obj({ id: DeckId, from: str({ minLength: 1, description: 'Studio address.' }), token: opt(str()), as: opt(DeckId), replace: opt(bool({ description: 'Replace the local deck.' })) }),
-  output: outline({ id: 'local deck id', revision: 'revision pulled', replaced: 'whether a local deck was replaced' }),
+  output: written({
+    id: { ...DeckId, description: 'The local deck id.' },
+    revision: int({ minimum: 0, description: 'The revision pulled.' }),
+    replaced: bool({ description: 'Whether a local deck was replaced.' }),
+    files: int({ minimum: 0, description: 'Number of files in the bundle.' }),
+    from: str({ description: 'The studio origin.' }),
+  }),
   cli: 'deck pull <id> --from <from> --token <token> --as <as> --replace',
   cliAliases: ['pull'],
   mcp: null,

@@ -3,7 +3,8 @@ import { fail } from '../../core/errors.js'
 import { orderedSlides, type Block, type Slide } from '../../model/deck.js'
 import { SLOTS } from '../../model/layouts.js'
 import { plainOf } from '../../model/lint.js'
-import { bool, lit, obj, oneOf, openObj, opt, outline, SlideIdsOrAll, str, Themes } from '../../model/schema.js'
+import { arr, bool, int, lit, obj, oneOf, openObj, opt, SlideId, SlideIdsOrAll, str, Themes } from '../../model/schema.js'
+import { CurrentRevision, planned, result } from '../../model/results.js'
 
 const slideIds = opt({ ...SlideIdsOrAll, description: "'all' (default) or a subset of slide ids." })
 const includeSkipped = opt(bool({ default: false, description: 'Include skipped slides; off by default.' }))
@@ -40,7 +41,15 @@ export const exportRun = defineAction({
     batch: opt(openObj('Hosted only: render one batch of slides into a job.')),
     merge: opt(openObj('Hosted only: build the file from the stored batches.')),
   }),
-  output: outline({ files: 'The files written (per theme, plus the zip).', report: 'The verified report: pages, measurements, verify diffs, warnings.' }),
+  output: planned(
+    result({
+      files: arr(str(), { description: 'The files written (per theme, plus the zip).' }),
+      report: obj(
+        { pages: int({ minimum: 0 }), measurements: openObj('Measurements per page.'), diffs: arr(openObj('A verify difference.')), warnings: arr(str()) },
+        { description: 'The verified report: pages, measurements, verify diffs, warnings.', additionalProperties: true },
+      ),
+    }),
+  ),
   cli: 'export <format> --mode <mode> --theme <theme> --fonts <fonts> --embed-fonts --exclude-share-alike --baseline-target <baseline> --include-skipped --include-notes --include-comments --no-svg-vector --verify --out <out>',
   mcp: 'deck_export',
   example: { format: 'pptx', mode: 'native', theme: ['light'] },
@@ -61,7 +70,16 @@ export const exportCheck = defineAction({
     quickLook: opt(bool({ default: true, description: "Render the first page with the operating system's preview tool when present; on by default." })),
     out: opt(str({ description: 'Where the thumbnail lands; a folder beside the file when absent.' })),
   }),
-  output: outline({ pages: 'Page count.', size: 'File size in bytes.', rasters: 'Raster formats used.', fonts: 'Fonts referenced.', invalid: 'Invalid parts, if any.', thumbnail: 'The thumbnail path, when rendered.' }),
+  output: planned(
+    result({
+      pages: int({ minimum: 0, description: 'Page count.' }),
+      size: int({ minimum: 0, description: 'File size in bytes.' }),
+      rasters: arr(str(), { description: 'Raster formats used.' }),
+      fonts: arr(str(), { description: 'Fonts referenced.' }),
+      invalid: arr(str(), { description: 'Invalid parts, if any.' }),
+      thumbnail: opt(str({ description: 'The thumbnail path, when rendered.' })),
+    }),
+  ),
   cli: 'export check <file> --python <python> --out <out>',
   mcp: null,
   example: { file: '.studio/export/q3-review-light.pptx' },
@@ -130,7 +148,12 @@ export const exportText = defineAction({
     includeSkipped,
     includeComments: opt(bool({ default: false, description: 'Include comment threads (for readers with readComments). No threads are stored before the comments milestone: the result says none are included.' })),
   }),
-  output: outline({ text: 'The plain text.', slides: 'The slide ids exported, in order.', comments: 'With includeComments: how many threads were included and why.', revision: 'The revision exported.' }),
+  output: result({
+    text: str({ description: 'The plain text: one paragraph per slide.' }),
+    slides: arr(SlideId, { description: 'The slide ids exported, in order.' }),
+    comments: opt(obj({ included: int({ minimum: 0 }), note: str() }, { description: 'With includeComments: how many threads were included and why.' })),
+    revision: { ...CurrentRevision, description: 'The revision exported.' },
+  }),
   cli: 'export txt <slideIds> --include-notes --include-skipped --include-comments',
   mcp: 'deck_export_text',
   example: { slideIds: 'all', includeNotes: true },
@@ -170,7 +193,7 @@ export const buildRun = defineAction({
     includeSkipped,
     includeNotes,
   }),
-  output: outline({ file: 'The file written.', bytes: 'Its size.', budget: 'The budget it was checked against.' }),
+  output: planned(result({ file: str({ description: 'The file written.' }), bytes: int({ minimum: 0, description: 'Its size.' }), budget: int({ minimum: 0, description: 'The budget it was checked against (bytes).' }) })),
   cli: 'build --out <out> --budget <budgetMB>',
   mcp: 'deck_build',
   example: { out: 'dist/q3-review.html', budgetMB: 16 },
@@ -188,7 +211,7 @@ export const fontsBuild = defineAction({
     check: opt(bool({ description: 'Compare the committed export font set with a fresh build; exit code 1 when it differs.' })),
     python: opt(str({ description: '.studio/venv/bin/python when absent, created from the requirements file when missing.' })),
   }),
-  output: outline({ faces: 'The faces built or compared.', differs: 'With check: whether the committed set differs.' }),
+  output: planned(result({ faces: arr(str(), { description: 'The faces built or compared (file names).' }), differs: opt(bool({ description: 'With check: whether the committed set differs.' })) })),
   cli: 'fonts build --check',
   mcp: null,
   example: { check: true },

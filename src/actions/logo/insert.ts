@@ -1,5 +1,6 @@
 import { defineAction } from '../../core/action.js'
-import { BlockId, bool, Box, BR, obj, oneOf, opt, outline, SlideId, str } from '../../model/schema.js'
+import { BlockId, bool, Box, BR, nullable, obj, oneOf, opt, ref, SlideId, str } from '../../model/schema.js'
+import { planned, written } from '../../model/results.js'
 
 export const logoInsert = defineAction({
   id: 'logo.insert',
@@ -19,7 +20,12 @@ export const logoInsert = defineAction({
     blockId: opt({ ...BlockId, description: "Replace this picture's asset, keeping the box." }),
     baseRevision: BR,
   }),
-  output: outline({ asset: 'the logo asset with twins and source record', block: 'the placed or updated picture block', revision: 'the new revision' }),
+  output: planned(
+    written({
+      asset: { ...ref('Asset'), description: 'The logo asset with twins and source record.' },
+      block: { ...nullable(ref('Block')), description: "The placed or updated picture block; null with slideId 'none' or kit." },
+    }),
+  ),
   cli: 'logo insert <slug> --variant <variant> --slide <slideId> --every-slide --kit --block <blockId>',
   mcp: 'deck_logo_insert',
   example: { slug: 'github', variant: 'mono', slideId: 'title-1', baseRevision: 3 },

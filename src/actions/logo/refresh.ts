@@ -1,5 +1,6 @@
 import { defineAction } from '../../core/action.js'
-import { bool, obj, opt, outline } from '../../model/schema.js'
+import { bool, int, nullable, obj, opt, str } from '../../model/schema.js'
+import { planned, result } from '../../model/results.js'
 
 export const logoRefresh = defineAction({
   id: 'logo.refresh',
@@ -10,7 +11,17 @@ export const logoRefresh = defineAction({
   mutates: false,
   transports: 'CMH',
   input: obj({ dryRun: opt(bool({ description: 'Answer counts, index date, last failure and progress, with no fetch and no write.' })) }),
-  output: outline({ counts: 'marks and variants added, updated, unavailable, dropped', builtAt: 'the index date', lastFailure: 'the last upstream failure', progress: 'how far the rebuild got within its budget' }),
+  output: planned(
+    result({
+      counts: obj(
+        { added: int({ minimum: 0 }), updated: int({ minimum: 0 }), unavailable: int({ minimum: 0 }), dropped: int({ minimum: 0 }) },
+        { description: 'Marks and variants added, updated, unavailable, dropped.' },
+      ),
+      builtAt: { ...nullable(str({ format: 'date-time' })), description: 'The index date.' },
+      lastFailure: { ...nullable(str()), description: 'The last upstream failure.' },
+      progress: obj({ done: int({ minimum: 0 }), total: int({ minimum: 0 }) }, { description: 'How far the rebuild got within its budget.' }),
+    }),
+  ),
   cli: 'logo refresh --dry-run',
   mcp: 'deck_logo_refresh',
   example: { dryRun: true },

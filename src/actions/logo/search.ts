@@ -1,5 +1,6 @@
 import { defineAction } from '../../core/action.js'
-import { int, obj, oneOf, opt, outline, str } from '../../model/schema.js'
+import { arr, bool, int, nullable, obj, oneOf, opt, str } from '../../model/schema.js'
+import { planned, result } from '../../model/results.js'
 
 export const logoSearch = defineAction({
   id: 'logo.search',
@@ -16,11 +17,24 @@ export const logoSearch = defineAction({
     collection: opt(oneOf(['brands', 'all'], { default: 'brands', description: 'brands (brand and community marks) or all (adds cloud service icons and auth badges).' })),
     since: opt(str({ description: "A refresh's builtAt: answer from an index at least as new when the store holds one." })),
   }),
-  output: outline({
-    marks: 'per mark: slug, name, variants, licence with the seller sentence, brand site, guidelines, reads on paper and on ink',
-    builtAt: 'the index date',
-    lastFailure: 'the last upstream failure',
-  }),
+  output: planned(
+    result({
+      marks: arr(
+        obj({
+          slug: str(),
+          name: str(),
+          variants: arr(oneOf(['default', 'mono', 'light', 'dark', 'wordmark', 'wordmarkLight', 'wordmarkDark'])),
+          licence: obj({ recorded: str({ description: 'The licence as recorded.' }), sentence: str({ description: "The seller's sentence." }) }),
+          site: nullable(str({ description: 'The brand site.' })),
+          guidelines: nullable(str()),
+          readsOn: obj({ paper: bool(), ink: bool() }, { description: 'Whether its default reads on paper and on ink.' }),
+        }),
+        { description: 'Per mark, ranked.' },
+      ),
+      builtAt: { ...nullable(str({ format: 'date-time' })), description: 'The index date.' },
+      lastFailure: { ...nullable(str()), description: 'The last upstream failure.' },
+    }),
+  ),
   cli: 'logo search <query> --limit <limit> --kind <kind> --collection <collection> --since <builtAt>',
   mcp: 'deck_logo_search',
   example: { query: 'github', limit: 5 },

@@ -1,5 +1,6 @@
 import { defineAction } from '../../core/action.js'
-import { arr, bool, int, IsoTime, lit, obj, oneOf, opt, outline, str } from '../../model/schema.js'
+import { arr, bool, DeckId, int, IsoTime, lit, obj, oneOf, opt, str } from '../../model/schema.js'
+import { planned, result, RevisionIfWritten, written } from '../../model/results.js'
 
 export const notificationList = defineAction({
   id: 'notification.list',
@@ -14,7 +15,23 @@ export const notificationList = defineAction({
     since: opt({ ...IsoTime, description: 'Records updated after this time.' }),
     limit: opt(int({ minimum: 1, maximum: 500, description: 'Records to answer at most.' })),
   }),
-  output: outline({ notifications: 'inbox records, newest first, with kind, thread, actors, read state', unread: 'the unread count' }),
+  output: planned(
+    result({
+      notifications: arr(
+        obj({
+          id: str(),
+          kind: oneOf(['mention', 'reply', 'assignment', 'resolution', 'reaction', 'request', 'grant']),
+          deckId: DeckId,
+          threadId: opt(str()),
+          actors: arr(str(), { description: 'The principals, coalesced per thread within 15 minutes.' }),
+          read: bool(),
+          updatedAt: IsoTime,
+        }),
+        { description: 'Inbox records, newest first.' },
+      ),
+      unread: int({ minimum: 0, description: 'The unread count.' }),
+    }),
+  ),
   cli: 'notifications --unread --since <since>',
   mcp: 'deck_list_notifications',
   example: { unread: true, limit: 20 },
@@ -35,7 +52,7 @@ export const notificationMarkRead = defineAction({
     },
     { anyOf: [{ required: ['ids'] }, { required: ['all'] }] },
   ),
-  output: outline({ unread: 'the unread count after the write' }),
+  output: planned(written({ unread: int({ minimum: 0, description: 'The unread count after the write.' }), revision: RevisionIfWritten })),
   cli: 'notifications read <ids> --all',
   mcp: 'deck_mark_notifications_read',
   annotations: { idempotent: true },
@@ -55,7 +72,14 @@ export const notificationSettings = defineAction({
     email: opt(bool({ description: 'Also send notifications by email.' })),
     activityForCommenters: opt(bool({ description: 'Owner only: whether commenters read the Activity panel.' })),
   }),
-  output: outline({ level: 'the notification level', email: 'whether email is on', activityForCommenters: 'whether commenters read the Activity panel' }),
+  output: planned(
+    written({
+      level: oneOf(['all', 'forYou', 'none'], { description: 'The notification level.' }),
+      email: bool({ description: 'Whether email is on.' }),
+      activityForCommenters: bool({ description: 'Whether commenters read the Activity panel.' }),
+      revision: RevisionIfWritten,
+    }),
+  ),
   cli: 'notifications settings --level <level> --email --activity-for-commenters',
   mcp: 'deck_notification_settings',
   annotations: { idempotent: true },

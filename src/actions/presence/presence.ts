@@ -1,5 +1,17 @@
 import { defineAction } from '../../core/action.js'
-import { bool, obj, outline, str } from '../../model/schema.js'
+import { arr, bool, nullable, obj, SlideId, str } from '../../model/schema.js'
+import { planned, result, RevisionIfWritten, written } from '../../model/results.js'
+
+const Participant = obj({
+  clientId: str(),
+  principal: str(),
+  label: str(),
+  mark: str({ description: 'The avatar mark.' }),
+  slide: nullable(SlideId),
+  selection: arr(str(), { description: 'Selected block ids.' }),
+  pointer: bool(),
+  following: nullable(str()),
+})
 
 export const presenceList = defineAction({
   id: 'presence.list',
@@ -10,7 +22,7 @@ export const presenceList = defineAction({
   mutates: false,
   transports: 'CMHP',
   input: obj({}),
-  output: outline({ participants: 'clientId, principal, label, mark, slide, selection, pointer, following' }),
+  output: planned(result({ participants: arr(Participant, { description: 'Who is in the deck.' }) })),
   cli: 'presence list',
   mcp: 'deck_list_presence',
   example: {},
@@ -25,7 +37,7 @@ export const presenceFollow = defineAction({
   mutates: true,
   transports: 'CMHP',
   input: obj({ clientId: str({ minLength: 1, maxLength: 120, description: 'The participant to follow, from presence.list.' }) }),
-  output: outline({ following: 'the followed participant' }),
+  output: planned(written({ following: { ...Participant, description: 'The followed participant.' }, revision: RevisionIfWritten })),
   cli: 'presence follow <clientId>',
   mcp: 'deck_follow_client',
   annotations: { idempotent: true },
@@ -41,7 +53,7 @@ export const presenceUnfollow = defineAction({
   mutates: true,
   transports: 'CMHP',
   input: obj({}),
-  output: outline({ following: 'null' }),
+  output: planned(written({ following: { type: 'null' }, revision: RevisionIfWritten })),
   cli: 'presence unfollow',
   mcp: 'deck_unfollow',
   annotations: { idempotent: true },
@@ -57,7 +69,7 @@ export const presencePointer = defineAction({
   mutates: true,
   transports: 'CMHP',
   input: obj({ on: bool({ description: 'true shows the live pointer, false hides it.' }) }),
-  output: outline({ pointer: 'whether the live pointer is on' }),
+  output: planned(written({ pointer: bool({ description: 'Whether the live pointer is on.' }), revision: RevisionIfWritten })),
   cli: 'presence pointer --on',
   mcp: 'deck_set_pointer',
   cliInput: (parsed) => ({ ...parsed.input, on: parsed.input.on === true }),

@@ -1,5 +1,6 @@
 import { defineAction } from '../../core/action.js'
-import { bool, int, obj, oneOf, opt, outline, SlideIdsOrAll, str, Themes } from '../../model/schema.js'
+import { arr, bool, Box, int, obj, oneOf, opt, SlideId, SlideIdsOrAll, str, Themes } from '../../model/schema.js'
+import { planned, result } from '../../model/results.js'
 
 const slideIds = { ...SlideIdsOrAll, description: "'all' or a list of slide ids." }
 const themes = { ...Themes, description: 'Themes to render: light, dark or both.' }
@@ -19,7 +20,14 @@ export const renderSlide = defineAction({
     format: opt(oneOf(['png', 'jpg'], { description: 'Image format.' })),
     out: opt(str({ default: '.studio/render', description: 'Output directory; .studio/render when absent.' })),
   }),
-  output: outline({ renders: 'Render records: slide id, theme, image path, size, revision.' }),
+  output: planned(
+    result({
+      renders: arr(
+        obj({ slideId: SlideId, theme: oneOf(['light', 'dark']), file: str({ description: 'The image path.' }), width: int({ minimum: 1 }), height: int({ minimum: 1 }), revision: int({ minimum: 0 }) }),
+        { description: 'Render records.' },
+      ),
+    }),
+  ),
   cli: 'render <slideIds> --theme <themes> --out <out> --json',
   mcp: 'deck_render',
   example: { slideIds: ['title-1'], themes: ['light'], scale: 1, format: 'png' },
@@ -42,7 +50,14 @@ export const renderSheet = defineAction({
     overlay: opt(oneOf(['lint', 'plate'], { description: 'Overlay lint findings or plate boxes on the cells.' })),
     out: opt(str({ description: 'Output directory; .studio/render when absent.' })),
   }),
-  output: outline({ sheets: 'One per theme: image path and cell map (cell box → slide id).' }),
+  output: planned(
+    result({
+      sheets: arr(
+        obj({ theme: oneOf(['light', 'dark']), file: str({ description: 'The image path.' }), cells: arr(obj({ box: Box, slideId: SlideId })) }),
+        { description: 'One per theme: image path and cell map (cell box → slide id).' },
+      ),
+    }),
+  ),
   cli: 'sheet <slideIds> --cols <cols> --thumb <thumb> --overlay <overlay>',
   mcp: 'deck_sheet',
   example: { slideIds: 'all', cols: 4, thumb: 320, numbered: true },
@@ -57,7 +72,14 @@ export const fontList = defineAction({
   mutates: false,
   transports: 'CMHP',
   input: obj({}),
-  output: outline({ fonts: 'Faces: name used by presentation software, category, weights, italic, licence.' }),
+  output: planned(
+    result({
+      fonts: arr(
+        obj({ name: str({ description: 'The name presentation software uses.' }), category: str(), weights: arr(int()), italic: bool(), licence: str() }),
+        { description: 'Faces.' },
+      ),
+    }),
+  ),
   cli: 'fonts list',
   mcp: 'deck_fonts_list',
   example: {},

@@ -1,5 +1,6 @@
 import { defineAction } from '../../core/action.js'
-import { arr, int, num, obj, oneOf, openObj, opt, outline, str } from '../../model/schema.js'
+import { arr, int, num, obj, oneOf, openObj, opt, str } from '../../model/schema.js'
+import { planned, result } from '../../model/results.js'
 import { MaterialId } from '../block/picture.js'
 import { given, without } from '../block/cli.js'
 
@@ -23,7 +24,7 @@ export const shaderRender = defineAction({
     backend: opt(oneOf(['angle-metal', 'swiftshader'], { description: 'The capture browser backend.' })),
     out: opt(str({ description: 'CLI: the file the PNG is written to.' })),
   }),
-  output: outline({ png: 'The PNG bytes (base64), or the path written with out.', width: 'Width in px.', height: 'Height in px.' }),
+  output: planned(result({ png: str({ description: 'The PNG bytes (base64), or the path written with out.' }), width: int({ minimum: 1, description: 'Width in px.' }), height: int({ minimum: 1, description: 'Height in px.' }) })),
   cli: 'shader render <materialId> --preset <preset> --time <timeMs> --out <file>',
   mcp: 'deck_shader_render',
   cliInput: (parsed) => {

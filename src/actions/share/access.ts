@@ -1,6 +1,7 @@
 import { defineAction } from '../../core/action.js'
-import { bool, obj, oneOf, opt, outline, Role } from '../../model/schema.js'
-import { ACCESS_RECORD, AccessRevision, ShareDeck } from './schemas.js'
+import { arr, bool, obj, oneOf, opt, Role, str } from '../../model/schema.js'
+import { planned, result, written } from '../../model/results.js'
+import { ACCESS_RECORD, AccessRecord, AccessRevision, AccessRevisionAfter, LinkId, ShareDeck, ShareSettings } from './schemas.js'
 
 export const shareSetGeneralAccess = defineAction({
   id: 'share.setGeneralAccess',
@@ -17,7 +18,7 @@ export const shareSetGeneralAccess = defineAction({
     role: opt({ ...Role, default: 'viewer', description: 'Role of link visitors (default viewer).' }),
     baseRevision: AccessRevision,
   }),
-  output: outline({ access: 'the access record', url: 'the /s/ URL, answered once when a token was minted', revision: "the access record's new revision" }),
+  output: planned(written({ access: AccessRecord, url: opt(str({ description: 'The /s/ URL, answered once when a token was minted.' })), revision: AccessRevisionAfter })),
   cli: 'share access <id> --mode <mode> --role <role>',
   mcp: 'deck_set_general_access',
   example: { id: 'quarterly-review', mode: 'link', role: 'commenter', baseRevision: 3 },
@@ -33,7 +34,7 @@ export const shareStop = defineAction({
   transports: 'CMHP',
   ...ACCESS_RECORD,
   input: obj({ id: ShareDeck, baseRevision: AccessRevision }),
-  output: outline({ access: 'the access record', revoked: 'links revoked', revision: "the access record's new revision" }),
+  output: planned(written({ access: AccessRecord, revoked: arr(LinkId, { description: 'The links revoked.' }), revision: AccessRevisionAfter })),
   cli: 'share stop <id>',
   mcp: 'deck_stop_sharing',
   annotations: { destructive: true, idempotent: true },
@@ -58,7 +59,7 @@ export const shareSettings = defineAction({
     allowHtmlBlocks: opt(bool({ description: 'HTML blocks run in this deck.' })),
     baseRevision: AccessRevision,
   }),
-  output: outline({ settings: 'the five switches', revision: "the access record's new revision" }),
+  output: planned(written({ settings: ShareSettings, revision: AccessRevisionAfter })),
   cli: 'share settings <id> --editors-can-share <editorsCanShare> --viewers-can-download <viewersCanDownload> --viewers-can-see-comments <viewersCanSeeComments> --show-names-to-link-visitors <showNamesToLinkVisitors> --allow-html-blocks <allowHtmlBlocks>',
   mcp: 'deck_share_settings',
   annotations: { idempotent: true },

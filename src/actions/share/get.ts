@@ -1,7 +1,8 @@
 import { defineAction } from '../../core/action.js'
-import { obj, opt, outline } from '../../model/schema.js'
+import { int, IsoTime, nullable, obj, oneOf, opt } from '../../model/schema.js'
+import { planned, result } from '../../model/results.js'
 import { emailInto } from './cli.js'
-import { PrincipalOrEmail, ShareDeck } from './schemas.js'
+import { AccessRecord, Capabilities, PrincipalOrEmail, ShareDeck, Via } from './schemas.js'
 
 export const shareGet = defineAction({
   id: 'share.get',
@@ -12,13 +13,15 @@ export const shareGet = defineAction({
   mutates: false,
   transports: 'CMHP',
   input: obj({ id: ShareDeck }),
-  output: outline({
-    access: 'owner, general access, grants, links with hashed tokens, dead links, settings, pending requests and ownership offer',
-    role: "the caller's role",
-    via: 'how the role was reached (owner, grant, link, general access)',
-    capabilities: 'what the role allows',
-    revision: "the access record's revision",
-  }),
+  output: planned(
+    result({
+      access: AccessRecord,
+      role: oneOf(['owner', 'viewer', 'commenter', 'editor'], { description: "The caller's role." }),
+      via: Via,
+      capabilities: Capabilities,
+      revision: int({ minimum: 0, description: "The access record's revision." }),
+    }),
+  ),
   cli: 'share get <id>',
   mcp: 'deck_get_share',
   example: { id: 'quarterly-review' },
@@ -33,7 +36,14 @@ export const shareCheck = defineAction({
   mutates: false,
   transports: 'CMHP',
   input: obj({ id: ShareDeck, who: opt({ ...PrincipalOrEmail, description: 'The principal or email to check; the caller when absent.' }) }),
-  output: outline({ role: 'effective role, or null without access', via: 'how the role is reached', expiresAt: 'when the grant expires', capabilities: 'what the role allows' }),
+  output: planned(
+    result({
+      role: { ...nullable(oneOf(['owner', 'viewer', 'commenter', 'editor'])), description: 'The effective role, or null without access.' },
+      via: nullable(Via),
+      expiresAt: { ...nullable(IsoTime), description: 'When the grant expires.' },
+      capabilities: Capabilities,
+    }),
+  ),
   cli: 'share check <id> --email <email>',
   mcp: 'deck_check_access',
   cliInput: emailInto('who'),

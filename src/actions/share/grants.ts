@@ -1,7 +1,8 @@
 import { defineAction } from '../../core/action.js'
-import { arr, bool, IsoTime, nullable, obj, opt, outline, Role, str } from '../../model/schema.js'
+import { arr, bool, IsoTime, nullable, obj, oneOf, opt, Role, str } from '../../model/schema.js'
+import { planned, result, written } from '../../model/results.js'
 import { emailInto, expiryOf } from './cli.js'
-import { ACCESS_RECORD, AccessRevision, PrincipalOrEmail, ShareDeck } from './schemas.js'
+import { ACCESS_RECORD, AccessRevision, AccessRevisionAfter, Grant, PrincipalOrEmail, ShareDeck } from './schemas.js'
 
 export const shareInvite = defineAction({
   id: 'share.invite',
@@ -20,7 +21,13 @@ export const shareInvite = defineAction({
     notify: opt(bool({ default: true, description: 'Send the invitation mail (default on).' })),
     baseRevision: AccessRevision,
   }),
-  output: outline({ results: 'per address: sent, queued or no-mail', link: 'the deck link for hand delivery', revision: "the access record's new revision" }),
+  output: planned(
+    written({
+      results: arr(obj({ email: str(), outcome: oneOf(['sent', 'queued', 'no-mail']) }), { description: 'Per address: sent, queued or no-mail.' }),
+      link: str({ description: 'The deck link for hand delivery.' }),
+      revision: AccessRevisionAfter,
+    }),
+  ),
   cli: 'share invite <id> --email <emails> --role <role> --message <message> --no-notify',
   mcp: 'deck_invite',
   example: { id: 'quarterly-review', emails: ['ana@example.com'], role: 'editor', message: 'Please check the numbers.', baseRevision: 3 },
@@ -36,7 +43,7 @@ export const shareSetRole = defineAction({
   transports: 'CMHP',
   ...ACCESS_RECORD,
   input: obj({ id: ShareDeck, who: PrincipalOrEmail, role: { ...Role, description: 'The new role.' }, baseRevision: AccessRevision }),
-  output: outline({ grant: 'the grant', revision: "the access record's new revision" }),
+  output: planned(written({ grant: Grant, revision: AccessRevisionAfter })),
   cli: 'share role <id> --email <email> --role <role>',
   mcp: 'deck_set_role',
   cliInput: emailInto('who'),
@@ -54,7 +61,7 @@ export const shareRemove = defineAction({
   transports: 'CMHP',
   ...ACCESS_RECORD,
   input: obj({ id: ShareDeck, who: PrincipalOrEmail, baseRevision: AccessRevision }),
-  output: outline({ removed: 'the grant removed', revision: "the access record's new revision" }),
+  output: planned(written({ removed: { ...Grant, description: 'The grant removed.' }, revision: AccessRevisionAfter })),
   cli: 'share remove <id> --email <email>',
   mcp: 'deck_remove_access',
   cliInput: emailInto('who'),
@@ -77,7 +84,7 @@ export const shareSetExpiry = defineAction({
     expiresAt: { ...nullable(IsoTime), description: 'ISO time within one year, or null to clear.' },
     baseRevision: AccessRevision,
   }),
-  output: outline({ grant: 'the grant with its expiry', revision: "the access record's new revision" }),
+  output: planned(written({ grant: { ...Grant, description: 'The grant with its expiry.' }, revision: AccessRevisionAfter })),
   cli: 'share expire <id> --email <email> --at <expiresAt>',
   mcp: 'deck_set_access_expiry',
   cliInput: (parsed) => {

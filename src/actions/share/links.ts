@@ -1,7 +1,8 @@
 import { defineAction } from '../../core/action.js'
-import { IsoTime, obj, opt, outline, Role, str } from '../../model/schema.js'
+import { arr, int, IsoTime, obj, opt, Role, str } from '../../model/schema.js'
+import { planned, result, written } from '../../model/results.js'
 import { expiryOf } from './cli.js'
-import { ACCESS_RECORD, AccessRevision, LinkId, ShareDeck } from './schemas.js'
+import { ACCESS_RECORD, AccessRevision, AccessRevisionAfter, LinkId, ShareDeck, ShareLink } from './schemas.js'
 
 export const shareCreateLink = defineAction({
   id: 'share.createLink',
@@ -19,7 +20,7 @@ export const shareCreateLink = defineAction({
     expiresAt: opt({ ...IsoTime, description: 'Expiry (ISO time; on the CLI also 7d, 30d or 90d); no expiry when absent.' }),
     baseRevision: AccessRevision,
   }),
-  output: outline({ link: 'the link record (id, role, label, expiresAt)', url: 'the link URL, answered once', revision: "the access record's new revision" }),
+  output: planned(written({ link: ShareLink, url: str({ description: 'The link URL, answered once.' }), revision: AccessRevisionAfter })),
   cli: 'share link <id> --role <role> --label <label> --expires <expiresAt>',
   mcp: 'deck_create_share_link',
   cliInput: (parsed) => (parsed.input.expiresAt === undefined ? parsed.input : { ...parsed.input, expiresAt: expiryOf(parsed.input.expiresAt) }),
@@ -36,7 +37,7 @@ export const shareRevokeLink = defineAction({
   transports: 'CMHP',
   ...ACCESS_RECORD,
   input: obj({ id: ShareDeck, linkId: LinkId, baseRevision: AccessRevision }),
-  output: outline({ link: 'the revoked link', revision: "the access record's new revision" }),
+  output: planned(written({ link: { ...ShareLink, description: 'The revoked link.' }, revision: AccessRevisionAfter })),
   cli: 'share revoke-link <id> <linkId>',
   mcp: 'deck_revoke_share_link',
   annotations: { destructive: true, idempotent: true },
@@ -53,7 +54,7 @@ export const shareRotateLink = defineAction({
   transports: 'CMHP',
   ...ACCESS_RECORD,
   input: obj({ id: ShareDeck, linkId: LinkId, baseRevision: AccessRevision }),
-  output: outline({ link: 'the link record', url: 'the new URL, answered once', revision: "the access record's new revision" }),
+  output: planned(written({ link: ShareLink, url: str({ description: 'The new URL, answered once.' }), revision: AccessRevisionAfter })),
   cli: 'share rotate-link <id> <linkId>',
   mcp: 'deck_rotate_share_link',
   annotations: { destructive: true },
@@ -69,7 +70,13 @@ export const shareListLinks = defineAction({
   mutates: false,
   transports: 'CMHP',
   input: obj({ id: ShareDeck }),
-  output: outline({ links: 'live links without tokens', deadLinks: 'links revoked, rotated or expired in the last 30 days', revision: "the access record's revision" }),
+  output: planned(
+    result({
+      links: arr(ShareLink, { description: 'Live links, without tokens.' }),
+      deadLinks: arr(ShareLink, { description: 'Links revoked, rotated or expired in the last 30 days.' }),
+      revision: int({ minimum: 0, description: "The access record's revision." }),
+    }),
+  ),
   cli: 'share links <id>',
   mcp: 'deck_list_share_links',
   example: { id: 'quarterly-review' },
@@ -85,7 +92,7 @@ export const shareSetLinkRole = defineAction({
   transports: 'CMHP',
   ...ACCESS_RECORD,
   input: obj({ id: ShareDeck, linkId: LinkId, role: { ...Role, description: 'New role the link gives.' }, baseRevision: AccessRevision }),
-  output: outline({ link: 'the link record', revision: "the access record's new revision" }),
+  output: planned(written({ link: ShareLink, revision: AccessRevisionAfter })),
   cli: 'share link-role <id> <linkId> --role <role>',
   mcp: 'deck_set_share_link_role',
   annotations: { idempotent: true },

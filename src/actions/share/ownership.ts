@@ -1,9 +1,10 @@
 import { defineAction } from '../../core/action.js'
-import { obj, outline } from '../../model/schema.js'
+import { obj } from '../../model/schema.js'
+import { planned, written } from '../../model/results.js'
 import { emailInto } from './cli.js'
-import { ACCESS_RECORD, AccessRevision, PrincipalOrEmail, ShareDeck } from './schemas.js'
+import { ACCESS_RECORD, AccessRevision, AccessRevisionAfter, OwnerOffer, PrincipalOrEmail, ShareDeck } from './schemas.js'
 
-const offer = outline({ owner: 'the owner', pendingOwner: 'the pending owner, or null', revision: "the access record's new revision" })
+const offer = planned(written({ ...OwnerOffer, revision: AccessRevisionAfter }))
 
 export const shareTransferOwnership = defineAction({
   id: 'share.transferOwnership',

@@ -1,6 +1,7 @@
 import { defineAction } from '../../core/action.js'
-import { bool, nullable, obj, opt, outline, Role, str } from '../../model/schema.js'
-import { ACCESS_RECORD, AccessRevision, ShareDeck } from './schemas.js'
+import { arr, bool, nullable, obj, opt, Role, str } from '../../model/schema.js'
+import { planned, result, RevisionIfWritten, written } from '../../model/results.js'
+import { ACCESS_RECORD, AccessRequest, AccessRevision, AccessRevisionAfter, Grant, ShareDeck } from './schemas.js'
 
 export const shareRequestAccess = defineAction({
   id: 'share.requestAccess',
@@ -17,7 +18,7 @@ export const shareRequestAccess = defineAction({
     message: opt(str({ maxLength: 2000, description: 'Message to the owner.' })),
     email: opt(str({ format: 'email', description: 'Reply address; required for anonymous callers.' })),
   }),
-  output: outline({ message: 'the one fixed sentence' }),
+  output: planned(written({ message: str({ description: 'The one fixed sentence.' }), revision: RevisionIfWritten })),
   cli: null,
   mcp: 'deck_request_access',
   example: { id: 'quarterly-review', role: 'editor', message: 'I present this on Friday.' },
@@ -32,7 +33,7 @@ export const shareListRequests = defineAction({
   mutates: false,
   transports: 'CMHP',
   input: obj({ id: ShareDeck }),
-  output: outline({ requests: 'pending requests: id, requester label, email, role, message, time' }),
+  output: planned(result({ requests: arr(AccessRequest, { description: 'Pending requests.' }) })),
   cli: 'share requests <id>',
   mcp: 'deck_list_access_requests',
   example: { id: 'quarterly-review' },
@@ -54,7 +55,13 @@ export const shareRespond = defineAction({
     notify: opt(bool({ description: 'Tell the requester.' })),
     baseRevision: AccessRevision,
   }),
-  output: outline({ request: 'the answered request', grant: 'the grant written, when approved', revision: "the access record's new revision" }),
+  output: planned(
+    written({
+      request: { ...AccessRequest, description: 'The answered request.' },
+      grant: { ...nullable(Grant), description: 'The grant written when approved; null when declined.' },
+      revision: AccessRevisionAfter,
+    }),
+  ),
   cli: 'share respond <id> <requestId> --grant <grant> --notify',
   mcp: 'deck_respond_access_request',
   example: { id: 'quarterly-review', requestId: 'r1', grant: 'commenter', notify: true, baseRevision: 3 },

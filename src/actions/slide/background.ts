@@ -1,5 +1,6 @@
 import { defineAction, type CliParsed } from '../../core/action.js'
-import { bool, BR, Colour, nullable, num, obj, openObj, opt, outline, SlideIds, str } from '../../model/schema.js'
+import { arr, BlockId, bool, BR, Colour, nullable, num, obj, openObj, opt, ref, SlideId, SlideIds, str } from '../../model/schema.js'
+import { planned, written } from '../../model/results.js'
 import { DitherSchema, MaterialId } from '../block/picture.js'
 import { given, without } from '../block/cli.js'
 import { checkSlideIds, stageDeck } from './common.js'
@@ -26,7 +27,7 @@ export const slideSetBackground = defineAction({
     },
     baseRevision: BR,
   }),
-  output: outline({ slides: 'Each named slide with its background.', revision: 'The new revision.' }),
+  output: written({ slides: arr(ref('Slide'), { description: 'Each named slide, normalized, with its background.' }) }),
   cli: 'slide background <slideIds> --color <color>',
   mcp: 'deck_set_slide_background',
   // `--color <color>` sets it; without --color (or with `none`) it is removed, unless --input gives a background.
@@ -73,7 +74,12 @@ export const slideSetBackgroundPicture = defineAction({
     replace: opt(bool({ description: 'Replace the covering picture at the bottom of the stack; on unless set.', default: true })),
     baseRevision: BR,
   }),
-  output: outline({ slides: 'Each slide with the id of its covering picture block.', asset: 'The asset shown (added when a file, url or upload was given).', revision: 'The new revision.' }),
+  output: planned(
+    written({
+      slides: arr(obj({ slideId: SlideId, blockId: BlockId }), { description: 'Each slide with the id of its covering picture block.' }),
+      asset: { ...ref('Asset'), description: 'The asset shown (added when a file, url or upload was given).' },
+    }),
+  ),
   cli: 'slide background-picture <slideIds> --asset <assetId> --file <file> --url <url> --alt <alt> --dither --no-replace',
   mcp: 'deck_set_slide_background_picture',
   cliInput: ditherSwitch,
@@ -110,7 +116,12 @@ export const slideSetBackgroundMaterial = defineAction({
     ),
     baseRevision: BR,
   }),
-  output: outline({ slides: 'Each slide with the id of its covering picture block.', asset: 'The frame asset.', revision: 'The new revision.' }),
+  output: planned(
+    written({
+      slides: arr(obj({ slideId: SlideId, blockId: BlockId }), { description: 'Each slide with the id of its covering picture block.' }),
+      asset: { ...ref('Asset'), description: 'The frame asset.' },
+    }),
+  ),
   cli: 'slide background-material <slideIds> <materialId> --preset <preset> --anchor <anchor> --dither',
   mcp: 'deck_set_slide_background_material',
   cliInput: ditherSwitch,

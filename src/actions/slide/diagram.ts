@@ -4,7 +4,8 @@ import type { Block, DeckDoc, Slide } from '../../model/deck.js'
 import { findSlide, freeBlockId } from '../../model/edit.js'
 import { SHEET } from '../../model/layouts.js'
 import { blocksOf, convertToCanvas, placeInStack } from '../../model/mutations/slide-ops.js'
-import { BlockId, Box, BR, int, obj, oneOf, opt, outline, SlideId } from '../../model/schema.js'
+import { arr, BlockId, Box, BR, int, obj, oneOf, opt, ref, SlideId, str } from '../../model/schema.js'
+import { written } from '../../model/results.js'
 import { numeric } from '../block/cli.js'
 
 const KINDS = ['grid', 'hierarchy', 'timeline', 'process', 'relationship', 'cycle'] as const
@@ -172,7 +173,7 @@ export const diagramInsert = defineAction({
     after: opt({ ...BlockId, description: 'The block the group follows in the stack; on top when absent.' }),
     baseRevision: BR,
   }),
-  output: outline({ group: 'The group tag of the diagram.', blockIds: 'Ids of the inserted objects, back to front.', slide: 'The normalized slide.', revision: 'The new revision.' }),
+  output: written({ group: str({ description: 'The group tag of the diagram.' }), blockIds: arr(BlockId, { description: 'Ids of the inserted objects, back to front.' }), slide: ref('Slide') }),
   cli: 'diagram insert <slideId> --kind <kind> --count <count> --style <style> --pos <pos>',
   mcp: 'deck_insert_diagram',
   // `--pos 100,100,800,400` as well as JSON.

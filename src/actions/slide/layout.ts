@@ -5,7 +5,8 @@ import { findSlide } from '../../model/edit.js'
 import { LAYOUTS } from '../../model/layouts.js'
 import { changeLayout, isCanvas, restructure } from '../../model/mutations/slide-ops.js'
 import { toCanvas } from '../../layout/index.js'
-import { BR, num, obj, oneOf, opt, outline, SlideId, SlideIds } from '../../model/schema.js'
+import { arr, BlockId, BR, num, obj, oneOf, opt, ref, SlideId, SlideIds } from '../../model/schema.js'
+import { written } from '../../model/results.js'
 import { numeric, without } from '../block/cli.js'
 import { checkSlideIds, stageDeck } from './common.js'
 
@@ -42,7 +43,7 @@ export const slideSetLayout = defineAction({
     ),
     baseRevision: BR,
   }),
-  output: outline({ slide: 'The normalized slide.', dropped: 'Ids of blocks the new layout does not hold (Title slide, Main point).', revision: 'The new revision.' }),
+  output: written({ slide: ref('Slide'), dropped: arr(BlockId, { description: 'Ids of blocks the new layout does not hold (Title slide, Main point).' }) }),
   cli: 'slide set-layout <slideId> --type <type> --ratio <ratio> --gap <gap> --layout <layout>',
   mcp: 'deck_set_layout',
   // Flags build the layout object; an object given with --input is kept, flags override its members.
@@ -89,7 +90,10 @@ export const slideApplyLayout = defineAction({
     layout: oneOf(LAYOUTS, { description: 'One of the 22 layouts.' }),
     baseRevision: BR,
   }),
-  output: outline({ slides: 'The normalized slides.', dropped: 'Per slide id, the ids of blocks that did not fit (only slides that lost some).', revision: 'The new revision.' }),
+  output: written({
+    slides: arr(ref('Slide'), { description: 'The normalized slides, in the order named.' }),
+    dropped: { type: 'object', additionalProperties: arr(BlockId), description: 'Per slide id, the ids of blocks that did not fit (only slides that lost some).' },
+  }),
   cli: 'slide apply-layout <slideIds> <layout>',
   mcp: 'deck_apply_layout',
   annotations: { idempotent: true },
@@ -120,7 +124,7 @@ export const slideToCanvas = defineAction({
   mutates: true,
   transports: 'CMHP',
   input: obj({ slideIds: SlideIds, baseRevision: BR }),
-  output: outline({ slides: 'The normalized slides.', converted: 'Ids of the slides that were converted.', revision: 'The new revision.' }),
+  output: written({ slides: arr(ref('Slide'), { description: 'The normalized slides, in the order named.' }), converted: arr(SlideId, { description: 'Ids of the slides that were converted.' }) }),
   cli: 'slide to-canvas <slideIds>',
   mcp: 'deck_slide_to_canvas',
   annotations: { idempotent: true },

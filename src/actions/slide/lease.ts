@@ -1,7 +1,8 @@
 import { defineAction } from '../../core/action.js'
 import { StudioError } from '../../core/errors.js'
 import { findSlide } from '../../model/edit.js'
-import { bool, int, obj, opt, outline, SlideId } from '../../model/schema.js'
+import { bool, int, nullable, obj, opt, SlideId, str } from '../../model/schema.js'
+import { RevisionIfWritten, written } from '../../model/results.js'
 import { leaseOf, writeLease, type Lease } from '../../store/leases.js'
 
 export const LEASE_MINUTES = 10
@@ -24,9 +25,10 @@ export const slideLease = defineAction({
     force: opt(bool({ description: 'Take (or release) the lease even when another author holds it.' })),
     release: opt(bool({ description: "Give the author's lease back." })),
   }),
-  output: outline({
-    slideId: 'The slide.',
-    lease: 'The lease now held: author and until (an ISO time); null once released.',
+  output: written({
+    slideId: SlideId,
+    lease: { ...nullable(obj({ author: str(), until: str({ format: 'date-time' }) })), description: 'The lease now held: author and until; null once released.' },
+    revision: RevisionIfWritten,
   }),
   cli: 'lease <slideId> --minutes <minutes> --force --release',
   mcp: 'deck_lease_slide',

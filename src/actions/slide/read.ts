@@ -3,7 +3,9 @@ import { defineAction } from '../../core/action.js'
 import { fail } from '../../core/errors.js'
 import { slideTitle } from '../../model/deck.js'
 import { findSlide, sectionOf } from '../../model/edit.js'
-import { obj, opt, outline, SectionId, SlideId } from '../../model/schema.js'
+import { arr, bool, int, nullable, obj, oneOf, openObj, opt, ref, SectionId, SlideId, str } from '../../model/schema.js'
+import { LAYOUTS } from '../../model/layouts.js'
+import { CurrentRevision, result } from '../../model/results.js'
 import { assetRecords, countFindings, findingsOf, slideAssets, slideKind } from './common.js'
 
 interface ListedSlide {
@@ -26,9 +28,21 @@ export const slideList = defineAction({
   mutates: false,
   transports: 'CMHP',
   input: obj({ sectionId: opt({ ...SectionId, description: 'Only the slides of this section.' }) }),
-  output: outline({
-    slides: 'Every slide in deck order: id, number (1-based in the whole deck), section id, title, kind (title, section, content, picture, statement, freeform), layout, skip, lint counts per severity (error, warning, info).',
-    revision: 'The current revision.',
+  output: result({
+    slides: arr(
+      obj({
+        id: SlideId,
+        number: int({ minimum: 1, description: 'Its number in the whole deck (1-based).' }),
+        section: SectionId,
+        title: str(),
+        kind: oneOf(['title', 'section', 'content', 'picture', 'statement', 'freeform']),
+        layout: oneOf(LAYOUTS),
+        skip: bool(),
+        lint: ref('LintCounts'),
+      }),
+      { description: 'Every slide in deck order (of the section, when one is named).' },
+    ),
+    revision: CurrentRevision,
   }),
   cli: 'slides',
   mcp: 'deck_list_slides',
@@ -79,13 +93,13 @@ export const slideGet = defineAction({
   mutates: false,
   transports: 'CMHP',
   input: obj({ slideId: SlideId }),
-  output: outline({
-    slide: 'The normalized slide document.',
-    section: 'The id of the section holding it.',
-    number: 'Its number in the deck (1-based).',
-    assets: "Ids of the assets the slide references (its pictures' assets).",
-    render: 'Its last render record; null until the slide has been rendered.',
-    revision: 'The current revision.',
+  output: result({
+    slide: ref('Slide'),
+    section: { ...nullable(SectionId), description: 'The id of the section holding it.' },
+    number: { ...nullable(int({ minimum: 1 })), description: 'Its number in the deck (1-based).' },
+    assets: arr(str(), { description: "Ids of the assets the slide references (its pictures' assets)." }),
+    render: { ...nullable(openObj('A render record: theme, image path, size, revision.')), description: 'Its last render record; null until the slide has been rendered.' },
+    revision: CurrentRevision,
   }),
   cli: 'slide get <slideId>',
   mcp: 'deck_get_slide',

@@ -1,5 +1,6 @@
 import { defineAction } from '../../core/action.js'
-import { bool, BR, obj, outline, SlideIds } from '../../model/schema.js'
+import { arr, bool, BR, obj, ref, SlideIds } from '../../model/schema.js'
+import { written } from '../../model/results.js'
 import { given, without } from '../block/cli.js'
 import { checkSlideIds, stageDeck } from './common.js'
 
@@ -16,7 +17,7 @@ export const slideSkip = defineAction({
     skip: bool({ description: 'true skips, false shows again.' }),
     baseRevision: BR,
   }),
-  output: outline({ slides: 'Each named slide with its skip state.', revision: 'The new revision.' }),
+  output: written({ slides: arr(ref('Slide'), { description: 'Each named slide, normalized (skip: true while skipped).' }) }),
   cli: 'slide skip <slideIds> --off',
   mcp: 'deck_skip_slide',
   // `--off` shows again; without it the slides are skipped (unless --input says otherwise).

@@ -8,11 +8,12 @@ import { findSlide, freeSlideId, sectionOf } from '../../model/edit.js'
 import { LAYOUTS } from '../../model/layouts.js'
 import { has, own } from '../../model/own.js'
 import { blankSlide } from '../../model/mutations/slide-ops.js'
-import { BR, DeckId, obj, oneOf, opt, outline, SectionId, SlideId, SlideIds } from '../../model/schema.js'
+import { arr, bool, BR, DeckId, nullable, obj, oneOf, opt, ref, SectionId, SlideId, SlideIds, str } from '../../model/schema.js'
+import { written } from '../../model/results.js'
 import { checkInputBlocks } from '../../model/check.js'
 import { checkSlide, checkSlideIds, insertRun, landing, sectionIdOf, slideAssets, SlideInput, stageDeck } from './common.js'
 
-const slideResult = outline({ slide: 'The normalized slide.', sectionId: 'The section holding it.', sections: 'The section list after the write.', revision: 'The new revision.' })
+const Sections = arr(ref('Section'), { description: 'The section list after the write.' })
 
 /** The id a new slide gets: the one asked for (409 when taken), else `<layout>-<n>` with the first free n. */
 function newSlideId(doc: DeckDoc, layout: string, asked: string | undefined, pointer: string): string {
@@ -37,7 +38,7 @@ export const slideInsert = defineAction({
     slide: SlideInput,
     baseRevision: BR,
   }),
-  output: slideResult,
+  output: written({ slide: ref('Slide'), sectionId: { ...SectionId, description: 'The section holding it.' } }),
   cli: 'slide insert --section <sectionId> --after <after> < slide.json',
   mcp: 'deck_insert_slide',
   stdinField: 'slide',
@@ -74,7 +75,7 @@ export const slideRemove = defineAction({
   mutates: true,
   transports: 'CMHP',
   input: obj({ slideId: SlideId, baseRevision: BR }),
-  output: outline({ removed: 'The id of the removed slide.', sectionId: 'The section it was in.', revision: 'The new revision.' }),
+  output: written({ removed: { ...SlideId, description: 'The id of the removed slide.' }, sectionId: { ...nullable(SectionId), description: 'The section it was in.' } }),
   cli: 'slide remove <slideId>',
   mcp: 'deck_remove_slide',
   annotations: { destructive: true },
@@ -108,7 +109,7 @@ export const slideMove = defineAction({
     after: opt({ ...SlideId, description: 'The slide it follows (a slide of the target section); first in the section when absent.' }),
     baseRevision: BR,
   }),
-  output: outline({ slide: 'The slide moved.', sectionId: 'The section holding it now.', sections: 'The section list after the move.', revision: 'The new revision.' }),
+  output: written({ slide: ref('Slide'), sectionId: { ...SectionId, description: 'The section holding it now.' }, sections: Sections }),
   cli: 'slide move <slideId> --to <sectionId> --after <after>',
   mcp: 'deck_move_slide',
   annotations: { idempotent: true },
@@ -144,7 +145,7 @@ export const slideNew = defineAction({
     id: opt({ ...SlideId, description: 'Slide id; <layout>-<n> with the first free n when absent.' }),
     baseRevision: BR,
   }),
-  output: slideResult,
+  output: written({ slide: ref('Slide'), sectionId: { ...SectionId, description: 'The section holding it.' }, sections: Sections }),
   cli: 'slide new --layout <layout> --after <after> --section <sectionId> --id <id>',
   mcp: 'deck_new_slide',
   example: { layout: 'title-body', after: 'title-1', baseRevision: 3 },
@@ -172,11 +173,10 @@ export const slideDuplicate = defineAction({
   mutates: true,
   transports: 'CMHP',
   input: obj({ slideIds: { ...SlideIds, description: 'The slides to copy.' }, baseRevision: BR }),
-  output: outline({
-    slides: 'The normalized copies, in deck order.',
-    copies: 'Each copy: its new id and the id it was copied from.',
-    sections: 'The section list after the write.',
-    revision: 'The new revision.',
+  output: written({
+    slides: arr(ref('Slide'), { description: 'The normalized copies, in deck order.' }),
+    copies: arr(obj({ id: SlideId, from: SlideId }), { description: 'Each copy: its new id and the id it was copied from.' }),
+    sections: Sections,
   }),
   cli: 'slide duplicate <slideIds>',
   mcp: 'deck_duplicate_slide',
@@ -240,12 +240,14 @@ export const slideImport = defineAction({
     sectionId: opt({ ...SectionId, description: "The section they land in; the anchor's section, else the last section." }),
     baseRevision: BR,
   }),
-  output: outline({
-    slides: 'The slides that came over: id in this deck, source id (from), and whether it was renamed.',
-    assets: 'The assets copied with them: id and the files copied.',
-    kept: 'Assets the slides use that this deck already had (its own files are kept).',
-    sections: 'The section list after the write.',
-    revision: 'The new revision.',
+  output: written({
+    slides: arr(
+      obj({ id: SlideId, from: { ...SlideId, description: 'Its id in the source deck.' }, renamed: bool(), slide: ref('Slide') }),
+      { description: 'The slides that came over: id in this deck, source id, whether it was renamed, the normalized slide.' },
+    ),
+    assets: arr(obj({ id: str(), files: arr(str()) }), { description: 'The assets copied with them: id and the files copied.' }),
+    kept: arr(str(), { description: 'Assets the slides use that this deck already had (its own files are kept).' }),
+    sections: Sections,
   }),
   cli: 'slide import <sourceDeckId> <slideIds> --after <after> --section <sectionId>',
   mcp: 'deck_import_slides',

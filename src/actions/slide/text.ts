@@ -2,7 +2,8 @@ import { defineAction } from '../../core/action.js'
 import { fail, StudioError } from '../../core/errors.js'
 import { orderedSlides, type Slide } from '../../model/deck.js'
 import { findSlide } from '../../model/edit.js'
-import { bool, BR, obj, opt, outline, SlideIds, str } from '../../model/schema.js'
+import { arr, bool, BR, int, obj, opt, ref, SlideId, SlideIds, str } from '../../model/schema.js'
+import { written } from '../../model/results.js'
 import { replaceAll, replaceAllPlain, slideTexts } from '../../model/text.js'
 
 interface ReplaceInput {
@@ -58,11 +59,11 @@ export const textReplaceAll = defineAction({
     slideIds: opt({ ...SlideIds, description: 'Restrict to these slides; every slide when absent.' }),
     baseRevision: BR,
   }),
-  output: outline({
-    replacements: 'How many replacements were made.',
-    changed: 'Per changed slide, in deck order: its id and count.',
-    slides: 'The changed slides, normalized.',
-    revision: 'The new revision (the current one when nothing matched).',
+  output: written({
+    replacements: int({ minimum: 0, description: 'How many replacements were made.' }),
+    changed: arr(obj({ id: SlideId, count: int({ minimum: 1 }) }), { description: 'Per changed slide, in deck order: its id and count.' }),
+    slides: arr(ref('Slide'), { description: 'The changed slides, normalized.' }),
+    revision: int({ minimum: 0, description: 'The new revision (the current one when nothing matched).' }),
   }),
   cli: 'text replace <find> <replace> --match-case --slides <slideIds>',
   mcp: 'deck_replace_text',

@@ -7,7 +7,8 @@ import { findSlide } from '../../model/edit.js'
 import { applyMutation, type Mutation } from '../../model/mutations/index.js'
 import { normalizeDoc } from '../../model/normalize.js'
 import { check, slideTexts } from '../../model/text.js'
-import { BR, obj, outline, SlideId } from '../../model/schema.js'
+import { arr, BR, obj, ref, SlideId } from '../../model/schema.js'
+import { written } from '../../model/results.js'
 import { without } from '../block/cli.js'
 import { assetRecords, checkSlide, findingsOf, SlideInput } from './common.js'
 import { MUTATION_KINDS, MutationsSchema } from './mutations.js'
@@ -85,7 +86,7 @@ export const slideUpdate = defineAction({
   mutates: true,
   transports: 'CMHP',
   input: obj({ slideId: SlideId, baseRevision: BR, mutations: MutationsSchema }),
-  output: outline({ slide: 'The normalized slide.', findings: 'Lint findings on the slide after the write (rule, severity, blockId, message).', revision: 'The new revision.' }),
+  output: written({ slide: ref('Slide'), findings: arr(ref('Finding'), { description: 'Lint findings on the slide after the write.' }) }),
   cli: 'slide patch <slideId> --set <pointer>=<value>',
   mcp: 'deck_update_slide',
   cliInput: (parsed) => {
@@ -129,7 +130,7 @@ export const slideReplace = defineAction({
   mutates: true,
   transports: 'CMHP',
   input: obj({ slideId: SlideId, baseRevision: BR, slide: SlideInput }),
-  output: outline({ slide: 'The normalized slide.', findings: 'Lint findings on the slide after the write (rule, severity, blockId, message).', revision: 'The new revision.' }),
+  output: written({ slide: ref('Slide'), findings: arr(ref('Finding'), { description: 'Lint findings on the slide after the write.' }) }),
   cli: 'slide put <slideId> < slide.json',
   mcp: 'deck_replace_slide',
   stdinField: 'slide',

@@ -1,6 +1,7 @@
 import type { Action } from '../../core/action.js'
 import { defineAction } from '../../core/action.js'
-import { obj, outline } from '../../model/schema.js'
+import { arr, obj, oneOf, str } from '../../model/schema.js'
+import { result } from '../../model/results.js'
 import { THEMES } from '../../model/themes.js'
 
 export const themeList = defineAction({
@@ -12,7 +13,18 @@ export const themeList = defineAction({
   mutates: false,
   transports: 'CMHP',
   input: obj({}),
-  output: outline({ themes: 'id, storedId, name, appearances, fonts, palette' }),
+  output: result({
+    themes: arr(
+      obj({
+        id: str({ description: 'What deck.set /theme takes.' }),
+        storedId: str({ description: 'The id stored in deck.json.' }),
+        name: str(),
+        appearances: arr(oneOf(['light', 'dark'])),
+        fonts: obj({ heading: str(), body: str() }),
+        palette: { type: 'object', additionalProperties: obj({ light: str(), dark: str() }), description: 'Colours by palette token, light and dark.' },
+      }),
+    ),
+  }),
   cli: 'theme list',
   mcp: 'deck_list_themes',
   example: {},

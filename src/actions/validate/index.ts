@@ -5,7 +5,8 @@ import { StudioError } from '../../core/errors.js'
 import type { DeckDoc } from '../../model/deck.js'
 import { documentIssues, type Issue } from '../../model/check.js'
 import { normalizeDoc } from '../../model/normalize.js'
-import { obj, opt, outline, str } from '../../model/schema.js'
+import { arr, bool, nullable, obj, openObj, opt, ref, str } from '../../model/schema.js'
+import { result } from '../../model/results.js'
 import { readDeckFolder } from '../../store/decks.js'
 
 /** Every issue of a deck document: each part against the model, and the cross-references. */
@@ -22,7 +23,17 @@ export const validateRun = defineAction({
   mutates: false,
   transports: 'CMHP',
   input: obj({ path: opt(str({ minLength: 1, description: 'A deck directory; the current deck when absent.' })) }),
-  output: outline({ valid: 'true when there is no issue', issues: 'pointer and message per issue', document: 'the normalized document' }),
+  output: result(
+    {
+      valid: bool({ description: 'true when there is no issue.' }),
+      issues: arr(obj({ pointer: str({ description: 'A JSON pointer into the document.' }), message: str(), path: opt(str({ description: 'The validator path.' })) })),
+      document: {
+        ...nullable(openObj('The normalized document as read: manifest, slides, versions (it may break the model; see issues).')),
+        description: 'The normalized document; null when the folder cannot be read or normalized.',
+      },
+    },
+    { if: { properties: { valid: { const: true } } }, then: { properties: { document: ref('DeckDocument') } } },
+  ),
   cli: 'validate <path>',
   mcp: 'deck_validate',
   example: {},

@@ -4,7 +4,8 @@ import { join, resolve } from 'node:path'
 import { defineAction, type ActionContext, type CliParsed } from '../../core/action.js'
 import { fail, StudioError } from '../../core/errors.js'
 import type { DeckDoc, Manifest, Version } from '../../model/deck.js'
-import { bool, BR, int, obj, opt, outline, str, Themes } from '../../model/schema.js'
+import { arr, BlockId, ref as resultRef, bool, BR, DeckId, int, nullable, obj, oneOf, openObj, opt, SlideId, str, Themes } from '../../model/schema.js'
+import { CurrentRevision, result, resultOf, Revision, written } from '../../model/results.js'
 import { compareRefs, diffRevisions, filesAt, loadHistory, resolveRange, statesAt, withReader } from '../../history/index.js'
 import { diffDecks, proseLines } from '../../history/diff.js'
 import { RANGE, REF, splitRange } from '../../history/git.js'
@@ -14,6 +15,26 @@ import { textconv } from '../../history/textconv.js'
 
 const revision = (description: string) => opt(int({ minimum: 0, description }))
 const ref = (description: string) => opt(str({ pattern: REF, description }))
+
+const SlideChange = obj({
+  kind: oneOf(['added', 'removed', 'moved', 'changed']),
+  slideId: SlideId,
+  number: int({ minimum: 1, description: 'Position in the deck: in the newer state, or in the older one for a removed slide.' }),
+  title: str(),
+  parts: arr(str(), { description: 'The clauses, in reading order.' }),
+  blocks: arr(BlockId, { description: 'Ids of the blocks this change touched.' }),
+})
+const ChangeCounts = obj({ added: int({ minimum: 0 }), removed: int({ minimum: 0 }), moved: int({ minimum: 0 }), changed: int({ minimum: 0 }) }, { description: 'Slides added, removed, moved, changed.' })
+const FromVersion = opt(obj({ n: int({ minimum: 1 }), note: str() }, { description: 'The named version the range starts at, when it starts at one.' }))
+const Prose = {
+  changes: arr(str(), { description: 'The mutation list in prose, one sentence per deck change or slide.' }),
+  text: str({ description: "The sentences, one per line ('No changes.' when there is none)." }),
+}
+const Pictures = {
+  crops: opt(arr(openObj('A before and after crop of a touched block.'), { description: 'With render: the crops (empty until the renderer).' })),
+  render: opt(str({ description: 'With render: what the renderer will add.' })),
+}
+const MutationOf = { revision: int({ minimum: 0 }), action: { ...nullable(str()), description: 'The action id of the commit, when it names one.' }, at: str({ description: 'Commit time.' }) }
 
 interface DiffInput {
   from?: number
@@ -109,16 +130,49 @@ export const diffRun = defineAction({
     gitRange: opt(str({ pattern: RANGE, description: 'A git range: A..B compares A with B, A...B compares their merge base with B.' })),
     textconv: opt(str({ minLength: 1, description: "A deck JSON file to print as readable text (git's diff driver; command line only)." })),
   }),
-  output: outline({
-    from: 'The older revision (the ref, with refs).',
-    to: 'The newer revision (the ref, with refs).',
-    changes: 'The mutation list in prose, one sentence per deck change or slide.',
-    text: 'The sentences, one per line.',
-    counts: 'Slides added, removed, moved, changed.',
-    slides: 'Per slide: kind, slideId, number, title, parts, blocks.',
-    decks: 'With refs: the comparison per deck.',
-    crops: 'Before and after crop paths, with render (empty until the renderer).',
-  }),
+  output: resultOf(
+    [
+      obj(
+        {
+          deck: DeckId,
+          from: int({ minimum: 0, description: 'The older revision.' }),
+          to: int({ minimum: 0, description: 'The newer revision.' }),
+          fromVersion: FromVersion,
+          ...Prose,
+          counts: ChangeCounts,
+          slides: arr(SlideChange, { description: 'Per changed slide.' }),
+          ...Pictures,
+        },
+        { description: 'Two revisions of one deck.' },
+      ),
+      obj(
+        {
+          from: str({ description: 'The older git ref.' }),
+          to: str({ description: 'The newer git ref.' }),
+          fromCommit: { ...nullable(str()), description: 'The commit compared from (the merge base for A...B).' },
+          toCommit: str(),
+          decks: arr(
+            obj({
+              id: DeckId,
+              title: str(),
+              from: { ...nullable(int({ minimum: 0 })), description: "The deck's revision at the older ref; null where it does not exist there." },
+              to: { ...nullable(int({ minimum: 0 })), description: "The deck's revision at the newer ref; null where it does not exist there." },
+              status: oneOf(['added', 'removed', 'changed', 'unchanged']),
+              changes: arr(str()),
+              counts: ChangeCounts,
+              slides: arr(SlideChange),
+            }),
+            { description: 'The comparison per deck.' },
+          ),
+          ...Prose,
+          ...Pictures,
+        },
+        { description: 'Two git refs (fromRef, toRef or gitRange).' },
+      ),
+      obj({ file: str({ description: 'The deck JSON file read.' }), text: str({ description: 'Its readable text.' }) }, { description: 'textconv (command line only).' }),
+    ],
+    'Revisions compared, git refs compared, or (textconv) one file as readable text.',
+  ),
   cli: 'diff <from> <to> --staged --render --theme <themes> --out <out>',
   mcp: 'deck_diff',
   example: { from: 0, to: 3 },
@@ -148,7 +202,7 @@ export const versionSave = defineAction<{ note: string }, any>({
   transports: 'CMHP',
   deck: { kind: 'current' },
   input: obj({ note: str({ minLength: 1, maxLength: 500, description: 'What this version is.' }) }),
-  output: outline({ version: 'The saved version: n, author, note, revision, at.', revision: 'The new revision (the save is a write).' }),
+  output: written({ version: { ...resultRef('Version'), description: 'The saved version.' }, revision: { ...Revision, description: 'The new revision (the save is a write).' } }),
   cli: 'version save -m <note>',
   mcp: 'deck_version_save',
   example: { note: 'Sent to the board' },
@@ -177,7 +231,7 @@ export const versionList = defineAction({
   mutates: false,
   transports: 'CMHP',
   input: obj({}),
-  output: outline({ versions: 'Saved versions: n, author, note, revision, at.', revision: 'The current revision.' }),
+  output: result({ versions: arr(resultRef('Version'), { description: 'Saved versions, oldest first.' }), revision: CurrentRevision }),
   cli: 'version list',
   mcp: 'deck_version_list',
   example: {},
@@ -203,7 +257,10 @@ export const versionRestore = defineAction<{ n: number }, any>({
   mutates: true,
   transports: 'CMHP',
   input: obj({ n: int({ minimum: 1, description: 'The version number.' }), baseRevision: BR }),
-  output: outline({ restored: 'The version restored: n, note, revision.', changes: 'What the restore changed, in prose.', revision: 'The new revision.' }),
+  output: written({
+    restored: obj({ n: int({ minimum: 1 }), note: str(), revision: int({ minimum: 0 }) }, { description: 'The version restored.' }),
+    changes: arr(str(), { description: 'What the restore changed, in prose.' }),
+  }),
   cli: 'version restore <n>',
   mcp: 'deck_version_restore',
   example: { n: 1, baseRevision: 3 },
@@ -268,12 +325,25 @@ export const versionDiff = defineAction({
     to: revision('Newer revision; the current one when absent.'),
     staged: opt(bool({ description: 'From the last named version when from is absent.' })),
   }),
-  output: outline({
-    from: 'The older revision.',
-    to: 'The newer revision.',
-    count: 'The number of mutations.',
-    byBlock: 'Mutations grouped by touched target: deck, versions, a slide id, or <slideId>#<blockId>.',
-    byAuthor: 'Mutations grouped by author, each with the targets it touched.',
+  output: result({
+    deck: DeckId,
+    from: int({ minimum: 0, description: 'The older revision.' }),
+    to: int({ minimum: 0, description: 'The newer revision.' }),
+    fromVersion: FromVersion,
+    count: int({ minimum: 0, description: 'The number of mutations.' }),
+    byBlock: arr(
+      obj({
+        target: str({ description: 'deck, versions, a slide id, or <slideId>#<blockId>.' }),
+        slideId: opt(SlideId),
+        blockId: opt(BlockId),
+        title: opt(str({ description: "The slide's title where the target is a slide or a block on one." })),
+        mutations: arr(obj({ ...MutationOf, author: str() })),
+      }),
+      { description: 'Mutations grouped by touched target.' },
+    ),
+    byAuthor: arr(obj({ author: str(), mutations: arr(obj({ ...MutationOf, touched: arr(str(), { description: 'The targets it touched.' }) })) }), {
+      description: 'Mutations grouped by author, each with the targets it touched.',
+    }),
   }),
   cli: 'version diff <from> <to> --staged',
   mcp: 'deck_version_diff',

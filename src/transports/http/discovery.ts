@@ -8,6 +8,7 @@
  * declared, and `implemented` flips when its `run` lands.
  */
 import { ACTIONS } from '../../actions/index.js'
+import { deckUnpack } from '../../actions/deck/bundle.js'
 import type { Action } from '../../core/action.js'
 import { ERROR_CODES, ERROR_DOCS, type ErrorCode } from '../../core/errors.js'
 import { SLUG, type Schema } from '../../model/schema.js'
@@ -77,6 +78,29 @@ function rewrite(schema: unknown): Schema {
     if (s[key] && typeof s[key] === 'object') for (const value of Object.values(s[key] as object)) rewrite(value)
   }
   return s
+}
+
+/**
+ * An action's result schema for OpenAPI: the shared definitions it carries as `$defs` (slides,
+ * blocks, the deck) are lifted into `components/schemas` once, and its references follow them.
+ */
+function liftDefs(schema: Schema, into: Record<string, Schema>): Schema {
+  const relink = (node: Schema): Schema => JSON.parse(JSON.stringify(node).split('"#/$defs/').join('"#/components/schemas/')) as Schema
+  const { $defs, ...rest } = schema
+  for (const [name, def] of Object.entries(($defs as Record<string, Schema> | undefined) ?? {})) {
+    const lifted = toOpenApiSchema(relink(def))
+    if (into[name] && JSON.stringify(into[name]) !== JSON.stringify(lifted)) throw new Error(`Two result definitions named ${name}.`)
+    into[name] = lifted
+  }
+  return toOpenApiSchema(relink(rest))
+}
+
+/** The lifted result definitions; their names must not shadow a schema of this document. */
+function lifted(results: Record<string, Schema>): Record<string, Schema> {
+  for (const name of Object.keys(results)) {
+    if (['Error', 'ActionDescription', 'AgentManifest', 'JsonRpcMessage', 'BundleFromUrl', 'BundleResult'].includes(name)) throw new Error(`Result definition ${name} shadows a schema of the OpenAPI document.`)
+  }
+  return results
 }
 
 const requiresBody = (input: Schema) => Array.isArray(input.required) && input.required.length > 0
@@ -204,7 +228,7 @@ function actionDescriptionSchema(): Schema {
       milestone: { type: 'string', pattern: '^M[0-9]+$' },
       implemented: { type: 'boolean', description: 'false: declared but not built; every call answers 501.' },
       input: { type: 'object', description: 'JSON Schema of the input (the request body).' },
-      output: { type: 'object', description: 'JSON Schema outline of the result.' },
+      output: { type: 'object', description: 'JSON Schema of the result.' },
       cli: { type: ['string', 'null'], description: 'The command line form.' },
       mcp: { type: ['string', 'null'], description: 'The MCP tool name.' },
       example: { type: 'object', description: 'An example input.' },
@@ -212,7 +236,7 @@ function actionDescriptionSchema(): Schema {
   }
 }
 
-function actionOperation(action: Action): Record<string, unknown> {
+function actionOperation(action: Action, schemas: Record<string, Schema>): Record<string, unknown> {
   const notes = [`Milestone ${action.milestone}.`]
   if (action.mutates) notes.push('Mutating: pass the baseRevision you last read where the input asks for it; a stale one answers 409 with currentRevision and the current document, and nothing is written.')
   notes.push(action.implemented ? 'Implemented on this instance.' : 'Declared but not built on this instance: every call answers 501 (not_implemented).')
@@ -229,7 +253,7 @@ function actionOperation(action: Action): Record<string, unknown> {
       content: { 'application/json': { schema: toOpenApiSchema(action.input), example: action.example } },
     },
     responses: {
-      '200': { description: 'The normalized result; no re-read needed.', content: { 'application/json': { schema: toOpenApiSchema(action.output) } } },
+      '200': { description: 'The normalized result; no re-read needed.', content: { 'application/json': { schema: liftDefs(action.output, schemas) } } },
       ...errorRefs([400, 401, 403, 404, ...(action.mutates ? [409] : []), 413, 500, 501]),
     },
     'x-studio-implemented': action.implemented,
@@ -378,7 +402,8 @@ function discoveryPaths(): Record<string, unknown> {
 export function openApiDocument(options: { serverUrl?: string } = {}): object {
   const groups = [...new Set(httpActions().map((a) => a.group))]
   const paths: Record<string, unknown> = discoveryPaths()
-  for (const action of httpActions()) paths[`/api/actions/${action.id}`] = { post: actionOperation(action) }
+  const results: Record<string, Schema> = {}
+  for (const action of httpActions()) paths[`/api/actions/${action.id}`] = { post: actionOperation(action, results) }
   return {
     openapi: '3.1.0',
     info: {
@@ -434,17 +459,8 @@ export function openApiDocument(options: { serverUrl?: string } = {}): object {
             replace: { type: 'boolean', description: 'Remove the deck holding the id first; without it a taken id gets a free sibling id.' },
           },
         },
-        BundleResult: {
-          type: 'object',
-          required: ['id', 'revision', 'replaced'],
-          properties: {
-            id: { type: 'string', description: 'The deck id the bundle landed under.' },
-            revision: { type: 'integer', minimum: 0, description: 'The bundle revision.' },
-            replaced: { type: 'boolean', description: 'true when an existing deck was replaced.' },
-            files: { type: 'integer', minimum: 0, description: 'Number of files.' },
-            from: { type: 'string', description: 'The deck id the bundle was packed from.' },
-          },
-        },
+        BundleResult: liftDefs(deckUnpack.output, results),
+        ...lifted(results),
       },
       parameters: parameters(),
       responses: errorResponses(),

@@ -13,9 +13,9 @@ import { findAction } from '../../actions/index.js'
 import { defineAction, describeAction, type Action, type ActionContext } from '../../core/action.js'
 import { dispatch } from '../../core/engine.js'
 import { fail, StudioError, toStudioError } from '../../core/errors.js'
-import { bool, DeckId, obj, opt, outline, str } from '../../model/schema.js'
+import { bool, DeckId, obj, openObj, opt, str } from '../../model/schema.js'
 import type { Workspace } from '../../store/workspace.js'
-import { packDeck, unpackInto } from '../../actions/deck/bundle.js'
+import { deckUnpack, packDeck, unpackInto } from '../../actions/deck/bundle.js'
 import { BODY_LIMIT, BUNDLE_LIMIT, checkEdge, isLoopbackHost, policyFor, readBody, type EdgePolicy } from './edge.js'
 
 export interface ServeOptions {
@@ -97,7 +97,7 @@ function receiveAction(bytes: () => Promise<Buffer>): Action {
     transports: 'H',
     deck: { kind: 'none' },
     input: obj({ as: opt(DeckId), replace: opt(bool()), fromUrl: opt(str({ pattern: '^https?://' })) }),
-    output: outline({ id: 'deck id', revision: 'revision', replaced: 'whether a deck was replaced' }),
+    output: deckUnpack.output,
     cli: null,
     mcp: null,
     example: {},
@@ -114,7 +114,7 @@ const packAction = defineAction({
   mutates: false,
   transports: 'H',
   input: obj({ id: DeckId }),
-  output: outline({}),
+  output: openObj('Not JSON: the bundle zip is the response body.'),
   cli: null,
   mcp: null,
   example: { id: 'welcome' },

@@ -39,7 +39,8 @@ import { studioEvents, type RevisionEvent } from '../../core/events.js'
 import { validateInput } from '../../core/validate.js'
 import { ACTIONS, findAction, findByMcp } from '../../actions/index.js'
 import { orderedSlides, slideTitle, type DeckDoc } from '../../model/deck.js'
-import { obj, SlideId } from '../../model/schema.js'
+import { DeckId, obj, SlideId } from '../../model/schema.js'
+import { mcpOutputSchema, toolOutputSchema } from './output.js'
 import type { Workspace } from '../../store/workspace.js'
 
 export interface McpSession {
@@ -76,6 +77,7 @@ function toolFor(action: Action): Tool {
     title: action.label,
     description: action.doc,
     inputSchema: action.input as Tool['inputSchema'],
+    outputSchema: mcpOutputSchema(action) as Tool['outputSchema'],
     annotations: {
       title: action.label,
       readOnlyHint: !action.mutates,
@@ -91,6 +93,7 @@ const GOTO_SLIDE: Tool = {
   title: 'Go to slide',
   description: 'Shows a slide of the session deck in the attached studio page. Listed only while a page is attached; changes nothing in the deck.',
   inputSchema: GOTO_SLIDE_INPUT as Tool['inputSchema'],
+  outputSchema: toolOutputSchema(obj({ deckId: DeckId, slideId: SlideId })) as Tool['outputSchema'],
   annotations: { title: 'Go to slide', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
 }
 
