@@ -1,14 +1,17 @@
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
-import Ajv from 'ajv'
-import addFormats from 'ajv-formats'
+import AjvModule from 'ajv'
+import addFormatsModule from 'ajv-formats'
 import { ACTIONS, findAction } from '../../../src/actions/index.js'
 import { AJV_OPTIONS } from '../../../src/core/validate.js'
 import { PLANNED, RESULT_DEFS } from '../../../src/model/results.js'
 import type { Schema } from '../../../src/model/schema.js'
 import { mcpOutputSchema, TOOL_ERROR } from '../../../src/transports/mcp/output.js'
 
-const ajv = new Ajv(AJV_OPTIONS)
+// CommonJS modules under NodeNext: the class and the plugin are the default exports' `default`.
+const Ajv = (AjvModule as unknown as { default: typeof AjvModule }).default ?? AjvModule
+const addFormats = ((addFormatsModule as unknown as { default: unknown }).default ?? addFormatsModule) as (ajv: unknown) => void
+const ajv = new (Ajv as unknown as new (options: object) => import('ajv').default)(AJV_OPTIONS)
 addFormats(ajv)
 
 /** A member says what it holds: a type (a list of every JSON type is explicit free-form JSON), a reference, a union, an enum or a constant. */
@@ -116,7 +119,7 @@ describe('the result schemas of the action table', () => {
 
 describe('the MCP outputSchema of a tool', () => {
   // The MCP SDK client's validator (strict off, every error, formats) compiles these.
-  const sdkAjv = new Ajv({ strict: false, validateFormats: true, validateSchema: false, allErrors: true })
+  const sdkAjv = new (Ajv as unknown as new (options: object) => import('ajv').default)({ strict: false, validateFormats: true, validateSchema: false, allErrors: true })
   addFormats(sdkAjv)
 
   it('is an object schema for every MCP tool, compiling as the SDK client compiles it', () => {
