@@ -3,8 +3,10 @@
  * than one of the command line, MCP and HTTP, and holds that they behave identically:
  *
  * - the HTTP operation, the MCP tool and the CLI command exist, with the table's input schema;
- * - the action's example (valid against the fixture workspace) gives the same outcome on each, from
- *   identical copies of one workspace, and the same number of commits;
+ * - the action's example (valid against the fixture workspace) succeeds on each, from identical copies
+ *   of one workspace, with the same result and the same number of commits;
+ * - that result validates against the action's output schema on each transport (the schema MCP
+ *   declares as `outputSchema` and OpenAPI as the 200 response);
  * - the example plus an unknown member gives unknown_field with the same pointer on each;
  * - for actions taking baseRevision, a stale one gives 409 stale_revision on each.
  *
@@ -18,10 +20,13 @@ import { join } from 'node:path'
 import { after, before, describe, it } from 'node:test'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
+import AjvModule from 'ajv'
+import addFormatsModule from 'ajv-formats'
 import { request } from 'undici'
 import { ACTIONS } from '../../src/actions/index.js'
 import type { Action } from '../../src/core/action.js'
 import { ERROR_CODES } from '../../src/core/errors.js'
+import { AJV_OPTIONS } from '../../src/core/validate.js'
 import { parseForm } from '../../src/transports/cli/form.js'
 import { openApiDocument } from '../../src/transports/http/discovery.js'
 import { BIN, ROOT, serve, studio, type Served } from '../helpers/studio.js'
@@ -29,6 +34,20 @@ import { fixtureWorkspace, FIXTURE_REVISION } from '../helpers/fixture.js'
 
 /** One author on every transport, so results that name the author (a lease, a version) compare equal. */
 const AUTHOR = 'agent:contract'
+
+// CommonJS modules under NodeNext: the class and the plugin are the default exports' `default`.
+const Ajv = (AjvModule as unknown as { default: typeof AjvModule }).default ?? AjvModule
+const addFormats = ((addFormatsModule as unknown as { default: unknown }).default ?? addFormatsModule) as (ajv: unknown) => void
+const ajv = new (Ajv as unknown as new (options: object) => import('ajv').default)(AJV_OPTIONS)
+addFormats(ajv)
+const resultChecks = new Map<string, import('ajv').ValidateFunction>()
+
+/** A successful result, exactly as the transport answered it, holds to the action's output schema. */
+function conforms(action: Action, transport: string, result: unknown): void {
+  let check = resultChecks.get(action.id)
+  if (!check) resultChecks.set(action.id, (check = ajv.compile(action.output)))
+  assert.ok(check(result), `${action.id} on ${transport}: the result does not fit its output schema: ${ajv.errorsText(check.errors)}\n${JSON.stringify(result).slice(0, 400)}`)
+}
 
 type Outcome = { ok: true; result: unknown } | { ok: false; status: number; code: string; pointer?: string }
 
@@ -49,7 +68,10 @@ const commits = (dir: string) => Number(execFileSync('git', ['rev-list', '--coun
 
 async function viaCli(dir: string, action: Action, input: Record<string, unknown>): Promise<Outcome> {
   const r = await studio(dir, [...parseForm(action.cli!).path, '--input', JSON.stringify(input), '--json'], { env: { STUDIO_AUTHOR: AUTHOR } })
-  if (r.code === 0) return { ok: true, result: normalize(r.json, dir) }
+  if (r.code === 0) {
+    conforms(action, 'the CLI', r.json)
+    return { ok: true, result: normalize(r.json, dir) }
+  }
   const expectedExit = ERROR_CODES[r.json.code as keyof typeof ERROR_CODES]?.[1]
   assert.equal(r.code, expectedExit, `${action.id}: CLI exit code ${r.code} for ${r.json.code}`)
   return { ok: false, status: r.json.status, code: r.json.code, pointer: r.json.pointer }
@@ -62,7 +84,10 @@ async function viaHttp(server: Served, dir: string, action: Action, input: Recor
     body: JSON.stringify(input),
   })
   const json = (await response.body.json()) as any
-  if (response.statusCode === 200) return { ok: true, result: normalize(json, dir) }
+  if (response.statusCode === 200) {
+    conforms(action, 'HTTP', json)
+    return { ok: true, result: normalize(json, dir) }
+  }
   assert.equal(json.status, response.statusCode)
   return { ok: false, status: json.status, code: json.code, pointer: json.pointer }
 }
@@ -75,7 +100,10 @@ async function mcpClient(dir: string): Promise<Client> {
 
 async function viaMcp(client: Client, dir: string, action: Action, input: Record<string, unknown>): Promise<Outcome> {
   const r = (await client.callTool({ name: action.mcp!, arguments: input })) as { isError?: boolean; structuredContent?: any }
-  if (!r.isError) return { ok: true, result: normalize(r.structuredContent, dir) }
+  if (!r.isError) {
+    conforms(action, 'MCP', r.structuredContent)
+    return { ok: true, result: normalize(r.structuredContent, dir) }
+  }
   return { ok: false, status: r.structuredContent.status, code: r.structuredContent.code, pointer: r.structuredContent.pointer }
 }
 
@@ -91,7 +119,7 @@ describe('one contract for the command line, MCP and HTTP', () => {
   }
 
   before(async () => {
-    const ws = await fixtureWorkspace()
+    const ws = await fixtureWorkspace({ contract: true })
     fixture = ws.dir
     cleanup = ws.cleanup
     const info = await studio(fixture, ['info', '--json'])
@@ -127,7 +155,7 @@ describe('one contract for the command line, MCP and HTTP', () => {
   })
 
   for (const action of covered) {
-    it(`${action.id}: same outcome, same unknown_field, same 409 on ${[...action.transportSet].filter((t) => t !== 'P').join(' ')}`, async () => {
+    it(`${action.id}: the example succeeds with a result fitting its schema, same outcome, same unknown_field, same 409 on ${[...action.transportSet].filter((t) => t !== 'P').join(' ')}`, async () => {
       const transports = (['C', 'M', 'H'] as const).filter((t) => action.transportSet.has(t) && (t !== 'M' || action.mcp) && (t !== 'C' || action.cli))
       const outcomes: Record<string, Outcome> = {}
       const deltas: Record<string, number> = {}
@@ -158,6 +186,8 @@ describe('one contract for the command line, MCP and HTTP', () => {
         }
       }
       const [first, ...rest] = transports
+      // The example is the action's documentation: it must work as written on the fixture.
+      assert.ok(outcomes[first].ok, `${action.id}: the example fails on ${first}: ${JSON.stringify(outcomes[first])}`)
       for (const t of rest) {
         assert.deepEqual(outcomes[t], outcomes[first], `${action.id}: ${t} vs ${first} outcome`)
         assert.equal(deltas[t], deltas[first], `${action.id}: commits on ${t} vs ${first}`)

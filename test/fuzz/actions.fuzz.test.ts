@@ -118,7 +118,7 @@ describe(`every HTTP action fuzzed with its own schema (${RUNS} inputs each, see
   before(async () => {
     // The workspace sits three folders deep in a folder of its own: a path input that escapes it
     // (`../../x`, an absolute path under the parent) shows up in the parent's listing.
-    const fixture = await fixtureWorkspace()
+    const fixture = await fixtureWorkspace({ contract: true })
     parent = mkdtempSync(join(tmpdir(), 'studio-fuzz-'))
     ws = { dir: join(parent, 'a', 'b', 'ws') }
     cpSync(fixture.dir, ws.dir, { recursive: true })

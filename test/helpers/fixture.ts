@@ -2,6 +2,10 @@
  * The contract fixture: a workspace holding deck `quarterly-review` at revision 3 with one slide of
  * each common shape, and an organisation template of the same name. Action examples in the table are
  * written against it (slide ids title-1, title-body-2, two-columns-3, freeform-4; block ids b1, b2, ...).
+ *
+ * With `{ contract: true }` (the contract test and the fuzzer) it also holds what the examples of
+ * deck.restore and version.restore need: a trashed deck `old-pitch` at revision 1, and version 1
+ * ("Sent to the board") naming revision 2, a draft whose opening slide said "Q3 draft".
  */
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
@@ -46,7 +50,7 @@ export const FIXTURE_SLIDES = [
 ]
 
 /** Makes the fixture workspace; returns it with a cleanup. */
-export async function fixtureWorkspace() {
+export async function fixtureWorkspace(options: { contract?: boolean } = {}) {
   const ws = await workspace()
   const created = await studio(ws.dir, ['deck', 'create', 'Quarterly review', '--json'])
   if (created.code !== 0) throw new Error(created.stdout)
@@ -67,11 +71,41 @@ export async function fixtureWorkspace() {
   }
   mkdirSync(join(dir, 'slides'), { recursive: true })
   mkdirSync(join(dir, 'assets'), { recursive: true })
-  writeFileSync(join(dir, 'deck.json'), canonicalJson(manifest))
-  for (const slide of FIXTURE_SLIDES) writeFileSync(join(dir, 'slides', `${slide.id}.json`), canonicalJson(slide))
+  const commit = async (message: string) => {
+    await ws.git('add', '-A')
+    await ws.git('-c', 'user.name=fixture', '-c', 'user.email=fixture@studio.invalid', 'commit', '-qm', message)
+  }
+  const writeSlides = (slides: typeof FIXTURE_SLIDES) => {
+    for (const slide of slides) writeFileSync(join(dir, 'slides', `${slide.id}.json`), canonicalJson(slide))
+  }
   writeFileSync(join(dir, 'assets', 'logo.json'), canonicalJson({ id: 'logo', role: 'logo', alt: 'Acme logo' }))
-  await ws.git('add', '-A')
-  await ws.git('-c', 'user.name=fixture', '-c', 'user.email=fixture@studio.invalid', 'commit', '-qm', 'fixture')
+  if (options.contract) {
+    // Revision 2, the draft version 1 names.
+    writeFileSync(join(dir, 'deck.json'), canonicalJson({ ...manifest, revision: 2 }))
+    writeSlides(FIXTURE_SLIDES.map((slide) => (slide.id === 'title-1' ? { ...slide, subtitle: 'Q3 draft' } : slide)))
+    await commit('fixture draft')
+    writeFileSync(join(dir, 'versions.json'), canonicalJson([{ n: 1, author: 'fixture', note: 'Sent to the board', revision: 2, at: now }]))
+    const trashed = join(ws.dir, 'decks', 'old-pitch')
+    mkdirSync(join(trashed, 'slides'), { recursive: true })
+    writeFileSync(
+      join(trashed, 'deck.json'),
+      canonicalJson({
+        id: 'old-pitch',
+        title: 'Old pitch',
+        theme: 'studio-simple',
+        defaults: { appearance: 'light' },
+        sections: [{ id: 'main', title: 'Main', slides: ['title-1'] }],
+        revision: 1,
+        stamps: { createdAt: now, updatedAt: now },
+        template: 'blank',
+        trashedAt: now,
+      }),
+    )
+    writeFileSync(join(trashed, 'slides', 'title-1.json'), canonicalJson({ id: 'title-1', layout: 'title', title: 'Old pitch' }))
+  }
+  writeFileSync(join(dir, 'deck.json'), canonicalJson(manifest))
+  writeSlides(FIXTURE_SLIDES)
+  await commit('fixture')
   const template = await studio(ws.dir, ['template', 'create', FIXTURE_DECK, 'Quarterly review', '--json'])
   if (template.code !== 0) throw new Error(template.stdout)
   return ws

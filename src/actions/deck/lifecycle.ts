@@ -160,7 +160,7 @@ function stateChange(id: 'deck.trash' | 'deck.restore') {
     }),
     cli: trash ? 'deck trash <id>' : 'deck restore <id>',
     mcp: trash ? 'deck_trash' : 'deck_restore',
-    example: { id: 'quarterly-review', baseRevision: 3 },
+    example: trash ? { id: 'quarterly-review', baseRevision: 3 } : { id: 'old-pitch', baseRevision: 1 },
     annotations: { idempotent: false },
     run: async (ctx, input: { id: string }) => {
       const doc = structuredClone(await ctx.target())

@@ -233,7 +233,13 @@ export const sectionSet = defineAction({
   output: written({ id: DeckId, sections: arr(ref('Section'), { description: 'The sections now.' }) }),
   cli: 'sections set < sections.json',
   mcp: 'deck_set_sections',
-  example: { sections: [{ id: 'intro', title: 'Introduction', slides: ['title-1'] }], baseRevision: 3 },
+  example: {
+    sections: [
+      { id: 'intro', title: 'Introduction', slides: ['title-1', 'title-body-2', 'two-columns-3'] },
+      { id: 'appendix', title: 'Appendix', slides: ['freeform-4'] },
+    ],
+    baseRevision: 3,
+  },
   stdinField: 'sections',
   run: (ctx, input: { sections: { id: string; title: string; slides: string[] }[] }) =>
     editManifest(
