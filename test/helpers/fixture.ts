@@ -75,7 +75,7 @@ export async function fixtureWorkspace(options: { contract?: boolean } = {}) {
     await ws.git('add', '-A')
     await ws.git('-c', 'user.name=fixture', '-c', 'user.email=fixture@studio.invalid', 'commit', '-qm', message)
   }
-  const writeSlides = (slides: typeof FIXTURE_SLIDES) => {
+  const writeSlides = (slides: { id: string }[]) => {
     for (const slide of slides) writeFileSync(join(dir, 'slides', `${slide.id}.json`), canonicalJson(slide))
   }
   writeFileSync(join(dir, 'assets', 'logo.json'), canonicalJson({ id: 'logo', role: 'logo', alt: 'Acme logo' }))
