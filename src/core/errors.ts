@@ -22,6 +22,7 @@ export const ERROR_CODES = {
   payload_too_large: [413, 2],
   internal: [500, 1],
   storage: [500, 1],
+  render_failed: [500, 1],
   not_implemented: [501, 6],
 } as const satisfies Record<string, readonly [number, number]>
 
@@ -42,6 +43,7 @@ export const ERROR_DOCS: Record<ErrorCode, string> = {
   payload_too_large: 'The request body or a bundle exceeds its documented cap.',
   internal: 'An unexpected failure; the deck is unchanged.',
   storage: 'The file system or git refused an operation; the deck is unchanged or was repaired.',
+  render_failed: 'The renderer or an image codec failed: no Chromium to render with (the message names the three places it is looked for), or Chromium or sharp failed. Nothing was written.',
   not_implemented: 'The action is declared in the table but not built on this instance (`implemented: false`).',
 }
 

@@ -1,0 +1,481 @@
+/**
+ * The renderer: one slide of a deck, in a theme and an appearance, as HTML and CSS on the
+ * 1600 × 900 sheet. Pure and isomorphic: it imports no Node module, so the same code feeds Chromium
+ * for PNG renders, writes the single-file HTML build, and later draws the page in the browser.
+ *
+ * Every block sits at the box geometry computes (src/layout: `drawn`), with the text style geometry
+ * measured with (`textStyle`): the renderer is not a second layout engine. Text is set with
+ * `font-kerning: none` and no ligatures, as measured. A slot clips its stack (geometry reports the
+ * overflow); canvas blocks are drawn in `z` order, rotated, flipped, shadowed and faded as the block
+ * says. Guides are never drawn.
+ */
+import type { Block, Manifest, Slide } from '../model/deck.js'
+import { INDENT_STEP } from '../model/blocks.js'
+import { SHEET } from '../model/layouts.js'
+import { sidePoint, facingSides, type Placement, type Side } from '../model/arrange.js'
+import { drawn, type Drawn } from '../layout/stack.js'
+import { LAYOUT_SLOTS, type Box } from '../layout/boxes.js'
+import { listGap, listGutter, textStyle, SHAPE_INSET } from '../layout/blocks.js'
+import { measureText } from '../layout/text.js'
+import { chartSvg } from './charts.js'
+import { colour, escapeHtml, paintFor, px, withAlpha, type Appearance, type Paint } from './paint.js'
+import { maskClip, shapePath } from './shapes.js'
+import { paragraphRuns, paragraphHtml, textHtml } from './text.js'
+
+export interface AssetView {
+  /** Where the renderer's page loads the file from (a URL the page can reach, or a data: URL). */
+  url: string
+  alt?: string
+}
+
+export interface SlideView {
+  appearance: Appearance
+  /** The file of an asset id, or undefined when it has none (a placeholder is drawn). */
+  asset(id: string): AssetView | undefined
+  /** The slide's number in the deck (drawn when the deck's counter is on). */
+  number?: number
+  /** Draw a "Skipped" tag on a skipped slide (renders and sheets do; the show leaves skipped slides out). */
+  markSkipped?: boolean
+  /** HTML blocks are drawn only where the deck and the deployment allow them. */
+  allowHtml?: boolean
+}
+
+const num = (value: unknown): number | undefined => (typeof value === 'number' && Number.isFinite(value) ? value : undefined)
+const str = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined)
+
+/** The family stack of a theme font name, with a generic fallback. */
+export function family(name: string): string {
+  const generic = /mono/i.test(name) ? 'monospace' : /serif/i.test(name) && !/sans/i.test(name) ? 'serif' : 'sans-serif'
+  return `'${name.replace(/'/g, '')}', ${generic}`
+}
+
+/** CSS shared by every sheet of a document (fonts come separately, as @font-face rules). */
+export const SHEET_CSS = `
+.sheet{position:relative;width:${SHEET.width}px;height:${SHEET.height}px;overflow:hidden;contain:strict}
+.sheet *{box-sizing:border-box}
+.sheet .slot{position:absolute;overflow:hidden}
+.sheet .b{position:absolute}
+.sheet .t{font-kerning:none;font-variant-ligatures:none;font-feature-settings:"liga" 0,"calt" 0;overflow-wrap:break-word;word-break:normal;white-space:normal;text-rendering:geometricPrecision;-webkit-font-smoothing:antialiased}
+.sheet .t p{margin:0;padding:0}
+.sheet .ln{color:inherit;text-decoration:underline}
+.sheet table{border-collapse:collapse;table-layout:fixed;width:100%}
+.sheet td{vertical-align:top;overflow:hidden}
+.sheet svg{display:block;overflow:visible}
+.sheet img{display:block}
+.sheet .ph{display:flex;align-items:center;justify-content:center;text-align:center;overflow:hidden}
+.sheet .skipped{position:absolute;right:24px;top:20px;padding:4px 14px;border-radius:16px;font:600 20px/28px sans-serif;letter-spacing:.04em}
+`
+
+interface Context {
+  paint: Paint
+  manifest: Pick<Manifest, 'theme' | 'brandKit' | 'defaults' | 'background'>
+  slide: Slide
+  view: SlideView
+  heading: string
+  body: string
+  /** Where every drawn block sits (connectors attach to these). */
+  placements: Map<string, Placement>
+}
+
+/** One slide as a `.sheet` element. */
+export function slideHtml(slide: Slide, manifest: Pick<Manifest, 'theme' | 'brandKit' | 'defaults' | 'background'>, view: SlideView): string {
+  const paint = paintFor(manifest, view.appearance)
+  const ctx: Context = {
+    paint,
+    manifest,
+    slide,
+    view,
+    heading: family(paint.theme.fonts.heading),
+    body: family(paint.theme.fonts.body),
+    placements: new Map(),
+  }
+  const { items, slots } = drawn(slide)
+  for (const item of items) ctx.placements.set(item.block.id, placement(item))
+  const background = colour(paint, slide.background ?? manifest.background, 'paper')
+  const parts: string[] = []
+  const freeform = slide.layout === 'freeform' || !LAYOUT_SLOTS[slide.layout]
+  if (freeform) {
+    const ordered = [...items].sort((a, b) => (num(a.block.z) ?? 0) - (num(b.block.z) ?? 0))
+    for (const item of ordered) parts.push(blockHtml(ctx, item, { x: 0, y: 0 }))
+  } else {
+    for (const item of items) if (!item.slot) parts.push(blockHtml(ctx, item, { x: 0, y: 0 }))
+    for (const fill of slots) {
+      const inSlot = items.filter((item) => item.slot === fill.slot)
+      if (!inSlot.length) continue
+      const box = fill.box
+      const inner = inSlot.map((item) => blockHtml(ctx, item, box)).join('')
+      parts.push(`<div class="slot" data-slot="${fill.slot}" style="left:${px(box.x)};top:${px(box.y)};width:${px(box.w)};height:${px(box.h)}">${inner}</div>`)
+    }
+  }
+  parts.push(furniture(ctx, freeform))
+  if (view.markSkipped && slide.skip) {
+    parts.push(`<div class="skipped" style="background:${colour(paint, 'ink')};color:${colour(paint, 'paper')}">Skipped</div>`)
+  }
+  const style = `background:${background};color:${colour(paint, 'ink')};font-family:${escapeHtml(ctx.body)}`
+  return `<div class="sheet" data-slide="${escapeHtml(slide.id)}" data-appearance="${view.appearance}" style="${style}">${parts.join('')}</div>`
+}
+
+/** The slide number and the brand kit's footer text, in the footer band, where the slide leaves room. */
+function furniture(ctx: Context, freeform: boolean): string {
+  const out: string[] = []
+  const footerUsed = (ctx.slide.blocks ?? []).some((b) => b.slot === 'footer')
+  const hasFooter = freeform || 'footer' in (LAYOUT_SLOTS[ctx.slide.layout] ?? {})
+  const muted = colour(ctx.paint, 'muted')
+  const base = `position:absolute;top:800px;height:40px;font:400 20px/40px ${escapeHtml(ctx.body)};color:${muted}`
+  if (hasFooter && !footerUsed && ctx.manifest.brandKit?.footer) {
+    out.push(`<div class="furniture t" style="${base};left:80px;width:1200px">${escapeHtml(ctx.manifest.brandKit.footer)}</div>`)
+  }
+  if (ctx.manifest.defaults?.counter && ctx.view.number !== undefined && ctx.slide.layout !== 'picture-full') {
+    out.push(`<div class="furniture t" style="${base};left:1320px;width:200px;text-align:right">${ctx.view.number}</div>`)
+  }
+  return out.join('')
+}
+
+function placement(item: Drawn): Placement {
+  const flip = (item.block.flip ?? {}) as { h?: boolean; v?: boolean }
+  return { id: item.block.id, box: item.box, angle: num(item.block.angle) ?? 0, flip: { h: flip.h === true, v: flip.v === true } } as Placement
+}
+
+/** A block at its box (relative to `origin`, the slot's corner or the sheet's), with its transforms. */
+function blockHtml(ctx: Context, item: Drawn, origin: { x: number; y: number }): string {
+  const { block } = item
+  const box = { ...item.box, x: item.box.x - origin.x, y: item.box.y - origin.y }
+  if (block.kind === 'line') return lineHtml(ctx, item, origin)
+  const style: string[] = [`left:${px(box.x)}`, `top:${px(box.y)}`, `width:${px(box.w)}`, `height:${px(box.h)}`]
+  const transforms: string[] = []
+  const angle = num(block.angle)
+  if (angle) transforms.push(`rotate(${angle}deg)`)
+  if (transforms.length) style.push(`transform:${transforms.join(' ')}`)
+  const transparency = num(block.transparency)
+  if (transparency) style.push(`opacity:${Math.round((1 - transparency) * 1000) / 1000}`)
+  const shadow = shadowCss(ctx, block)
+  if (shadow) style.push(`filter:${shadow}`)
+  const inner = contentHtml(ctx, block, item.box, item.slot)
+  const kind = escapeHtml(block.kind)
+  return `<div class="b k-${kind}" data-block="${escapeHtml(block.id)}" style="${style.join(';')}">${inner}</div>`
+}
+
+function shadowCss(ctx: Context, block: Block): string | undefined {
+  const shadow = block.shadow as { color?: string; opacity?: number; angle?: number; distance?: number; blur?: number } | undefined
+  if (!shadow || typeof shadow !== 'object') return undefined
+  const angle = ((num(shadow.angle) ?? 45) * Math.PI) / 180
+  const distance = num(shadow.distance) ?? 8
+  const dx = Math.round(distance * Math.cos(angle) * 100) / 100
+  const dy = Math.round(distance * Math.sin(angle) * 100) / 100
+  const tint = withAlpha(colour(ctx.paint, shadow.color, 'ink'), num(shadow.opacity) ?? 0.3)
+  return `drop-shadow(${dx}px ${dy}px ${num(shadow.blur) ?? 16}px ${tint})`
+}
+
+/** The mirror transform of a flipped graphic (pictures and shape outlines; text is never mirrored). */
+function flipCss(block: Block): string {
+  const flip = (block.flip ?? {}) as { h?: boolean; v?: boolean }
+  if (!flip.h && !flip.v) return ''
+  return `transform:scale(${flip.h ? -1 : 1},${flip.v ? -1 : 1});`
+}
+
+function contentHtml(ctx: Context, block: Block, box: Box, slot: string | undefined): string {
+  switch (block.kind) {
+    case 'text':
+    case 'heading':
+    case 'textbox':
+      return textBlock(ctx, block, box, slot)
+    case 'list':
+      return listBlock(ctx, block, slot)
+    case 'table':
+      return tableBlock(ctx, block, slot)
+    case 'picture':
+      return pictureBlock(ctx, block, box)
+    case 'shape':
+      return shapeBlock(ctx, block, box, slot)
+    case 'chart':
+      return chartSvg(ctx.paint, block, box.w, box.h, ctx.body)
+    case 'shader':
+      return shaderBlock(ctx, block, box)
+    case 'html':
+      return placeholder(ctx, ctx.view.allowHtml ? 'HTML block' : 'HTML block (not drawn: HTML blocks are off)', box)
+    default:
+      return ''
+  }
+}
+
+/** The text style of a block as CSS: family, size, weight, line height, colour, alignment, columns, indent. */
+function textCss(ctx: Context, block: Block, slot: string | undefined): { css: string; size: number; lineHeight: number } {
+  const style = textStyle(block, ctx.slide.layout, slot)
+  const css = [
+    `font-family:${escapeHtml(block.kind === 'heading' ? ctx.heading : ctx.body)}`,
+    `font-size:${px(style.size)}`,
+    `font-weight:${style.weight}`,
+    `line-height:${px(style.size * style.lineHeight)}`,
+    `color:${colour(ctx.paint, block.color, 'ink')}`,
+  ]
+  const align = str(block.align)
+  if (align) css.push(`text-align:${align}`)
+  const columns = num(block.columns)
+  if (columns && columns > 1) css.push(`column-count:${Math.min(3, Math.floor(columns))}`, 'column-gap:32px', 'column-fill:balance')
+  return { css: css.join(';'), size: style.size, lineHeight: style.lineHeight }
+}
+
+function paragraphSpacing(block: Block): string {
+  const spacing = (block.spacing ?? {}) as { before?: number; after?: number }
+  const out: string[] = []
+  if (num(spacing.before)) out.push(`padding-top:${px(spacing.before!)}`)
+  if (num(spacing.after)) out.push(`padding-bottom:${px(spacing.after!)}`)
+  return out.join(';')
+}
+
+/** Vertical placement of text inside a taller box: canvas text boxes and shapes honour `valign`. */
+function valignCss(block: Block, fallback: 'top' | 'middle' | 'bottom'): string {
+  const valign = str(block.valign) ?? fallback
+  const justify = valign === 'middle' ? 'center' : valign === 'bottom' ? 'flex-end' : 'flex-start'
+  return `display:flex;flex-direction:column;justify-content:${justify}`
+}
+
+function textBlock(ctx: Context, block: Block, box: Box, slot: string | undefined): string {
+  const { css } = textCss(ctx, block, slot)
+  const indent = num(block.indent)
+  const pad = indent ? `;padding-left:${px(indent)}` : ''
+  const text = textHtml(ctx.paint, str(block.text) ?? '', paragraphSpacing(block))
+  return `<div style="width:100%;height:100%;${valignCss(block, 'top')}"><div class="t" style="${css}${pad}">${text}</div></div>`
+}
+
+const BULLETS: Record<string, string> = { disc: '•', circle: '◦', square: '▪', dash: '–', arrow: '→', check: '✓', star: '★', diamond: '◆' }
+
+function roman(n: number): string {
+  const table: [number, string][] = [[1000, 'm'], [900, 'cm'], [500, 'd'], [400, 'cd'], [100, 'c'], [90, 'xc'], [50, 'l'], [40, 'xl'], [10, 'x'], [9, 'ix'], [5, 'v'], [4, 'iv'], [1, 'i']]
+  let out = ''
+  for (const [value, letters] of table) while (n >= value) {
+    out += letters
+    n -= value
+  }
+  return out || '0'
+}
+
+function alpha(n: number): string {
+  let out = ''
+  while (n > 0) {
+    n--
+    out = String.fromCharCode(97 + (n % 26)) + out
+    n = Math.floor(n / 26)
+  }
+  return out || 'a'
+}
+
+/** The marker text of item number `n` (1-based within its level) of a list. */
+export function markerText(block: Block, n: number): string {
+  const preset = str(block.preset) ?? (block.marker === 'number' ? 'decimal' : 'disc')
+  if (block.marker === 'bullet' && !(preset in BULLETS)) return BULLETS.disc
+  if (preset in BULLETS) return BULLETS[preset]
+  switch (preset) {
+    case 'decimal-paren':
+      return `${n})`
+    case 'lower-alpha':
+      return `${alpha(n)}.`
+    case 'upper-alpha':
+      return `${alpha(n).toUpperCase()}.`
+    case 'lower-roman':
+      return `${roman(n)}.`
+    case 'upper-roman':
+      return `${roman(n).toUpperCase()}.`
+    case 'rule':
+      return ''
+    default:
+      return `${n}.`
+  }
+}
+
+function listBlock(ctx: Context, block: Block, slot: string | undefined): string {
+  const { css, size } = textCss(ctx, block, slot)
+  const items = Array.isArray(block.items) ? (block.items as { text?: unknown; level?: unknown }[]) : []
+  const spacing = (block.spacing ?? {}) as { before?: number; after?: number }
+  const explicit = num(spacing.before) !== undefined || num(spacing.after) !== undefined
+  const gutter = listGutter(block, size)
+  const indent = num(block.indent) ?? 0
+  const rule = block.marker === 'rule' || block.preset === 'rule'
+  const start = num(block.start) ?? 1
+  const counters: number[] = []
+  const accent = colour(ctx.paint, 'accent')
+  const out = items.map((item, i) => {
+    const level = Math.min(9, Math.max(1, Math.floor(num(item.level) ?? 1)))
+    counters.length = level
+    counters[level - 1] = (counters[level - 1] ?? (level === 1 ? start - 1 : 0)) + 1
+    const left = indent + INDENT_STEP * (level - 1)
+    const pad: string[] = [`padding-left:${px(left + gutter)}`, 'position:relative']
+    if (explicit) {
+      if (num(spacing.before)) pad.push(`padding-top:${px(spacing.before!)}`)
+      if (num(spacing.after)) pad.push(`padding-bottom:${px(spacing.after!)}`)
+    } else if (i > 0) pad.push(`padding-top:${px(listGap(size))}`)
+    const runs = paragraphRuns(str(item.text) ?? '').flat()
+    let marker = ''
+    if (rule) {
+      marker = `<span style="position:absolute;left:${px(left - 20)};top:${explicit ? px(num(spacing.before) ?? 0) : i > 0 ? px(listGap(size)) : '0'};bottom:${explicit ? px(num(spacing.after) ?? 0) : '0'};width:4px;background:${accent}"></span>`
+    } else {
+      const text = block.marker === 'bullet' || (block.marker !== 'number' && (str(block.preset) ?? 'disc') in BULLETS) ? markerText(block, counters[level - 1]) : markerText({ ...block, marker: 'number' }, counters[level - 1])
+      marker = `<span style="position:absolute;left:${px(left)};width:${px(gutter)};color:${accent}">${escapeHtml(text)}</span>`
+    }
+    return `<p style="${pad.join(';')}">${marker}${paragraphHtml(ctx.paint, runs)}</p>`
+  })
+  return `<div class="t" style="${css}">${out.join('')}</div>`
+}
+
+function tableBlock(ctx: Context, block: Block, slot: string | undefined): string {
+  const { css, size } = textCss(ctx, block, slot)
+  const rows = Array.isArray(block.rows) ? (block.rows as unknown[][]) : []
+  const count = Math.max(0, ...rows.map((r) => (Array.isArray(r) ? r.length : 0)))
+  if (!count) return ''
+  const weights = Array.from({ length: count }, (_, i) => {
+    const w = Array.isArray(block.columnWidths) ? num((block.columnWidths as unknown[])[i]) : undefined
+    return w !== undefined && w > 0 ? w : 1
+  })
+  const total = weights.reduce((a, b) => a + b, 0)
+  const pad = Math.round(size * 0.5)
+  const vpad = size * 0.175
+  const rule = colour(ctx.paint, 'rule')
+  const ink = colour(ctx.paint, 'ink')
+  const cols = weights.map((w) => `<col style="width:${Math.round((w / total) * 1e6) / 1e4}%">`).join('')
+  const body = rows
+    .map((row, r) => {
+      const header = r === 0 && block.header === true
+      const line = header ? `box-shadow:inset 0 -2px 0 ${ink}` : `box-shadow:inset 0 -1px 0 ${rule}`
+      const cells = Array.from({ length: count }, (_, c) => {
+        const cell = Array.isArray(row) ? str(row[c]) ?? '' : ''
+        return `<td style="padding:${px(vpad)} ${px(pad)};${line}${header ? ';font-weight:600' : ''}">${textHtml(ctx.paint, cell)}</td>`
+      }).join('')
+      return `<tr>${cells}</tr>`
+    })
+    .join('')
+  return `<table class="t" style="${css}"><colgroup>${cols}</colgroup>${body}</table>`
+}
+
+function placeholder(ctx: Context, label: string, box: Box): string {
+  const rule = colour(ctx.paint, 'rule')
+  const muted = colour(ctx.paint, 'muted')
+  const size = Math.max(12, Math.min(24, Math.round(Math.min(box.w, box.h) / 8)))
+  return `<div class="ph" style="width:100%;height:100%;border:2px dashed ${rule};color:${muted};font:400 ${size}px/1.3 ${escapeHtml(ctx.body)}">${escapeHtml(label)}</div>`
+}
+
+function pictureBlock(ctx: Context, block: Block, box: Box): string {
+  const assetId = str(block.asset) ?? ''
+  const asset = ctx.view.asset(assetId)
+  const caption = str(block.caption)
+  // In a slot the box holds the picture and its caption (geometry measured both); on the canvas the box is the picture's and the caption hangs below.
+  const slotted = !(block.pos && typeof block.pos === 'object')
+  const captionHeight = caption && slotted ? 8 + measureText(caption, { size: 24, width: box.w }).height : 0
+  const height = Math.max(0, box.h - captionHeight)
+  let picture: string
+  if (!asset) picture = placeholder(ctx, `Picture "${assetId}" has no file`, { ...box, h: height })
+  else {
+    const crop = (block.crop ?? {}) as { left?: number; right?: number; top?: number; bottom?: number }
+    const l = num(crop.left) ?? 0
+    const r = num(crop.right) ?? 0
+    const t = num(crop.top) ?? 0
+    const b = num(crop.bottom) ?? 0
+    const sw = Math.max(0.01, 1 - l - r)
+    const sh = Math.max(0.01, 1 - t - b)
+    const filters: string[] = []
+    const brightness = num(block.brightness)
+    const contrast = num(block.contrast)
+    if (brightness) filters.push(`brightness(${Math.round((1 + brightness) * 1000) / 1000})`)
+    if (contrast) filters.push(`contrast(${Math.round((1 + contrast) * 1000) / 1000})`)
+    const fit = block.fit === 'contain' ? 'contain' : 'cover'
+    const img =
+      `<img src="${escapeHtml(asset.url)}" alt="${escapeHtml(asset.alt ?? '')}" style="position:absolute;` +
+      `left:${Math.round((-l / sw) * 1e6) / 1e4}%;top:${Math.round((-t / sh) * 1e6) / 1e4}%;` +
+      `width:${Math.round((1 / sw) * 1e6) / 1e4}%;height:${Math.round((1 / sh) * 1e6) / 1e4}%;object-fit:${fit};` +
+      `${filters.length ? `filter:${filters.join(' ')};` : ''}${flipCss(block)}">`
+    const clip = maskClip(block.mask, box.w, height)
+    picture = `<div style="position:relative;width:100%;height:${px(height)};overflow:hidden${clip ? `;clip-path:${clip}` : ''}">${img}</div>`
+  }
+  if (!caption) return picture
+  const captionCss = `${slotted ? '' : 'position:absolute;left:0;right:0;top:100%;'}font-family:${escapeHtml(ctx.body)};font-size:24px;line-height:30px;color:${colour(ctx.paint, 'muted')};padding-top:8px`
+  return `${picture}<div class="t" style="${captionCss}">${textHtml(ctx.paint, caption)}</div>`
+}
+
+function shapeBlock(ctx: Context, block: Block, box: Box, slot: string | undefined): string {
+  const shape = str(block.shape) ?? 'rect'
+  const strokeWidth = num(block.strokeWidth) ?? (block.fill ? 0 : 2)
+  const fill = block.fill ? colour(ctx.paint, block.fill, 'accent') : 'none'
+  const stroke = block.stroke || !block.fill ? colour(ctx.paint, block.stroke, 'ink') : 'none'
+  const inset = strokeWidth / 2
+  let graphic: string
+  if (shape === 'line') {
+    graphic = `<line x1="0" y1="${box.h / 2}" x2="${box.w}" y2="${box.h / 2}" stroke="${stroke}" stroke-width="${Math.max(1, strokeWidth)}"/>`
+  } else {
+    const d = shapePath(shape, Math.max(0, box.w - strokeWidth), Math.max(0, box.h - strokeWidth))
+    graphic = `<path transform="translate(${inset},${inset})" d="${d}" fill="${fill}" stroke="${stroke}" stroke-width="${strokeWidth}"/>`
+  }
+  const svg = `<svg style="position:absolute;left:0;top:0;${flipCss(block)}" width="${box.w}" height="${box.h}" viewBox="0 0 ${box.w} ${box.h}">${graphic}</svg>`
+  const text = str(block.text)
+  if (!text) return svg
+  const { css } = textCss(ctx, block, slot)
+  const content = `<div class="t" style="${css}">${textHtml(ctx.paint, text, paragraphSpacing(block))}</div>`
+  return `${svg}<div style="position:absolute;inset:0;padding:${SHAPE_INSET}px;${valignCss(block, block.pos ? 'middle' : 'top')}">${content}</div>`
+}
+
+function shaderBlock(ctx: Context, block: Block, box: Box): string {
+  const asset = str(block.asset) ? ctx.view.asset(str(block.asset)!) : undefined
+  if (asset) return `<img src="${escapeHtml(asset.url)}" alt="" style="width:100%;height:100%;object-fit:cover">`
+  // No captured frame yet: the material's colours as a still gradient, named.
+  const a = colour(ctx.paint, 'accent')
+  const b = colour(ctx.paint, 'paper')
+  const size = Math.max(12, Math.min(22, Math.round(box.h / 12)))
+  return `<div class="ph" style="width:100%;height:100%;background:linear-gradient(135deg,${a},${b});color:${colour(ctx.paint, 'ink')};font:400 ${size}px/1.3 ${escapeHtml(ctx.body)}">${escapeHtml(str(block.materialId) ?? 'shader')}</div>`
+}
+
+/** A line or connector, drawn on the whole sheet (its ends may be on other blocks). */
+function lineHtml(ctx: Context, item: Drawn, origin: { x: number; y: number }): string {
+  const { block, box } = item
+  const [from, to] = lineEnds(ctx, block, box)
+  const stroke = colour(ctx.paint, block.stroke, 'ink')
+  const width = num(block.strokeWidth) ?? 2
+  const arrow = str(block.arrow) ?? 'none'
+  const id = `m-${escapeHtml(ctx.slide.id)}-${escapeHtml(block.id)}`.replace(/[^A-Za-z0-9_-]/g, '_')
+  const head = Math.max(8, width * 4)
+  const marker = (name: string, flip: boolean) =>
+    `<marker id="${id}-${name}" viewBox="0 0 10 10" refX="${flip ? 1 : 9}" refY="5" markerUnits="userSpaceOnUse" markerWidth="${head}" markerHeight="${head}" orient="auto-start-reverse"><path d="M0 0 L10 5 L0 10 Z" fill="${stroke}"/></marker>`
+  const defs: string[] = []
+  const attrs: string[] = []
+  if (arrow === 'end' || arrow === 'both') {
+    defs.push(marker('end', false))
+    attrs.push(`marker-end="url(#${id}-end)"`)
+  }
+  if (arrow === 'start' || arrow === 'both') {
+    defs.push(marker('start', false))
+    attrs.push(`marker-start="url(#${id}-start)"`)
+  }
+  const transparency = num(block.transparency)
+  const opacity = transparency ? ` opacity="${Math.round((1 - transparency) * 1000) / 1000}"` : ''
+  const line = `<line x1="${from.x - origin.x}" y1="${from.y - origin.y}" x2="${to.x - origin.x}" y2="${to.y - origin.y}" stroke="${stroke}" stroke-width="${width}" stroke-linecap="round" ${attrs.join(' ')}${opacity}/>`
+  return `<svg class="b k-line" data-block="${escapeHtml(block.id)}" style="left:0;top:0;width:1px;height:1px" width="1" height="1"><defs>${defs.join('')}</defs>${line}</svg>`
+}
+
+/** The two ends of a line: attached ends meet their blocks (the facing sides when no side is set); free ends come from from/to, else the box. */
+export function lineEnds(ctx: Pick<Context, 'placements'>, block: Block, box: Box): [{ x: number; y: number }, { x: number; y: number }] {
+  const from = block.from as { x?: number; y?: number } | undefined
+  const to = block.to as { x?: number; y?: number } | undefined
+  let a = from && num(from.x) !== undefined ? { x: from.x!, y: from.y ?? 0 } : undefined
+  let b = to && num(to.x) !== undefined ? { x: to.x!, y: to.y ?? 0 } : undefined
+  if (!a || !b) {
+    const flat = box.h <= Math.max(4, (num(block.strokeWidth) ?? 2) * 2)
+    const upright = box.w <= Math.max(4, (num(block.strokeWidth) ?? 2) * 2)
+    a ??= flat ? { x: box.x, y: box.y + box.h / 2 } : upright ? { x: box.x + box.w / 2, y: box.y } : { x: box.x, y: box.y }
+    b ??= flat ? { x: box.x + box.w, y: box.y + box.h / 2 } : upright ? { x: box.x + box.w / 2, y: box.y + box.h } : { x: box.x + box.w, y: box.y + box.h }
+  }
+  const start = block.start as { block?: string; side?: Side } | undefined
+  const end = block.end as { block?: string; side?: Side } | undefined
+  const sa = start?.block !== undefined ? ctx.placements.get(start.block) : undefined
+  const sb = end?.block !== undefined ? ctx.placements.get(end.block) : undefined
+  if (sa && sb) {
+    const [fa, fb] = facingSides(sa, sb)
+    a = sidePoint(sa, start!.side ?? fa)
+    b = sidePoint(sb, end!.side ?? fb)
+  } else {
+    if (sa) a = sidePoint(sa, start!.side ?? 'center')
+    if (sb) b = sidePoint(sb, end!.side ?? 'center')
+  }
+  return [a, b]
+}
+
+/** A standalone document holding sheets, with the fonts' @font-face rules and the sheet CSS. */
+export function documentHtml(sheets: string[], fontCss: string, extraCss = ''): string {
+  return `<!doctype html><html><head><meta charset="utf-8"><style>${fontCss}\nhtml,body{margin:0;padding:0;background:#888}${SHEET_CSS}${extraCss}</style></head><body>${sheets.join('')}</body></html>`
+}

@@ -1,0 +1,238 @@
+/**
+ * Slides to image files: the renderer's HTML in Chromium, screenshot per slide and appearance.
+ *
+ * One browser per batch, one page per core, each page loaded once with the deck's fonts and then
+ * given one sheet after another. Every image gets a sidecar `<image>.json` (deck, slide, deck
+ * revision, slide hash, theme, appearance, scale, format, size); an image whose sidecar carries the
+ * same hash is reused without starting a browser. The hash covers everything the picture depends
+ * on: the slide, the manifest members the renderer reads, the files of the assets it shows, the
+ * appearance, scale, format and the renderer's own version.
+ */
+import { createHash } from 'node:crypto'
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs'
+import { availableParallelism } from 'node:os'
+import { dirname, extname, join, relative } from 'node:path'
+import writeFileAtomic from 'write-file-atomic'
+import type { DeckDoc, Slide } from '../model/deck.js'
+import { fail } from '../core/errors.js'
+import { assetIdOfFile } from '../model/assets.js'
+import { launchBrowser, type Browser } from './browser.js'
+import { documentHtml, slideHtml, type AssetView } from './html.js'
+import { fontFaceCss, fontFileOf } from './faces.js'
+import type { Appearance } from './paint.js'
+
+/** Bumped when a change to the renderer changes pictures: every cached render is redrawn. */
+export const RENDERER_VERSION = 1
+
+/** The origin the render page loads fonts and pictures from; requests to it are answered from disk, every other request is refused. */
+export const ORIGIN = 'https://studio.invalid'
+
+export interface RenderRecord {
+  slideId: string
+  theme: Appearance
+  file: string
+  width: number
+  height: number
+  revision: number
+  scale: 1 | 2
+  format: 'png' | 'jpg'
+  hash: string
+  reused: boolean
+}
+
+export interface RenderJob {
+  doc: DeckDoc
+  /** The deck folder (for asset files). */
+  deckDir: string
+  slides: Slide[]
+  appearances: Appearance[]
+  scale: 1 | 2
+  format: 'png' | 'jpg'
+  /** The folder images are written to (absolute). */
+  outDir: string
+  /** Paths in records are relative to this folder (the workspace root). */
+  root: string
+  onProgress?: (done: number, total: number) => void
+}
+
+const IMAGE_EXT = new Set(['.png', '.jpg', '.jpeg', '.webp', '.gif', '.svg', '.avif'])
+
+/** The picture file of each asset of a deck folder: `<id>.<ext>`, else its largest twin `<id>@<n>x.<ext>`. */
+export function assetFiles(deckDir: string): Map<string, string> {
+  const dir = join(deckDir, 'assets')
+  const out = new Map<string, string>()
+  if (!existsSync(dir)) return out
+  const names = readdirSync(dir).sort()
+  for (const name of names) {
+    const ext = extname(name).toLowerCase()
+    if (!IMAGE_EXT.has(ext) || name.includes('.source.')) continue
+    const id = assetIdOfFile(name)
+    if (!id) continue
+    const plain = name === `${id}${extname(name)}`
+    if (plain || !out.has(id)) out.set(id, join(dir, name))
+    else if (!out.get(id)!.endsWith(`${id}${extname(out.get(id)!)}`) && name > (out.get(id)!.split('/').pop() ?? '')) out.set(id, join(dir, name))
+  }
+  return out
+}
+
+const MIME: Record<string, string> = {
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.jpeg': 'image/jpeg',
+  '.webp': 'image/webp',
+  '.gif': 'image/gif',
+  '.svg': 'image/svg+xml',
+  '.avif': 'image/avif',
+  '.woff': 'font/woff',
+  '.woff2': 'font/woff2',
+}
+
+/** The ids of the assets a slide shows (pictures, shader frames). */
+function slideAssetIds(slide: Slide): string[] {
+  const ids: string[] = []
+  for (const block of slide.blocks ?? []) if (typeof block.asset === 'string') ids.push(block.asset)
+  return ids
+}
+
+function fileDigest(path: string): string {
+  const stat = statSync(path)
+  return `${stat.size}:${stat.mtimeMs}`
+}
+
+/** Everything a slide's picture depends on, hashed. */
+export function slideHash(doc: DeckDoc, slide: Slide, number: number, appearance: Appearance, scale: number, format: string, assets: Map<string, string>): string {
+  const { theme, brandKit, defaults, background } = doc.manifest
+  const files = slideAssetIds(slide).map((id) => [id, assets.has(id) ? fileDigest(assets.get(id)!) : null])
+  const payload = JSON.stringify({ v: RENDERER_VERSION, slide, number, theme, brandKit, defaults, background, files, appearance, scale, format })
+  return createHash('sha256').update(payload).digest('hex').slice(0, 32)
+}
+
+/** The image file of one render. */
+export function imageName(slideId: string, appearance: Appearance, scale: number, format: string): string {
+  return `${slideId}.${appearance}@${scale}x.${format}`
+}
+
+/** The newest render record of a slide in a folder (for slide.get), or null. */
+export function lastRender(outDir: string, root: string, slideId: string): RenderRecord | null {
+  if (!existsSync(outDir)) return null
+  let best: { record: RenderRecord; mtime: number } | undefined
+  for (const name of readdirSync(outDir)) {
+    if (!name.startsWith(`${slideId}.`) || !name.endsWith('.json')) continue
+    const image = join(outDir, name.slice(0, -5))
+    if (!existsSync(image)) continue
+    try {
+      const record = JSON.parse(readFileSync(join(outDir, name), 'utf8')) as RenderRecord
+      if (record.slideId !== slideId) continue
+      const mtime = statSync(image).mtimeMs
+      if (!best || mtime > best.mtime) best = { record: { ...record, file: relative(root, image), reused: true }, mtime }
+    } catch {
+      // A sidecar that does not parse is not a record.
+    }
+  }
+  return best?.record ?? null
+}
+
+/** Renders the job's slides in each appearance; answers one record per image, in slide order. */
+export async function renderSlides(job: RenderJob): Promise<{ records: RenderRecord[]; launchMs: number | null }> {
+  mkdirSync(job.outDir, { recursive: true })
+  const assets = assetFiles(job.deckDir)
+  const order = job.doc.manifest.sections.flatMap((s) => s.slides)
+  const numberOf = (id: string) => order.indexOf(id) + 1
+  const records: RenderRecord[] = []
+  const todo: { record: RenderRecord; slide: Slide; appearance: Appearance; path: string }[] = []
+  for (const slide of job.slides) {
+    for (const appearance of job.appearances) {
+      const hash = slideHash(job.doc, slide, numberOf(slide.id), appearance, job.scale, job.format, assets)
+      const path = join(job.outDir, imageName(slide.id, appearance, job.scale, job.format))
+      const record: RenderRecord = {
+        slideId: slide.id,
+        theme: appearance,
+        file: relative(job.root, path),
+        width: 1600 * job.scale,
+        height: 900 * job.scale,
+        revision: job.doc.manifest.revision,
+        scale: job.scale,
+        format: job.format,
+        hash,
+        reused: false,
+      }
+      records.push(record)
+      const sidecar = `${path}.json`
+      if (existsSync(path) && existsSync(sidecar)) {
+        try {
+          if ((JSON.parse(readFileSync(sidecar, 'utf8')) as { hash?: string }).hash === hash) {
+            record.reused = true
+            continue
+          }
+        } catch {
+          // Redraw.
+        }
+      }
+      todo.push({ record, slide, appearance, path })
+    }
+  }
+  if (!todo.length) return { records, launchMs: null }
+  const browser = await launchBrowser()
+  try {
+    const view = (appearance: Appearance, slide: Slide) => ({
+      appearance,
+      number: numberOf(slide.id),
+      markSkipped: true,
+      asset: (id: string): AssetView | undefined => (assets.has(id) ? { url: `${ORIGIN}/assets/${encodeURIComponent(relative(join(job.deckDir, 'assets'), assets.get(id)!))}` } : undefined),
+    })
+    const fontCss = fontFaceCss(job.doc.manifest, (file) => `${ORIGIN}/fonts/${encodeURIComponent(file)}`)
+    const shell = documentHtml([], fontCss, 'html,body{width:1600px;height:900px;overflow:hidden}')
+    const workers = Math.max(1, Math.min(availableParallelism(), 4, todo.length))
+    let next = 0
+    let done = 0
+    const run = async () => {
+      const page = await preparedPage(browser, job, shell)
+      try {
+        while (next < todo.length) {
+          const item = todo[next++]
+          const html = slideHtml(item.slide, job.doc.manifest, view(item.appearance, item.slide))
+          await page.evaluate(async (sheet) => {
+            document.body.innerHTML = sheet
+            await document.fonts.ready
+            await Promise.all([...document.images].map((img) => img.decode().catch(() => undefined)))
+          }, html)
+          const bytes = await page.screenshot({ type: job.format === 'jpg' ? 'jpeg' : 'png', clip: { x: 0, y: 0, width: 1600, height: 900 }, ...(job.format === 'jpg' ? { quality: 90 } : {}) })
+          mkdirSync(dirname(item.path), { recursive: true })
+          await writeFileAtomic(item.path, bytes)
+          const { reused: _reused, ...sidecar } = item.record
+          await writeFileAtomic(`${item.path}.json`, `${JSON.stringify({ deck: job.doc.manifest.id, deckTheme: job.doc.manifest.theme, ...sidecar, renderer: RENDERER_VERSION }, null, 2)}\n`)
+          job.onProgress?.(++done, todo.length)
+        }
+      } finally {
+        browser.release(page)
+      }
+    }
+    await Promise.all(Array.from({ length: workers }, run))
+    return { records, launchMs: browser.launchMs }
+  } catch (error) {
+    if ((error as { code?: string }).code) throw error
+    return fail('render_failed', `Rendering failed: ${(error as Error).message.split('\n')[0]}`)
+  } finally {
+    await browser.close()
+  }
+}
+
+/** A page of this batch's browser, routed to the deck's files and loaded with the shell document. */
+async function preparedPage(browser: Browser, job: RenderJob, shell: string) {
+  const page = await browser.page(job.scale)
+  const assetsDir = join(job.deckDir, 'assets')
+  await page.route('**/*', async (route) => {
+    const url = route.request().url()
+    if (!url.startsWith(`${ORIGIN}/`)) return route.abort('blockedbyclient')
+    const rest = decodeURIComponent(url.slice(ORIGIN.length + 1))
+    let file: string | undefined
+    if (rest.startsWith('assets/')) {
+      const name = rest.slice('assets/'.length)
+      if (!name.includes('/') && !name.includes('\\') && name !== '..') file = join(assetsDir, name)
+    } else if (rest.startsWith('fonts/')) file = fontFileOf(rest.slice('fonts/'.length))
+    if (!file || !existsSync(file)) return route.fulfill({ status: 404, body: '' })
+    return route.fulfill({ status: 200, body: readFileSync(file), headers: { 'content-type': MIME[extname(file).toLowerCase()] ?? 'application/octet-stream', 'cache-control': 'max-age=3600' } })
+  })
+  await page.setContent(shell)
+  return page
+}
