@@ -101,6 +101,8 @@ export interface ActionContext {
   after(fn: (committed: { revision?: number; commit?: string }) => void): void
   /** Runs when the call ends, committed or refused (temporary files of the call). */
   cleanup(fn: () => Promise<unknown> | void): void
+  /** Reports progress of a long call (a person may be watching; nothing is printed with --json). */
+  progress(done: number, total: number, label: string): void
 }
 
 const TRANSPORT_LETTERS = new Set(['C', 'M', 'H', 'P'])

@@ -33,6 +33,8 @@ export interface CallOptions {
   deck?: string
   author?: string
   force?: boolean
+  /** Progress of a long call (renders), for a person watching: the CLI shows it on a TTY's stderr. */
+  progress?: (done: number, total: number, label: string) => void
 }
 
 export interface CallResult<T = unknown> {
@@ -89,6 +91,10 @@ class Call implements ActionContext {
     this.ws = options.ws
     this.transport = options.transport
     this.force = Boolean(options.force)
+  }
+
+  progress(done: number, total: number, label: string): void {
+    this.options.progress?.(done, total, label)
   }
 
   async deckId(): Promise<string> {

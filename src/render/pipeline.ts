@@ -112,22 +112,41 @@ export function imageName(slideId: string, appearance: Appearance, scale: number
   return `${slideId}.${appearance}@${scale}x.${format}`
 }
 
-/** The newest render record of a slide in a folder (for slide.get), or null. */
-export function lastRender(outDir: string, root: string, slideId: string): RenderRecord | null {
+/**
+ * The newest render of a slide in a folder that still shows it as it is (its sidecar's hash matches
+ * the slide now), or null: slide.get's `render`.
+ */
+export function lastRender(doc: DeckDoc, slide: Slide, deckDir: string, outDir: string, root: string): RenderRecord | null {
   if (!existsSync(outDir)) return null
+  const assets = assetFiles(deckDir)
+  const number = doc.manifest.sections.flatMap((s) => s.slides).indexOf(slide.id) + 1
   let best: { record: RenderRecord; mtime: number } | undefined
   for (const name of readdirSync(outDir)) {
-    if (!name.startsWith(`${slideId}.`) || !name.endsWith('.json')) continue
-    const image = join(outDir, name.slice(0, -5))
+    if (!name.startsWith(`${slide.id}.`) || !name.endsWith('.json')) continue
+    const image = join(outDir, name.slice(0, -'.json'.length))
     if (!existsSync(image)) continue
+    let record: RenderRecord
     try {
-      const record = JSON.parse(readFileSync(join(outDir, name), 'utf8')) as RenderRecord
-      if (record.slideId !== slideId) continue
-      const mtime = statSync(image).mtimeMs
-      if (!best || mtime > best.mtime) best = { record: { ...record, file: relative(root, image), reused: true }, mtime }
+      record = JSON.parse(readFileSync(join(outDir, name), 'utf8')) as RenderRecord
     } catch {
-      // A sidecar that does not parse is not a record.
+      continue
     }
+    if (record.slideId !== slide.id || imageName(slide.id, record.theme, record.scale, record.format) !== name.slice(0, -'.json'.length)) continue
+    if (record.hash !== slideHash(doc, slide, number, record.theme, record.scale, record.format, assets)) continue
+    const mtime = statSync(image).mtimeMs
+    const view: RenderRecord = {
+      slideId: record.slideId,
+      theme: record.theme,
+      file: relative(root, image),
+      width: record.width,
+      height: record.height,
+      revision: record.revision,
+      scale: record.scale,
+      format: record.format,
+      hash: record.hash,
+      reused: true,
+    }
+    if (!best || mtime > best.mtime) best = { record: view, mtime }
   }
   return best?.record ?? null
 }

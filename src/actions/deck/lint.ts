@@ -13,7 +13,7 @@ import type { Workspace } from '../../store/workspace.js'
 export async function readAssetRecords(ws: Workspace, deckId: string): Promise<Record<string, AssetRecord>> {
   const dir = join(ws.deckDir(deckId), 'assets')
   if (!existsSync(dir)) return {}
-  const records: Record<string, AssetRecord> = {}
+  const records: Record<string, AssetRecord> = Object.create(null)
   for (const name of await readdir(dir)) {
     if (!name.endsWith('.json')) continue
     try {

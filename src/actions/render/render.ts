@@ -1,14 +1,81 @@
+import { join } from 'node:path'
+import type { ActionContext } from '../../core/action.js'
 import { defineAction } from '../../core/action.js'
+import { fail } from '../../core/errors.js'
+import { inputPath } from '../../core/paths.js'
+import type { DeckDoc, Slide } from '../../model/deck.js'
+import { orderedSlides } from '../../model/deck.js'
 import { arr, bool, Box, int, obj, oneOf, opt, SlideId, SlideIdsOrAll, str, Themes } from '../../model/schema.js'
 import { planned, result } from '../../model/results.js'
+import type { Appearance } from '../../render/paint.js'
+import type { Workspace } from '../../store/workspace.js'
+import { readAssetRecords } from '../deck/lint.js'
 
 const slideIds = { ...SlideIdsOrAll, description: "'all' or a list of slide ids." }
-const themes = { ...Themes, description: 'Themes to render: light, dark or both.' }
+const themes = { ...Themes, description: 'Appearances to render: light, dark or both (the deck\'s default appearance when absent).' }
+
+/** Where renders go by default; slide.get looks here for a slide's newest render. */
+export const RENDER_DIR = '.studio/render'
+
+const RenderRecord = obj({
+  slideId: SlideId,
+  theme: oneOf(['light', 'dark'], { description: 'The appearance.' }),
+  file: str({ description: 'The image path, relative to the workspace root when inside it.' }),
+  width: int({ minimum: 1, description: 'Pixels.' }),
+  height: int({ minimum: 1, description: 'Pixels.' }),
+  revision: int({ minimum: 0, description: 'The deck revision drawn.' }),
+  scale: oneOf([1, 2], { description: 'Pixels per sheet pixel.' }),
+  format: oneOf(['png', 'jpg']),
+  hash: str({ description: 'The hash of everything the picture depends on (its sidecar holds it).' }),
+  reused: bool({ description: 'True when an identical earlier render was kept instead of drawn again.' }),
+})
+export { RenderRecord as RenderRecordSchema }
+
+/** The slides a call names, in deck order for 'all', refusing unknown ids with their pointer. */
+function pickSlides(doc: DeckDoc, ids: 'all' | string[]): Slide[] {
+  if (ids === 'all') return orderedSlides(doc)
+  return ids.map((id, i) => {
+    if (!Object.hasOwn(doc.slides, id)) fail('not_found', `No slide "${id}" in deck "${doc.manifest.id}".`, { pointer: `/slideIds/${i}` })
+    return doc.slides[id]
+  })
+}
+
+function appearancesOf(doc: DeckDoc, given: Appearance[] | undefined): Appearance[] {
+  return given ?? [doc.manifest.defaults?.appearance ?? 'light']
+}
+
+/** The folder a call's images go to: `<out>/<deckId>`, `out` confined to the workspace off the command line. */
+function outFolder(ctx: ActionContext, doc: DeckDoc, out: string | undefined): string {
+  return join(inputPath(ctx.ws.root, ctx.transport, out ?? RENDER_DIR, '/out'), doc.manifest.id)
+}
+
+/** slide.get's render: the newest image in the default folder that still shows the slide as it is. */
+export async function newestRender(ws: Workspace, doc: DeckDoc, slide: Slide) {
+  const { lastRender } = await import('../../render/pipeline.js')
+  return lastRender(doc, slide, ws.deckDir(doc.manifest.id), join(ws.root, RENDER_DIR, doc.manifest.id), ws.root)
+}
+
+export async function renderDeckSlides(ctx: ActionContext, doc: DeckDoc, slides: Slide[], options: { appearances: Appearance[]; scale: 1 | 2; format: 'png' | 'jpg'; out?: string }) {
+  const { renderSlides } = await import('../../render/pipeline.js')
+  return renderSlides({
+    doc,
+    deckDir: ctx.ws.deckDir(doc.manifest.id),
+    slides,
+    appearances: options.appearances,
+    scale: options.scale,
+    format: options.format,
+    outDir: outFolder(ctx, doc, options.out),
+    root: ctx.ws.root,
+    onProgress: (done, total) => ctx.progress(done, total, 'Rendering'),
+  })
+}
 
 export const renderSlide = defineAction({
   id: 'render.slide',
   label: 'Render slides',
-  doc: 'Renders slides to image files, per theme, at scale 1 or 2, as PNG or JPG; the result lists render records with image paths.',
+  doc:
+    'Renders slides to image files in Chromium, per appearance, at scale 1 (1600 × 900) or 2, as PNG or JPG, into <out>/<deckId>/<slideId>.<appearance>@<scale>x.<format> ' +
+    'with a sidecar <image>.json (deck revision, slide hash, theme, scale). An image whose sidecar carries the same hash is kept (reused: true). One browser per call, pages reused across slides.',
   group: 'render',
   milestone: 'M5',
   mutates: false,
@@ -16,27 +83,29 @@ export const renderSlide = defineAction({
   input: obj({
     slideIds,
     themes: opt(themes),
-    scale: opt(oneOf([1, 2], { description: 'Pixels per sheet pixel.' })),
-    format: opt(oneOf(['png', 'jpg'], { description: 'Image format.' })),
-    out: opt(str({ default: '.studio/render', description: 'Output directory; .studio/render when absent.' })),
+    scale: opt(oneOf([1, 2], { description: 'Pixels per sheet pixel (1 when absent).' })),
+    format: opt(oneOf(['png', 'jpg'], { description: 'Image format (png when absent).' })),
+    out: opt(str({ default: RENDER_DIR, description: 'Output directory; .studio/render when absent. Over HTTP and MCP it must be inside the workspace.' })),
   }),
-  output: planned(
-    result({
-      renders: arr(
-        obj({ slideId: SlideId, theme: oneOf(['light', 'dark']), file: str({ description: 'The image path.' }), width: int({ minimum: 1 }), height: int({ minimum: 1 }), revision: int({ minimum: 0 }) }),
-        { description: 'Render records.' },
-      ),
-    }),
-  ),
+  output: result({ renders: arr(RenderRecord, { description: 'Render records, per slide then appearance.' }) }),
   cli: 'render <slideIds> --theme <themes> --out <out> --json',
   mcp: 'deck_render',
   example: { slideIds: ['title-1'], themes: ['light'], scale: 1, format: 'png' },
+  run: async (ctx, input: { slideIds: 'all' | string[]; themes?: Appearance[]; scale?: 1 | 2; format?: 'png' | 'jpg'; out?: string }) => {
+    const doc = await ctx.target()
+    const slides = pickSlides(doc, input.slideIds)
+    const { records } = await renderDeckSlides(ctx, doc, slides, { appearances: appearancesOf(doc, input.themes), scale: input.scale ?? 1, format: input.format ?? 'png', out: input.out })
+    return { renders: records }
+  },
+  human: (r: { renders: { file: string; reused: boolean }[] }) => r.renders.map((x) => `${x.file}${x.reused ? '  (unchanged)' : ''}`).join('\n'),
 })
 
 export const renderSheet = defineAction({
   id: 'render.sheet',
   label: 'Render contact sheet',
-  doc: 'Renders a contact sheet of slides per theme, with a JSON cell map from cell boxes to slide ids; optional numbers and a lint or plate overlay.',
+  doc:
+    'Renders a contact sheet of slides per appearance (PNG, built with sharp from the slide renders, which are reused when unchanged), with a JSON cell map from cell boxes to slide ids. ' +
+    '`numbered` prints slide numbers; `overlay: lint` frames each cell by its worst lint finding and prints the counts; `overlay: plate` outlines the plate corner of blocks that carry one.',
   group: 'render',
   milestone: 'M5',
   mutates: false,
@@ -44,23 +113,56 @@ export const renderSheet = defineAction({
   input: obj({
     slideIds,
     themes: opt(themes),
-    cols: opt(int({ minimum: 1, maximum: 20, description: 'Columns of the sheet.' })),
-    thumb: opt(int({ minimum: 64, maximum: 1600, description: 'Thumbnail width in px.' })),
+    cols: opt(int({ minimum: 1, maximum: 20, description: 'Columns of the sheet (4 when absent).' })),
+    thumb: opt(int({ minimum: 64, maximum: 1600, description: 'Thumbnail width in px (320 when absent).' })),
     numbered: opt(bool({ description: 'Print slide numbers on the cells.' })),
     overlay: opt(oneOf(['lint', 'plate'], { description: 'Overlay lint findings or plate boxes on the cells.' })),
-    out: opt(str({ description: 'Output directory; .studio/render when absent.' })),
+    out: opt(str({ description: 'Output directory; .studio/render when absent. Over HTTP and MCP it must be inside the workspace.' })),
   }),
-  output: planned(
-    result({
-      sheets: arr(
-        obj({ theme: oneOf(['light', 'dark']), file: str({ description: 'The image path.' }), cells: arr(obj({ box: Box, slideId: SlideId })) }),
-        { description: 'One per theme: image path and cell map (cell box → slide id).' },
-      ),
-    }),
-  ),
+  output: result({
+    sheets: arr(
+      obj({
+        theme: oneOf(['light', 'dark']),
+        file: str({ description: 'The image path.' }),
+        map: str({ description: 'The cell map file (JSON: the same cells).' }),
+        width: int({ minimum: 1 }),
+        height: int({ minimum: 1 }),
+        cells: arr(obj({ box: Box, slideId: SlideId, number: int({ minimum: 1 }) })),
+      }),
+      { description: 'One per appearance: image path and cell map (cell box → slide id).' },
+    ),
+  }),
   cli: 'sheet <slideIds> --cols <cols> --thumb <thumb> --overlay <overlay>',
   mcp: 'deck_sheet',
   example: { slideIds: 'all', cols: 4, thumb: 320, numbered: true },
+  run: async (ctx, input: { slideIds: 'all' | string[]; themes?: Appearance[]; cols?: number; thumb?: number; numbered?: boolean; overlay?: 'lint' | 'plate'; out?: string }) => {
+    const doc = await ctx.target()
+    const slides = pickSlides(doc, input.slideIds)
+    const appearances = appearancesOf(doc, input.themes)
+    const { records } = await renderDeckSlides(ctx, doc, slides, { appearances, scale: 1, format: 'png', out: input.out })
+    const { buildSheet } = await import('../../render/sheet.js')
+    const assets = input.overlay === 'lint' ? await readAssetRecords(ctx.ws, doc.manifest.id) : undefined
+    const sheets = []
+    for (const appearance of appearances) {
+      sheets.push(
+        await buildSheet({
+          doc,
+          slides,
+          appearance,
+          images: records.filter((r) => r.theme === appearance).map((r) => join(ctx.ws.root, r.file)),
+          cols: input.cols ?? 4,
+          thumb: input.thumb ?? 320,
+          numbered: input.numbered ?? false,
+          overlay: input.overlay,
+          assets,
+          outDir: outFolder(ctx, doc, input.out),
+          root: ctx.ws.root,
+        }),
+      )
+    }
+    return { sheets }
+  },
+  human: (r: { sheets: { file: string; cells: unknown[] }[] }) => r.sheets.map((s) => `${s.file}  (${s.cells.length} slides)`).join('\n'),
 })
 
 export const fontList = defineAction({

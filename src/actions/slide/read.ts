@@ -6,6 +6,7 @@ import { findSlide, sectionOf } from '../../model/edit.js'
 import { arr, bool, int, nullable, obj, oneOf, openObj, opt, ref, SectionId, SlideId, str } from '../../model/schema.js'
 import { LAYOUTS } from '../../model/layouts.js'
 import { CurrentRevision, result } from '../../model/results.js'
+import { newestRender, RenderRecordSchema } from '../render/render.js'
 import { assetRecords, countFindings, findingsOf, slideAssets, slideKind } from './common.js'
 
 interface ListedSlide {
@@ -98,7 +99,7 @@ export const slideGet = defineAction({
     section: { ...nullable(SectionId), description: 'The id of the section holding it.' },
     number: { ...nullable(int({ minimum: 1 })), description: 'Its number in the deck (1-based).' },
     assets: arr(str(), { description: "Ids of the assets the slide references (its pictures' assets)." }),
-    render: { ...nullable(openObj('A render record: theme, image path, size, revision.')), description: 'Its last render record; null until the slide has been rendered.' },
+    render: { ...nullable(RenderRecordSchema), description: 'Its newest render in .studio/render that still shows the slide as it is now; null when there is none.' },
     revision: CurrentRevision,
   }),
   cli: 'slide get <slideId>',
@@ -114,8 +115,7 @@ export const slideGet = defineAction({
       section: at ? doc.manifest.sections[at.sectionIndex].id : null,
       number,
       assets: slideAssets(slide),
-      // Render records arrive with the renderer (M5).
-      render: null,
+      render: await newestRender(ctx.ws, doc, slide),
       revision: doc.manifest.revision,
     }
   },

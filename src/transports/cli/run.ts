@@ -63,7 +63,7 @@ async function currentRevision(ws: Workspace, action: Action, input: Record<stri
 export async function runAction(action: Action, form: Form, argv: Record<string, unknown>, given: Record<string, unknown>): Promise<void> {
   const json = Boolean(given.json)
   const notes: string[] = []
-  let spinner: { stop(): void } | undefined
+  let spinner: { stop(): void; text: string } | undefined
   try {
     const input = await buildInput(action, form, argv, given)
     const ws = Workspace.find({ root: given.root as string | undefined })
@@ -78,7 +78,7 @@ export async function runAction(action: Action, form: Form, argv: Record<string,
         notes.push(`No --rev given: using the current revision ${revision}.`)
       }
     }
-    if (!json && process.stderr.isTTY && action.mutates && action.run) {
+    if (!json && process.stderr.isTTY && (action.mutates || action.group === 'render') && action.run) {
       const { default: ora } = await import('ora')
       spinner = ora({ text: action.label, stream: process.stderr }).start()
     }
@@ -88,6 +88,9 @@ export async function runAction(action: Action, form: Form, argv: Record<string,
       deck,
       author: given.author as string | undefined,
       force: Boolean(given.force) && !('force' in properties(action.input)),
+      progress: (done, total, label) => {
+        if (spinner) spinner.text = `${label} ${done}/${total}`
+      },
     })
     spinner?.stop()
     notes.push(...callNotes)
