@@ -115,18 +115,19 @@ export function slideHtml(slide: Slide, manifest: Pick<Manifest, 'theme' | 'bran
   return `<div class="sheet" data-slide="${escapeHtml(slide.id)}" data-appearance="${view.appearance}" style="${style}">${parts.join('')}</div>`
 }
 
-/** The slide number and the brand kit's footer text, in the footer band, where the slide leaves room. */
+/** The slide number and the brand kit's footer text, in the layout's footer band (the sheet's on the canvas), where the slide leaves it free. */
 function furniture(ctx: Context, freeform: boolean): string {
   const out: string[] = []
+  const footer = freeform ? { x: 80, y: 800, w: 1440, h: 40 } : LAYOUT_SLOTS[ctx.slide.layout]?.footer?.box
+  if (!footer) return ''
   const footerUsed = (ctx.slide.blocks ?? []).some((b) => b.slot === 'footer')
-  const hasFooter = freeform || 'footer' in (LAYOUT_SLOTS[ctx.slide.layout] ?? {})
   const muted = colour(ctx.paint, 'muted')
-  const base = `position:absolute;top:800px;height:40px;font:400 20px/40px ${escapeHtml(ctx.body)};color:${muted}`
-  if (hasFooter && !footerUsed && ctx.manifest.brandKit?.footer) {
-    out.push(`<div class="furniture t" style="${base};left:80px;width:1200px">${escapeHtml(ctx.manifest.brandKit.footer)}</div>`)
+  const base = `position:absolute;top:${px(footer.y)};height:${px(footer.h)};font:400 20px/${px(footer.h)} ${escapeHtml(ctx.body)};color:${muted};white-space:nowrap;overflow:hidden`
+  if (!footerUsed && ctx.manifest.brandKit?.footer) {
+    out.push(`<div class="furniture t" style="${base};left:${px(footer.x)};width:${px(footer.w - 160)}">${escapeHtml(ctx.manifest.brandKit.footer)}</div>`)
   }
-  if (ctx.manifest.defaults?.counter && ctx.view.number !== undefined && ctx.slide.layout !== 'picture-full') {
-    out.push(`<div class="furniture t" style="${base};left:1320px;width:200px;text-align:right">${ctx.view.number}</div>`)
+  if (ctx.manifest.defaults?.counter && ctx.view.number !== undefined) {
+    out.push(`<div class="furniture t" style="${base};left:${px(footer.x + footer.w - 120)};width:120px;text-align:right">${ctx.view.number}</div>`)
   }
   return out.join('')
 }
@@ -398,7 +399,9 @@ function shapeBlock(ctx: Context, block: Block, box: Box, slot: string | undefin
   const inset = strokeWidth / 2
   let graphic: string
   if (shape === 'line') {
-    graphic = `<line x1="0" y1="${box.h / 2}" x2="${box.w}" y2="${box.h / 2}" stroke="${stroke}" stroke-width="${Math.max(1, strokeWidth)}"/>`
+    // A line shape is all stroke: its colour is the stroke's, else the fill's, else ink.
+    const ink = colour(ctx.paint, block.stroke ?? block.fill, 'ink')
+    graphic = `<line x1="0" y1="${box.h / 2}" x2="${box.w}" y2="${box.h / 2}" stroke="${ink}" stroke-width="${Math.max(2, num(block.strokeWidth) ?? 2)}"/>`
   } else {
     const d = shapePath(shape, Math.max(0, box.w - strokeWidth), Math.max(0, box.h - strokeWidth))
     graphic = `<path transform="translate(${inset},${inset})" d="${d}" fill="${fill}" stroke="${stroke}" stroke-width="${strokeWidth}"/>`

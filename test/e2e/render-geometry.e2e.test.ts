@@ -1,0 +1,109 @@
+/**
+ * Geometry and Chromium agree: every text block of the brand sample (and the fixture's slides) is
+ * drawn as tall as geometry measured it, within one sheet pixel. Where they disagree, geometry is
+ * what gets fixed (docs/rendering.md).
+ */
+import assert from 'node:assert/strict'
+import { join } from 'node:path'
+import { after, before, describe, it } from 'node:test'
+import { readDeckFolder } from '../../src/store/decks.js'
+import { drawn } from '../../src/layout/stack.js'
+import { fitText, SHAPE_INSET } from '../../src/layout/blocks.js'
+import type { DeckDoc, Slide } from '../../src/model/deck.js'
+import { orderedSlides } from '../../src/model/deck.js'
+import { ROOT } from '../helpers/studio.js'
+import { sheetPage } from '../helpers/render.js'
+
+const LONG =
+  'Quarterly revenue grew by 18% year-over-year, while operating costs—driven by cloud spend and a re-organised support team—fell for the third consecutive quarter. ' +
+  'Customer-reported incidents dropped from 41 to 12; median time-to-resolution is now 3.5 hours. Well-known long words: internationalisation, counter-intuitive, state-of-the-art.'
+
+/** Slides that press on line breaking: long paragraphs, hyphens, marks, columns, spacing, indents, list levels, wrapped table cells. */
+const STRESS: Slide[] = [
+  {
+    id: 'stress-1',
+    layout: 'title-body',
+    blocks: [
+      { id: 'title', kind: 'heading', slot: 'title', text: 'A title long enough to wrap onto a second line in the title slot of a content slide' },
+      { id: 'p1', kind: 'text', slot: 'body', text: `${LONG}\n\nA <i>second</i> paragraph with <u>marks</u> and a <span style="color:accent">colour</span>.` },
+      { id: 'p2', kind: 'text', slot: 'body', size: 20, columns: 2, text: `${LONG} ${LONG}` },
+    ],
+  },
+  {
+    id: 'stress-2',
+    layout: 'two-columns',
+    blocks: [
+      { id: 'title', kind: 'heading', slot: 'title', text: 'Lists and tables' },
+      { id: 'l1', kind: 'list', slot: 'left', marker: 'number', items: [{ text: LONG.slice(0, 120) }, { text: 'Second level item that wraps around in the column, more than once probably', level: 2 }, { text: 'Third', level: 3 }, { text: 'Back to one' }] },
+      { id: 't1', kind: 'table', slot: 'right', header: true, columnWidths: [2, 1], rows: [['Metric with a long name that wraps', 'Value'], ['Lead time for changes', '2 days'], ['Change failure rate', '4%']] },
+    ],
+  },
+  {
+    id: 'stress-3',
+    layout: 'three-columns',
+    blocks: [
+      { id: 'title', kind: 'heading', slot: 'title', text: 'Spacing and indents' },
+      { id: 'a', kind: 'text', slot: 'left', size: 24, spacing: { line: 1.5, before: 8, after: 12 }, text: `${LONG.slice(0, 200)}\nNext paragraph.` },
+      { id: 'b', kind: 'text', slot: 'body', size: 22, indent: 64, text: LONG },
+      { id: 'c', kind: 'list', slot: 'right', marker: 'bullet', spacing: { before: 4, after: 4 }, items: [{ text: 'One point that is long enough to wrap' }, { text: 'Two', level: 2 }] },
+    ],
+  },
+  {
+    id: 'stress-4',
+    layout: 'freeform',
+    blocks: [
+      { id: 'x1', kind: 'textbox', pos: { x: 80, y: 80, w: 500, h: 300 }, z: 0, size: 26, text: LONG },
+      { id: 'x2', kind: 'shape', shape: 'rounded', fill: 'accent', pos: { x: 700, y: 80, w: 400, h: 300 }, z: 1, size: 24, text: LONG.slice(0, 160) },
+      { id: 'x3', kind: 'heading', level: 2, pos: { x: 80, y: 500, w: 700, h: 120 }, z: 2, text: 'A heading on the canvas that wraps at this width' },
+      { id: 'x4', kind: 'textbox', pos: { x: 900, y: 500, w: 300, h: 300 }, z: 3, size: 18, align: 'justify', text: LONG },
+    ],
+  },
+  { id: 'stress-5', layout: 'title', title: 'A display title that is long enough to wrap', subtitle: 'And a subtitle that also runs long, past the width of one line', byline: 'Byline · 24 November 2026' },
+  { id: 'stress-6', layout: 'quote', attribution: '— Someone who talks at length', blocks: [{ id: 'q', kind: 'text', slot: 'body', text: '“We stopped arguing about the deck and started shipping it, which changed the team more than any tool before it.”' }] },
+]
+
+const TEXT_KINDS = new Set(['text', 'heading', 'list', 'table', 'textbox', 'shape'])
+
+describe('geometry and Chromium agree on every text block', () => {
+  let doc: DeckDoc
+  let sheet: Awaited<ReturnType<typeof sheetPage>>
+  before(async () => {
+    doc = await readDeckFolder(join(ROOT, 'templates', 'brand-sample'))
+    sheet = await sheetPage(doc)
+  })
+  after(() => sheet?.close())
+
+  /** Blocks whose drawn text height is more than 1 px off geometry's, over a list of slides. */
+  async function disagreements(slides: Slide[]): Promise<{ problems: string[]; checked: number }> {
+    const problems: string[] = []
+    let checked = 0
+    for (const slide of slides) {
+      const measured = new Map((await sheet.show(slide)).map((m) => [m.id, m]))
+      for (const item of drawn(slide).items) {
+        const { block } = item
+        if (!TEXT_KINDS.has(block.kind) || (block.kind === 'shape' && !block.text)) continue
+        const seen = measured.get(block.id)
+        assert.ok(seen, `${slide.id}#${block.id} was not drawn`)
+        // A slotted block's box is its natural height; a canvas block's is its pos, so compare what its text needs.
+        const inset = block.kind === 'shape' ? 2 * SHAPE_INSET : 0
+        const expected = item.slot ? item.box.h - inset : fitText(block, item.box, slide.layout).height - inset
+        const got = seen.text ?? 0
+        checked++
+        if (Math.abs(got - expected) > 1) problems.push(`${slide.id}#${block.id} (${block.kind}): Chromium ${got.toFixed(2)} px, geometry ${expected} px`)
+      }
+    }
+    return { problems, checked }
+  }
+
+  it('draws each text block of the brand sample within 1 px of the height geometry measured', async () => {
+    const { problems, checked } = await disagreements(orderedSlides(doc))
+    assert.ok(checked > 100, `only ${checked} text blocks checked`)
+    assert.deepEqual(problems, [])
+  })
+
+  it('agrees on long, wrapped, spaced, indented, columned and tabular text at many sizes', async () => {
+    const { problems, checked } = await disagreements(STRESS)
+    assert.ok(checked >= 15, `only ${checked} text blocks checked`)
+    assert.deepEqual(problems, [])
+  })
+})
