@@ -1,4 +1,8 @@
+import { mkdirSync } from 'node:fs'
+import { dirname, relative } from 'node:path'
+import writeFileAtomic from 'write-file-atomic'
 import { defineAction } from '../../core/action.js'
+import { inputPath } from '../../core/paths.js'
 import { fail } from '../../core/errors.js'
 import { orderedSlides, type Block, type Slide } from '../../model/deck.js'
 import { SLOTS } from '../../model/layouts.js'
@@ -181,22 +185,51 @@ export const exportText = defineAction({
 export const buildRun = defineAction({
   id: 'build.run',
   label: 'Build standalone HTML',
-  doc: 'Writes a single-file HTML deck with fonts and assets inlined and asserts the size budget (16 MB by default).',
+  doc:
+    'Writes a single-file HTML deck that opens from disk with no network: every slide drawn by the renderer in the deck\'s appearance, the theme\'s fonts and the pictures inlined (each picture once), ' +
+    'arrow keys, clicks and swipes to move, #<n> or #<slideId> deep links, P for the presenter view (next slide, notes when built with them, a timer). Skipped slides are left out unless asked. ' +
+    'Refused, with nothing written, when the file would exceed the budget (16 MB by default); the error names the largest items.',
   group: 'export',
   milestone: 'M5',
   mutates: false,
   transports: 'CMHP',
   input: obj({
-    out: str({ minLength: 1, description: 'The HTML file to write.' }),
+    out: str({ minLength: 1, description: 'The HTML file to write (over HTTP and MCP: inside the workspace).' }),
     budgetMB: opt({ type: 'number', exclusiveMinimum: 0, default: 16, description: 'Size budget in MB; 16 when absent.' }),
-    quality: opt({ type: 'integer', minimum: 1, maximum: 100, description: 'Image quality of inlined rasters, 1 to 100.' }),
+    quality: opt({ type: 'integer', minimum: 1, maximum: 100, description: 'Re-encode raster pictures at this quality (JPEG, or WebP with transparency), at most 3200 px wide; as stored when absent.' }),
     includeSkipped,
     includeNotes,
   }),
-  output: planned(result({ file: str({ description: 'The file written.' }), bytes: int({ minimum: 0, description: 'Its size.' }), budget: int({ minimum: 0, description: 'The budget it was checked against (bytes).' }) })),
+  output: result({
+    file: str({ description: 'The file written (relative to the workspace root when inside it).' }),
+    bytes: int({ minimum: 0, description: 'Its size.' }),
+    budget: int({ minimum: 0, description: 'The budget it was checked against (bytes).' }),
+    slides: int({ minimum: 0, description: 'Slides in the file.' }),
+    items: arr(obj({ name: str(), bytes: int({ minimum: 0 }) }), { description: 'What the file holds, largest first.' }),
+  }),
   cli: 'build --out <out> --budget <budgetMB>',
   mcp: 'deck_build',
   example: { out: 'dist/q3-review.html', budgetMB: 16 },
+  run: async (ctx, input: { out: string; budgetMB?: number; quality?: number; includeSkipped?: boolean; includeNotes?: boolean }) => {
+    const doc = await ctx.target()
+    const target = inputPath(ctx.ws.root, ctx.transport, input.out, '/out')
+    const { buildStandalone } = await import('../../render/standalone.js')
+    const built = await buildStandalone(doc, ctx.ws.deckDir(doc.manifest.id), input)
+    const bytes = Buffer.byteLength(built.html)
+    const budget = Math.round((input.budgetMB ?? 16) * 1024 * 1024)
+    if (bytes > budget) {
+      const largest = built.items.slice(0, 5).map((item) => `${item.name} ${(item.bytes / 1048576).toFixed(2)} MB`)
+      fail('refused', `The build is ${(bytes / 1048576).toFixed(2)} MB, over the ${(budget / 1048576).toFixed(2)} MB budget; nothing was written. Largest: ${largest.join(', ')}. Try --quality, fewer pictures, or a larger --budget.`, {
+        pointer: '/budgetMB',
+        details: { bytes, budget, items: built.items.slice(0, 10) },
+      })
+    }
+    mkdirSync(dirname(target), { recursive: true })
+    await writeFileAtomic(target, built.html)
+    const rel = relative(ctx.ws.root, target)
+    return { file: rel.startsWith('..') ? target : rel, bytes, budget, slides: built.slides, items: built.items }
+  },
+  human: (r: { file: string; bytes: number; slides: number }) => `${r.file}  ${r.slides} slides, ${(r.bytes / 1048576).toFixed(2)} MB`,
 })
 
 export const fontsBuild = defineAction({
