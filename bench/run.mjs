@@ -299,3 +299,86 @@ row('MCP deck_rename call (median)', median(mcpWrite), 'ms', x(mcpWrite, mcp.com
   console.log(`version.diff 0..${REVISIONS} in process`.padEnd(44), median(inProcess).toFixed(1).padStart(10), String(perCall).padStart(10), r(inProcess, diffs.gitLog), `x one git log (${median(diffs.gitLog).toFixed(1)} ms); target < 100 ms`)
   console.log(`diff.run 0..${REVISIONS} in process (prose)`.padEnd(44), median(prose).toFixed(1).padStart(10), String(prosePerCall).padStart(10), r(prose, proseRuns.gitLog), 'x one git log')
 }
+
+// ---- Renderer (issue 9): the 95-slide brand sample rendered to PNG at 1x and 2x by `studio render`
+// (browser launch reported apart), the same number of slides through Marp CLI's --images png as the
+// peer (same Chromium, 1600 × 900), warm-Chromium screenshots of a plain sheet as the baseline, and
+// the single-file HTML build. Interleaved: one round runs every case once.
+{
+  const { readFileSync, readdirSync, statSync, existsSync } = await import('node:fs')
+  const { tsImport } = await import('tsx/esm/api')
+  const { findChromium, CHROMIUM_FLAGS } = await tsImport('../src/render/browser.ts', import.meta.url)
+  const chromiumPath = findChromium().path
+  const rws = mkdtempSync(join(tmpdir(), 'studio-bench-render-'))
+  execFileSync(node, [BIN, 'init', rws, '--json'])
+  execFileSync(node, [BIN, 'deck', 'create', 'Brand', '--from', 'brand-sample', '--json'], { cwd: rws })
+  const deckDir = join(rws, 'decks', 'brand')
+  const order = JSON.parse(readFileSync(join(deckDir, 'deck.json'), 'utf8')).sections.flatMap((s) => s.slides)
+  // The peer's deck: the same slides' text as Marp Markdown (a heading and the rest as bullets).
+  const plain = (t) => String(t).replace(/<[^>]+>/g, '').replace(/\n/g, ' ')
+  const md = ['---', 'marp: true', '---', ''].join('\n') + order.map((id) => {
+    const slide = JSON.parse(readFileSync(join(deckDir, 'slides', `${id}.json`), 'utf8'))
+    const texts = [slide.title, slide.subtitle, ...(slide.blocks ?? []).flatMap((b) => [b.text, ...(b.items ?? []).map((i) => i.text), ...(b.rows ?? []).map((r) => r.join(' | '))])].filter((t) => typeof t === 'string' && t)
+    return `# ${plain(texts[0] ?? id)}\n\n${texts.slice(1).map((t) => `- ${plain(t)}`).join('\n')}\n`
+  }).join('\n---\n\n')
+  writeFileSync(join(rws, 'deck.md'), md)
+  const marp = join(ROOT, 'node_modules', '.bin', 'marp')
+  const haveMarp = existsSync(marp)
+  const pw = await import('playwright-core')
+  const browser = await pw.chromium.launch({ executablePath: chromiumPath, args: CHROMIUM_FLAGS })
+  const page = await (await browser.newContext({ viewport: { width: 1600, height: 900 } })).newPage()
+  await page.setContent('<div style="width:1600px;height:900px;background:#fff;font:48px sans-serif">Baseline sheet</div>')
+  const RR = Number(process.env.BENCH_RENDER_ROUNDS ?? 3)
+  let round = 0
+  const launches = []
+  const renderCli = (scale) => () => {
+    const out = join(rws, `out-${scale}-${round++}`)
+    const r = spawnSync(node, [BIN, 'render', 'all', '--out', out, '--input', JSON.stringify({ scale }), '--json'], { cwd: rws, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 })
+    if (r.status !== 0) throw new Error(`studio render: ${r.stdout}${r.stderr}`)
+    const files = readdirSync(join(out, 'brand')).filter((f) => f.endsWith('.png'))
+    if (files.length !== order.length) throw new Error(`studio render wrote ${files.length} images`)
+  }
+  const cases = {
+    studio1x: renderCli(1),
+    studio2x: renderCli(2),
+    screenshots: async () => {
+      for (let i = 0; i < order.length; i++) await page.screenshot({ type: 'png' })
+    },
+    node: nodeStart,
+  }
+  if (haveMarp) {
+    cases.marp = () => {
+      const out = join(rws, `marp-${round++}`)
+      const r = spawnSync(marp, [join(rws, 'deck.md'), '--images', 'png', '--image-scale', '1.25', '-o', join(out, 'deck.png')], { cwd: rws, encoding: 'utf8', env: { ...process.env, CHROME_PATH: chromiumPath, CHROME_NO_SANDBOX: '1' } })
+      if (r.status !== 0) throw new Error(`marp: ${r.stdout}${r.stderr}`)
+      if (readdirSync(out).length !== order.length) throw new Error('marp wrote the wrong number of images')
+    }
+  }
+  const runs = await interleaved(RR, cases)
+  // Launch alone, in process (the CLI's render launches exactly one browser per call).
+  const { launchBrowser } = await tsImport('../src/render/browser.ts', import.meta.url)
+  for (let i = 0; i < 5; i++) {
+    const b = await launchBrowser()
+    launches.push(b.launchMs)
+    await b.close()
+  }
+  await browser.close()
+  const builds = await interleaved(11, {
+    build: () => time(node, [BIN, 'build', '--out', join(rws, 'dist', 'brand.html'), '--json'], { cwd: rws }),
+    node: nodeStart,
+  })
+  const size = statSync(join(rws, 'dist', 'brand.html')).size
+  rmSync(rws, { recursive: true, force: true })
+  const n = order.length
+  const per = (xs) => median(xs) / n
+  console.log('')
+  console.log(`renderer: ${n}-slide brand sample, ${RR} interleaved rounds, Chromium ${chromiumPath}`)
+  console.log('case'.padEnd(44), 'median ms'.padStart(10), 'ms/slide'.padStart(9), 'ratio'.padStart(8))
+  const line = (name, xs, ratio, note = '') => console.log(name.padEnd(44), median(xs).toFixed(0).padStart(10), per(xs).toFixed(1).padStart(9), ratio.padStart(8), note)
+  line('warm screenshot of a plain sheet (baseline)', runs.screenshots, '1.00x')
+  line('studio render all, 1x (CLI, launch included)', runs.studio1x, `${(median(runs.studio1x) / median(runs.screenshots)).toFixed(2)}x`, 'target: whole deck < 6 s')
+  line('studio render all, 2x (CLI, launch included)', runs.studio2x, `${(median(runs.studio2x) / median(runs.screenshots)).toFixed(2)}x`)
+  if (haveMarp) line('marp --images png, 1600 x 900 (peer)', runs.marp, `${(median(runs.marp) / median(runs.screenshots)).toFixed(2)}x`, `studio 1x / marp = ${(median(runs.studio1x) / median(runs.marp)).toFixed(2)}x`)
+  console.log('Chromium launch (in process, 5 times)'.padEnd(44), median(launches).toFixed(0).padStart(10), ''.padStart(9), ''.padStart(8), `node -e 0 beside the renders: ${median(runs.node).toFixed(0)} ms`)
+  console.log(`studio build (single-file HTML, ${(size / 1048576).toFixed(2)} MB)`.padEnd(44), median(builds.build).toFixed(0).padStart(10), ''.padStart(9), `${(median(builds.build) / median(builds.node)).toFixed(2)}x`.padStart(8), 'x node -e 0')
+}

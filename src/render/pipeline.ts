@@ -206,6 +206,7 @@ export async function renderSlides(job: RenderJob): Promise<{ records: RenderRec
     let done = 0
     const run = async () => {
       const page = await preparedPage(browser, job, shell)
+      const cdp = await page.context().newCDPSession(page)
       try {
         while (next < todo.length) {
           const item = todo[next++]
@@ -215,7 +216,16 @@ export async function renderSlides(job: RenderJob): Promise<{ records: RenderRec
             await document.fonts.ready
             await Promise.all([...document.images].map((img) => img.decode().catch(() => undefined)))
           }, html)
-          const bytes = await page.screenshot({ type: job.format === 'jpg' ? 'jpeg' : 'png', clip: { x: 0, y: 0, width: 1600, height: 900 }, ...(job.format === 'jpg' ? { quality: 90 } : {}) })
+          // The DevTools capture with optimizeForSpeed: Chromium's PNG encoder at its fast setting takes
+          // half the time of Playwright's screenshot (the same pixels; the file is somewhat larger).
+          const shot = (await cdp.send('Page.captureScreenshot', {
+            format: job.format === 'jpg' ? 'jpeg' : 'png',
+            ...(job.format === 'jpg' ? { quality: 90 } : {}),
+            optimizeForSpeed: true,
+            captureBeyondViewport: false,
+            clip: { x: 0, y: 0, width: 1600, height: 900, scale: job.scale },
+          })) as { data: string }
+          const bytes = Buffer.from(shot.data, 'base64')
           mkdirSync(dirname(item.path), { recursive: true })
           await writeFileAtomic(item.path, bytes)
           const { reused: _reused, ...sidecar } = item.record
@@ -223,6 +233,7 @@ export async function renderSlides(job: RenderJob): Promise<{ records: RenderRec
           job.onProgress?.(++done, todo.length)
         }
       } finally {
+        await cdp.detach().catch(() => undefined)
         browser.release(page)
       }
     }
