@@ -16,7 +16,7 @@
  */
 import type { Block, Slide } from '../model/deck.js'
 import { SHEET, type SlotName } from '../model/layouts.js'
-import { LAYOUT_SLOTS, STACK_GAP, type Box, type SlotSpec } from './boxes.js'
+import { LAYOUT_SLOTS, layoutSlots, STACK_GAP, type Box, type SlotSpec } from './boxes.js'
 import { blockHeight, isFlexible } from './blocks.js'
 
 export type Field = 'title' | 'subtitle' | 'byline' | 'attribution'
@@ -108,7 +108,7 @@ export function drawn(slide: Slide): { items: Drawn[]; slots: SlotFill[] } {
     return { items: blocks.map((block) => ({ block, box: canvasBox(block) })), slots: [] }
   }
   const layout = slide.layout
-  const specs = LAYOUT_SLOTS[layout]
+  const specs = layoutSlots(layout, slide.layoutOptions)
   const covering: Drawn[] = []
   const bySlot = new Map<SlotName, Drawn[]>()
   const entries: { block: Block; field?: Field }[] = [...fieldBlocks(slide), ...blocks.map((block) => ({ block }))]

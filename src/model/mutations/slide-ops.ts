@@ -5,7 +5,7 @@
  */
 import { refile, slotBoxes, toCanvas } from '../../layout/index.js'
 import type { Block, Slide } from '../deck.js'
-import { SLOTS, type SlotName } from '../layouts.js'
+import { SLOTS, type LayoutOptions, type SlotName } from '../layouts.js'
 import { freeBlockId } from '../edit.js'
 
 export const CANVAS = 'freeform'
@@ -121,12 +121,22 @@ function strip(block: Block): Block {
  * Changes the layout as slide.setLayout does: geometry refiles the blocks (to freeform each block
  * gets its measured box; from freeform each block falls into the slot under its centre; a block
  * keeps its slot when the new layout has it). Title slide and Main point keep what geometry says
- * they hold; the rest is named in `dropped`.
+ * they hold; the rest is named in `dropped`. The slide's region options become `options` (absent:
+ * the layout's own), also when the layout stays; the model check refuses options the layout does
+ * not take, freeform included.
  */
-export function changeLayout(source: Slide, layout: string): { slide: Slide; dropped: string[] } {
-  if (source.layout === layout) return { slide: structuredClone(source), dropped: [] }
-  const { slide, dropped } = refile(structuredClone(source), layout)
-  return { slide: { ...slide, id: source.id, layout }, dropped }
+export function changeLayout(source: Slide, layout: string, options?: LayoutOptions): { slide: Slide; dropped: string[] } {
+  const given = options && Object.keys(options).length ? structuredClone(options) : undefined
+  if (source.layout === layout) {
+    const slide = structuredClone(source)
+    delete slide.layoutOptions
+    if (given) slide.layoutOptions = given
+    return { slide, dropped: [] }
+  }
+  const { slide, dropped } = refile(structuredClone(source), layout, given)
+  const next: Slide = { ...slide, id: source.id, layout }
+  if (given) next.layoutOptions = given
+  return { slide: next, dropped }
 }
 
 /**
