@@ -250,9 +250,10 @@ export function restructure(source: Slide, layout: string, options: { drop?: boo
   return { slide: next, dropped }
 }
 
-/** The placeholder a new slide gets in a slot: a heading in the title slot, a list on an agenda, a table on a table slide, else text. */
+/** The placeholder a new slide gets in a slot: a heading in the title slot, a list on an agenda, a table on a table slide, a chart on a chart slide, else text. */
 function placeholder(layout: string, slot: SlotName): Block {
   if (slot === 'title') return { id: slot, kind: 'heading', slot, text: '' }
+  if (slot === 'media' && layout === 'chart') return { id: slot, kind: 'chart', slot, chartType: 'column', data: { categories: ['', ''], series: [{ name: '', values: [null, null] }] } }
   if (slot === 'body' && layout === 'agenda') return { id: slot, kind: 'list', slot, items: [{ text: '' }] }
   if (slot === 'body' && layout === 'table') return { id: slot, kind: 'table', slot, header: true, rows: [['', ''], ['', '']] }
   return { id: slot, kind: 'text', slot, text: '' }
@@ -260,15 +261,16 @@ function placeholder(layout: string, slot: SlotName): Block {
 
 /**
  * A new slide of a layout with empty placeholders: a title slide's title and subtitle fields, a
- * section header's title, an empty canvas, else one empty block per text slot of the layout (the
- * media and footer slots stay empty: a picture needs an asset).
+ * section header's title, an empty canvas, else one empty block per text slot of the layout and an
+ * empty chart in the media slot of a chart slide (other media slots and the footer stay empty: a
+ * picture needs an asset).
  */
 export function blankSlide(id: string, layout: string): Slide {
   if (layout === 'title') return { id, layout, title: '', subtitle: '' }
   if (layout === 'section') return { id, layout, title: '' }
   if (layout === CANVAS) return { id, layout, blocks: [] }
   const blocks = layoutSlots(layout)
-    .filter((slot) => slot !== 'media' && slot !== 'footer')
+    .filter((slot) => slot !== 'footer' && (slot !== 'media' || layout === 'chart'))
     .map((slot) => placeholder(layout, slot))
   return { id, layout, blocks }
 }
