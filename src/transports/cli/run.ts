@@ -3,12 +3,13 @@
  *
  * `--json` prints the result, or the error shape, as JSON on stdout. Otherwise people get a short
  * rendering (chalk, honouring NO_COLOR and non-TTY) and notes on stderr. The exit code comes from
- * the error code (docs/errors.md).
+ * the error code (docs/errors.md); a check whose result reports errors (the action's
+ * `reportsErrors`) prints its result and exits with FINDINGS_EXIT_CODE.
  */
 import { readFile } from 'node:fs/promises'
 import type { Action, CliParsed } from '../../core/action.js'
 import { dispatch } from '../../core/engine.js'
-import { fail, StudioError, toStudioError } from '../../core/errors.js'
+import { fail, FINDINGS_EXIT_CODE, StudioError, toStudioError } from '../../core/errors.js'
 import { Workspace } from '../../store/workspace.js'
 import { repairPending } from '../../store/transaction.js'
 import { coerce, properties, stdinField, type Form } from './form.js'
@@ -91,6 +92,7 @@ export async function runAction(action: Action, form: Form, argv: Record<string,
     })
     spinner?.stop()
     notes.push(...callNotes)
+    if (action.reportsErrors?.(result)) process.exitCode = FINDINGS_EXIT_CODE
     if (json) {
       process.stdout.write(JSON.stringify(result, null, 2) + '\n')
       return
