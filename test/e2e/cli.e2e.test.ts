@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import { execFileSync } from 'node:child_process'
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir, userInfo } from 'node:os'
 import { join } from 'node:path'
 import { describe, it } from 'node:test'
 import { ACTIONS } from '../../src/actions/index.js'
@@ -54,6 +54,36 @@ describe('the generated command line', () => {
       assert.equal((await studio(ws.dir, ['validate'])).code, 7)
     } finally {
       ws.cleanup()
+    }
+  })
+
+  it("commits as --author, else STUDIO_AUTHOR, else git's own user.name and user.email, else the local user", async () => {
+    const ws = await workspaceWithDeck('Authors')
+    // No global or system git configuration: only what this test sets.
+    const home = mkdtempSync(join(tmpdir(), 'studio-home-'))
+    const env = { HOME: home, XDG_CONFIG_HOME: home, GIT_CONFIG_NOSYSTEM: '1' }
+    const author = async () => (await ws.git('log', '-1', '--format=%an <%ae>')).trim()
+    const rename = async (name: string, args: string[] = [], extra: Record<string, string> = {}) => {
+      const r = await studio(ws.dir, ['deck', 'rename', name, ...args, '--json'], { env: { ...env, ...extra } })
+      assert.equal(r.code, 0, r.stdout)
+    }
+    try {
+      await ws.git('config', 'user.name', 'Ada Lovelace')
+      await ws.git('config', 'user.email', 'ada@example.org')
+      await rename('One')
+      assert.equal(await author(), 'Ada Lovelace <ada@example.org>')
+      await rename('Two', [], { STUDIO_AUTHOR: 'Grace' })
+      assert.equal(await author(), 'Grace <grace@studio.invalid>')
+      await rename('Three', ['--author', 'agent:ci-7'], { STUDIO_AUTHOR: 'Grace' })
+      assert.equal(await author(), 'agent:ci-7 <agent-ci-7@studio.invalid>')
+      await ws.git('config', '--unset', 'user.name')
+      await ws.git('config', '--unset', 'user.email')
+      await rename('Four')
+      const local = userInfo().username
+      assert.equal(await author(), `${local} <${local.toLowerCase()}@studio.invalid>`)
+    } finally {
+      ws.cleanup()
+      rmSync(home, { recursive: true, force: true })
     }
   })
 

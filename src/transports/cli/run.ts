@@ -50,6 +50,19 @@ async function buildInput(action: Action, form: Form, argv: Record<string, unkno
   return input
 }
 
+/**
+ * Who a command line call writes as: `--author`, else `STUDIO_AUTHOR`, else git's own `user.name`
+ * and `user.email` in the workspace's repository, else (principalFor) the local user. git is asked
+ * only for calls that write, so a read spawns no process for it.
+ */
+export async function cliIdentity(ws: Workspace, action: Action, author: unknown): Promise<{ author?: string; email?: string }> {
+  if (typeof author === 'string' && author.trim()) return { author }
+  if (process.env.STUDIO_AUTHOR?.trim()) return { author: process.env.STUDIO_AUTHOR }
+  if (!action.mutates || !action.run || ws.embedded) return {}
+  const git = await ws.git.identity()
+  return { ...(git.name ? { author: git.name } : {}), ...(git.email ? { email: git.email } : {}) }
+}
+
 /** Reads the guarded deck's current revision, for a CLI call that gave no --rev. */
 async function currentRevision(ws: Workspace, action: Action, input: Record<string, unknown>, deck: string | undefined): Promise<number | undefined> {
   const target = action.deck ?? { kind: 'current' as const }
@@ -87,7 +100,7 @@ export async function runAction(action: Action, form: Form, argv: Record<string,
       ws,
       transport: 'C',
       deck,
-      author: given.author as string | undefined,
+      ...(await cliIdentity(ws, action, given.author)),
       force: Boolean(given.force) && !('force' in properties(action.input)),
     })
     spinner?.stop()
