@@ -64,7 +64,7 @@ SECTIONS.forEach((name, s) => {
       case 7:
         slide = { id: id('chart'), layout: 'chart', blocks: [
           { id: 'title', kind: 'heading', slot: 'title', text: `${topic}: trend` },
-          { id: 'b1', kind: 'chart', slot: 'body', chartType: 'column', data: { categories: ['Q1', 'Q2', 'Q3', 'Q4'], series: [{ name: 'Revenue', values: [1, 1.2, 1.5, 1.9] }] }, alt: 'Revenue by quarter, rising' },
+          { id: 'b1', kind: 'chart', slot: 'media', chartType: 'column', data: { categories: ['Q1', 'Q2', 'Q3', 'Q4'], series: [{ name: 'Revenue', values: [1, 1.2, 1.5, 1.9] }] }, alt: 'Revenue by quarter, rising' },
         ] }
         break
       case 8:

@@ -4,7 +4,7 @@
  */
 import { writeFileSync } from 'node:fs'
 import { ACTIONS } from '../src/actions/index.js'
-import { ERROR_CODES, ERROR_DOCS, type ErrorCode } from '../src/core/errors.js'
+import { ERROR_CODES, ERROR_DOCS, FINDINGS_EXIT_CODE, type ErrorCode } from '../src/core/errors.js'
 import type { Schema } from '../src/model/schema.js'
 import { RESULT_DEFS } from '../src/model/results.js'
 
@@ -82,7 +82,7 @@ export function actionsMarkdown(): string {
       out.push('', `### \`${a.id}\` — ${a.label}`, '')
       out.push(a.doc, '')
       out.push(`- milestone ${a.milestone}; ${a.mutates ? 'changes the deck' : 'read'}; transports ${[...a.transportSet].join(' ')}; ${a.implemented ? '**implemented**' : '*not implemented (501)*'}`)
-      out.push(`- CLI: ${a.cli ? `\`studio ${a.cli}\`` : '—'}`)
+      out.push(`- CLI: ${a.cli ? `\`studio ${a.cli}\`` : '—'}${a.reportsErrors ? `; exits ${FINDINGS_EXIT_CODE} when the result reports errors ([exit codes](errors.md))` : ''}`)
       out.push(`- MCP: ${a.mcp ? `\`${a.mcp}\`` : '—'}`)
       if (a.transportSet.has('H')) out.push(`- HTTP: \`POST /api/actions/${a.id}\``)
       const props = (a.input.properties as Record<string, Schema>) ?? {}
@@ -128,7 +128,17 @@ export function errorsMarkdown(): string {
     '|---|---|---|---|',
   ]
   for (const [code, [status, exit]] of Object.entries(ERROR_CODES)) out.push(`| \`${code}\` | ${status} | ${exit} | ${ERROR_DOCS[code as ErrorCode]} |`)
-  out.push('', 'Exit code 0 is success. A command that prints help or its version exits 0; an unknown command or flag exits 2 (oclif).', '')
+  const checks = ACTIONS.filter((a) => a.reportsErrors && a.cli).map((a) => `\`studio ${a.cli!.split(' <')[0].split(' --')[0]}\` (${a.id})`)
+  out.push(
+    '',
+    'Exit code 0 is success. A command that prints help or its version exits 0; an unknown command or flag exits 2 (oclif).',
+    '',
+    `Exit code ${FINDINGS_EXIT_CODE}: a check ran and its result reports errors, so CI can gate on it. The result is printed as on`,
+    'success (with `--json`, the same JSON object as exit 0) and HTTP and MCP answer it as a success; only the exit code differs.',
+    `The checks: ${checks.join(', ')}. \`studio validate\` exits ${FINDINGS_EXIT_CODE} when the deck is not valid (any issue);`,
+    `\`studio deck lint\` when a finding has severity \`error\` (warnings and info alone exit 0).`,
+    '',
+  )
   return out.join('\n')
 }
 

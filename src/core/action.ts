@@ -48,6 +48,12 @@ export interface ActionSpec<I = any, O = any> {
   cliInput?: (parsed: CliParsed) => Record<string, unknown>
   /** Human rendering of the result for the CLI (without --json). */
   human?: (result: O) => string
+  /**
+   * For a check (validate, lint): true when its result reports errors a CI gate should stop on. The
+   * call still succeeds everywhere (HTTP 200, MCP result); the CLI prints the result and exits with
+   * FINDINGS_EXIT_CODE (docs/errors.md).
+   */
+  reportsErrors?: (result: O) => boolean
   /** Short command forms beside `cli` (deck.push is also `studio push`), as oclif ids (`push`). */
   cliAliases?: string[]
   /** Where stdin (`< file.json`) lands; inferred from the form's file name when absent. */

@@ -32,6 +32,8 @@ export interface CallOptions {
   /** The deck the call names (query `deck`, `--deck`); the workspace default when absent. */
   deck?: string
   author?: string
+  /** The author's git address (the CLI passes git's user.email with git's user.name); derived from the name when absent. */
+  email?: string
   force?: boolean
   /** Progress of a long call (renders), for a person watching: the CLI shows it on a TTY's stderr. */
   progress?: (done: number, total: number, label: string) => void
@@ -51,7 +53,7 @@ export async function dispatch(action: Action, input: Record<string, unknown>, o
   if (!action.transportSet.has(options.transport)) fail('not_found', `Action ${action.id} is not offered on this transport.`)
   if (!action.run) fail('not_implemented', `${action.id} is declared (milestone ${action.milestone}) but not implemented on this instance.`, { details: { implemented: false } })
   await validateInput(action.id, validationSchema(action.input), input)
-  const principal = principalFor(options.author, options.transport)
+  const principal = principalFor(options.author, options.transport, options.email)
   if (action.mutates || action.id === 'deck.repair') options.ws.refuseEmbeddedWrite(action.id)
   // A write a killed process left half-done is put back before anything reads (a deck whose creation
   // never committed is not listed; a revision is read after the repair, not before).

@@ -28,6 +28,14 @@ export const ERROR_CODES = {
 
 export type ErrorCode = keyof typeof ERROR_CODES
 
+/**
+ * The CLI exit code of a check that ran and found errors (an action whose `reportsErrors` holds for
+ * its result: `studio validate` on an invalid deck, `studio deck lint` with error findings). The
+ * result is printed as on success, `--json` included; only the exit code tells CI to stop. Distinct
+ * from the error codes' exit codes, so a script can tell "found errors" from "could not check".
+ */
+export const FINDINGS_EXIT_CODE = 7
+
 export const ERROR_DOCS: Record<ErrorCode, string> = {
   invalid_input: 'The input does not match the action schema; `path` is the validator path, `pointer` the JSON pointer of the offending value.',
   unknown_field: 'The input carries a field the action does not know; `pointer` names it.',

@@ -1,7 +1,9 @@
 /**
  * Who is calling. A local checkout has no accounts: the caller owns every deck. The author is what
  * commits and leases are attributed to: `--author` / `x-studio-author` / `?author=`, else
- * `agent:http` over HTTP and MCP, else the local user on the command line.
+ * `agent:http` over HTTP and MCP; on the command line `STUDIO_AUTHOR`, then git's own `user.name`
+ * and `user.email` (the CLI transport reads them, see cliIdentity in src/transports/cli/run.ts),
+ * then the local user.
  */
 import { userInfo } from 'node:os'
 import { fail } from './errors.js'
@@ -16,12 +18,16 @@ export interface Principal {
 }
 
 const AUTHOR_RE = /^[^\u0000-\u001f\u007f<>]{1,120}$/u
+/** A git address a commit can carry: no spaces, controls, < or >. */
+const EMAIL_RE = /^[^\s\u0000-\u001f\u007f<>]{1,254}$/u
 
-export function principalFor(author: string | undefined, transport: string): Principal {
+/** The caller; `email` (git's user.email on the CLI) is kept when git could write it, else derived from the name at commit time. */
+export function principalFor(author: string | undefined, transport: string, email?: string): Principal {
   let name = author?.trim()
-  if (!name) name = transport === 'C' ? process.env.STUDIO_AUTHOR || localUser() : 'agent:http'
+  if (!name) name = transport === 'C' ? process.env.STUDIO_AUTHOR?.trim() || localUser() : 'agent:http'
   if (!AUTHOR_RE.test(name)) fail('invalid_input', 'The author must be 1 to 120 printable characters without < or >.', { path: 'author' })
-  return { author: name, kind: name.startsWith('agent:') ? 'agent' : 'person', owner: true }
+  const address = email?.trim()
+  return { author: name, ...(address && EMAIL_RE.test(address) ? { email: address } : {}), kind: name.startsWith('agent:') ? 'agent' : 'person', owner: true }
 }
 
 function localUser(): string {

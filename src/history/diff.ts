@@ -11,6 +11,7 @@
  * title; blocks by their id, except the title slot's block, which is "title".
  */
 import type { Block, DeckDoc, Manifest, Slide, Version } from '../model/deck.js'
+import { parse, type Marks } from '../model/text.js'
 import { findTheme } from '../model/themes.js'
 
 export type SlideChangeKind = 'added' | 'removed' | 'moved' | 'changed'
@@ -119,6 +120,82 @@ function keptInOrder(before: string[], after: string[]): Set<string> {
   return kept
 }
 
+// ---------------------------------------------------------------- formatting
+
+/** The marks formatting clauses name, in the order they are said. */
+const MARK_WORDS: [keyof Marks, string][] = [
+  ['italic', 'italic'],
+  ['underline', 'underline'],
+  ['strike', 'strikethrough'],
+  ['superscript', 'superscript'],
+  ['subscript', 'subscript'],
+  ['color', 'text colour'],
+  ['highlight', 'highlight'],
+  ['size', 'size'],
+  ['href', 'link'],
+]
+
+const MAX_MARK_CLAUSES = 4
+
+/** The characters of a Text with their marks; null when the markup cannot be read (a hand edit). */
+function marked(text: string): { ch: string; marks: Marks }[] | null {
+  try {
+    return parse(text).flatMap((run) => [...run.text].map((ch) => ({ ch, marks: run.marks })))
+  } catch {
+    return null
+  }
+}
+
+function markValue(key: keyof Marks, value: unknown): string {
+  if (key === 'size') return `${value} px`
+  if (key === 'href') return `to ${value}`
+  return String(value)
+}
+
+/**
+ * What changed in the formatting of a Text whose words stayed the same: "italic on 'half'",
+ * "underline removed from 'Margins'", "text colour accent on 'grew'", "size 40 px on 'Costs'",
+ * "link to https://example.com on 'site'". `what` names the Text ("item 2 "); empty when it is the
+ * block's own text. Markup that cannot be read says "formatting changed".
+ */
+export function formattingClauses(what: string, before: string, after: string): string[] {
+  if (before === after) return []
+  const a = marked(before)
+  const b = marked(after)
+  if (!a || !b || a.length !== b.length || a.some((c, i) => c.ch !== b[i].ch)) return [`${what}formatting changed`]
+  const out: string[] = []
+  for (const [key, word] of MARK_WORDS) {
+    let start = -1
+    const flush = (end: number) => {
+      if (start < 0) return
+      const span = quote(a.slice(start, end).map((c) => c.ch).join('').replace(/\s+/g, ' ').trim())
+      const value = b[start].marks[key]
+      if (value === undefined) out.push(`${what}${word} removed from ${span}`)
+      else if (value === true) out.push(`${what}${word} on ${span}`)
+      else out.push(`${what}${word} ${markValue(key, value)} on ${span}`)
+      start = -1
+    }
+    for (let i = 0; i <= a.length; i++) {
+      const changed = i < a.length && a[i].ch !== '\n' && a[i].marks[key] !== b[i].marks[key]
+      // A span is the characters that changed the same way (from one value to one other).
+      if (start >= 0 && (!changed || a[i].marks[key] !== a[start].marks[key] || b[i].marks[key] !== b[start].marks[key])) flush(i)
+      if (changed && start < 0) start = i
+    }
+  }
+  if (!out.length) return [`${what}formatting changed`]
+  if (out.length > MAX_MARK_CLAUSES) return [...out.slice(0, MAX_MARK_CLAUSES), `${out.length - MAX_MARK_CLAUSES} more formatting changes`]
+  return out
+}
+
+/** A Text's change: its words (textClause) when they changed, else its formatting. */
+function textChange(what: string, before: unknown, after: unknown): string[] {
+  const a = plain(before)
+  const b = plain(after)
+  if (a !== b) return [textClause(what, a, b)]
+  if (typeof before === 'string' && typeof after === 'string') return formattingClauses(what ? `${what} ` : '', before, after)
+  return []
+}
+
 // ---------------------------------------------------------------- deck level
 
 function themeName(stored: string): string {
@@ -209,6 +286,7 @@ function listClauses(before: Block, after: Block): string[] {
   if (a.length === b.length) {
     a.forEach((item, i) => {
       if (plain(item.text) !== plain(b[i].text)) out.push(`item ${i + 1} changed from ${quote(plain(item.text))} to ${quote(plain(b[i].text))}`)
+      else out.push(...formattingClauses(`item ${i + 1} `, item.text, b[i].text))
       if ((item.level ?? 1) !== (b[i].level ?? 1)) out.push(`item ${i + 1} ${(b[i].level ?? 1) > (item.level ?? 1) ? 'indented' : 'outdented'} to level ${b[i].level ?? 1}`)
     })
     return out
@@ -222,13 +300,16 @@ function listClauses(before: Block, after: Block): string[] {
 }
 
 function tableClauses(before: Block, after: Block): string[] {
-  const a = ((before.rows as string[][] | undefined) ?? []).map((r) => r.map(plain))
-  const b = ((after.rows as string[][] | undefined) ?? []).map((r) => r.map(plain))
+  const rawA = (before.rows as string[][] | undefined) ?? []
+  const rawB = (after.rows as string[][] | undefined) ?? []
+  const a = rawA.map((r) => r.map(plain))
+  const b = rawB.map((r) => r.map(plain))
   const cols = (rows: string[][]) => Math.max(0, ...rows.map((r) => r.length))
   if (a.length !== b.length || cols(a) !== cols(b)) return [`table resized from ${a.length} × ${cols(a)} to ${b.length} × ${cols(b)}`]
   const cells: string[] = []
   a.forEach((row, r) => row.forEach((cell, c) => {
     if (cell !== b[r][c]) cells.push(`cell ${r + 1},${c + 1} changed from ${quote(cell)} to ${quote(b[r][c])}`)
+    else if (typeof rawA[r][c] === 'string' && typeof rawB[r]?.[c] === 'string') cells.push(...formattingClauses(`cell ${r + 1},${c + 1} `, rawA[r][c], rawB[r][c]))
   }))
   if (cells.length > 3) return [...cells.slice(0, 3), `${cells.length - 3} more cells changed`]
   return cells
@@ -262,16 +343,17 @@ export function blockClauses(before: Block, after: Block, layoutChanged: boolean
     case 'chart':
       if (before.chartType !== after.chartType) out.push(`chart type changed from ${before.chartType} to ${after.chartType}`)
       if (!same(before.data, after.data)) out.push('chart data changed')
-      if (plain(before.title) !== plain(after.title)) out.push(textClause('chart title', plain(before.title), plain(after.title)))
+      out.push(...textChange('chart title', before.title, after.title))
       break
     case 'picture':
       if (before.asset !== after.asset) out.push(`picture changed from ${quote(String(before.asset))} to ${quote(String(after.asset))}`)
-      if (plain(before.caption) !== plain(after.caption)) out.push(textClause('caption', plain(before.caption), plain(after.caption)))
+      out.push(...textChange('caption', before.caption, after.caption))
       break
     default: {
       const a = plain(before.text)
       const b = plain(after.text)
       if (a !== b) out.push(before.slot === 'title' ? textClause('', a, b).trimStart() : textClause('text', a, b))
+      else if (typeof before.text === 'string' && typeof after.text === 'string') out.push(...formattingClauses('', before.text, after.text))
     }
   }
   const keys = new Set([...Object.keys(before), ...Object.keys(after)])
@@ -300,11 +382,7 @@ export function slideClauses(before: Slide, after: Slide): { parts: string[]; bl
   const touched: string[] = []
   const layoutChanged = before.layout !== after.layout
   if (layoutChanged) parts.push(`layout changed from ${before.layout} to ${after.layout}`)
-  for (const field of SLIDE_TEXT_FIELDS) {
-    const a = plain(before[field])
-    const b = plain(after[field])
-    if (a !== b) parts.push(textClause(field, a, b))
-  }
+  for (const field of SLIDE_TEXT_FIELDS) parts.push(...textChange(field, before[field], after[field]))
   const oldBlocks = before.blocks ?? []
   const newBlocks = after.blocks ?? []
   const oldById = new Map(oldBlocks.map((b) => [b.id, b]))

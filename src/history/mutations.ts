@@ -17,6 +17,8 @@ export interface MutationSummary {
   at: string
   commit: string
   touched: string[]
+  /** The titles of the slides whose files it changed (as it left them, or as they were when it removed them), by slide id. */
+  titles?: Record<string, string>
 }
 
 export interface BlockGroup {
@@ -109,33 +111,43 @@ export async function summarize(reader: ObjectReader, mutations: Mutation[]): Pr
   const texts = await reader.texts(list)
   const parsed = new Map<string, unknown>()
   list.forEach((sha, i) => parsed.set(sha, parse(texts[i])))
-  return mutations.map((m) => ({
-    revision: m.revision,
-    action: m.action,
-    author: m.author,
-    at: m.at,
-    commit: m.commit,
-    touched: touchedBy(
-      m.changes.map((c) => ({
-        path: c.path,
-        before: json(c.path) && c.before ? parsed.get(c.before) ?? null : null,
-        after: json(c.path) && c.after ? parsed.get(c.after) ?? null : null,
-      })),
-    ),
-  }))
+  return mutations.map((m) => {
+    const changes = m.changes.map((c) => ({
+      path: c.path,
+      before: json(c.path) && c.before ? parsed.get(c.before) ?? null : null,
+      after: json(c.path) && c.after ? parsed.get(c.after) ?? null : null,
+    }))
+    const titles: Record<string, string> = Object.create(null)
+    for (const change of changes) {
+      const slide = /^slides\/(.+)\.json$/.exec(change.path)
+      const state = (change.after ?? change.before) as Slide | null
+      if (slide && state && typeof state === 'object') {
+        const title = titleOf(state)
+        if (title) titles[slide[1]] = title
+      }
+    }
+    return { revision: m.revision, action: m.action, author: m.author, at: m.at, commit: m.commit, touched: touchedBy(changes), titles }
+  })
 }
 
-/** Groups by target: deck first, then slides and their blocks in the order of `doc`, then the rest. */
+/**
+ * Groups by target: deck first, then slides and their blocks in the order of `doc`, then the rest.
+ * A slide is titled as `doc` shows it, else (a slide removed since) by the title it had when a
+ * mutation last touched its file.
+ */
 export function groupByTarget(summaries: MutationSummary[], doc: DeckDoc | null): BlockGroup[] {
   const groups = new Map<string, BlockGroup>()
+  const lastTitles = new Map<string, string>()
+  for (const s of summaries) for (const [id, title] of Object.entries(s.titles ?? {})) lastTitles.set(id, title)
   for (const s of summaries) {
     for (const target of s.touched) {
       let group = groups.get(target)
       if (!group) {
         const [slideId, blockId] = target.includes('#') ? target.split('#') : [target, undefined]
-        const slide = doc?.slides[slideId]
+        const slide = doc && Object.hasOwn(doc.slides, slideId) ? doc.slides[slideId] : undefined
         const isSlide = Boolean(blockId) || Boolean(slide) || !['deck', 'versions', 'assets', 'comments'].includes(target)
-        group = { target, ...(isSlide ? { slideId } : {}), ...(blockId ? { blockId } : {}), ...(slide ? { title: titleOf(slide) } : {}), mutations: [] }
+        const title = slide ? titleOf(slide) : isSlide ? lastTitles.get(slideId) : undefined
+        group = { target, ...(isSlide ? { slideId } : {}), ...(blockId ? { blockId } : {}), ...(title !== undefined ? { title } : {}), mutations: [] }
         groups.set(target, group)
       }
       group.mutations.push({ revision: s.revision, action: s.action, author: s.author, at: s.at })

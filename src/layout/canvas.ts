@@ -3,7 +3,7 @@
  */
 import type { Block, Slide } from '../model/deck.js'
 import { LAYOUTS, type SlotName } from '../model/layouts.js'
-import { LAYOUT_SLOTS, type Box, type SlotSpec } from './boxes.js'
+import { layoutSlots, type Box, type LayoutOptions, type SlotSpec } from './boxes.js'
 import { defaultSize, TEXT_BEARING } from './blocks.js'
 import { drawn, FIELDS, isCovering, type Drawn } from './stack.js'
 
@@ -33,7 +33,9 @@ export function toCanvas(slide: Slide): Slide {
     }
     return block
   })
-  return { ...withoutFields(slide), layout: 'freeform', blocks }
+  const out: Slide = { ...withoutFields(slide), layout: 'freeform', blocks }
+  delete out.layoutOptions
+  return out
 }
 
 function distance(x: number, y: number, box: Box): number {
@@ -42,13 +44,13 @@ function distance(x: number, y: number, box: Box): number {
   return Math.hypot(dx, dy)
 }
 
-/** The slot whose box holds a box's centre, else the nearest slot (first in reading order on ties). */
-export function slotAt(layout: string, box: Box): SlotName | undefined {
+/** The slot whose box holds a box's centre, else the nearest slot (first in reading order on ties); `options` are the layout's region options. */
+export function slotAt(layout: string, box: Box, options?: LayoutOptions): SlotName | undefined {
   const cx = box.x + box.w / 2
   const cy = box.y + box.h / 2
   let best: SlotName | undefined
   let bestDistance = Infinity
-  for (const [slot, spec] of Object.entries(LAYOUT_SLOTS[layout] ?? {}) as [SlotName, SlotSpec][]) {
+  for (const [slot, spec] of Object.entries(layoutSlots(layout, options)) as [SlotName, SlotSpec][]) {
     const d = distance(cx, cy, spec.box)
     if (d < bestDistance) {
       best = slot
@@ -72,13 +74,14 @@ const hasText = (block: Block) => TEXT_FIELD_KINDS.has(block.kind) && typeof blo
  * those fields and its footer; a Main point keeps one statement (the body's first text, else the
  * slide's) and its footer: every other block is dropped and named in `dropped`. Covering pictures
  * stay at the back. On a canvas slide, a size equal to the new slot's default (as toCanvas writes
- * it) is removed again.
+ * it) is removed again. The refiled slide carries `options` as its region options (the source's
+ * are dropped): blocks fall into the slots those options draw.
  * To `freeform`, refile is toCanvas.
  */
-export function refile(slide: Slide, layout: string): { slide: Slide; dropped: string[] } {
+export function refile(slide: Slide, layout: string, options?: LayoutOptions): { slide: Slide; dropped: string[] } {
   if (layout === 'freeform') return { slide: toCanvas(slide), dropped: [] }
   if (!(LAYOUTS as readonly string[]).includes(layout)) throw new Error(`Unknown layout "${layout}".`)
-  const specs = LAYOUT_SLOTS[layout]
+  const specs = layoutSlots(layout, options)
   const slotted = slide.layout !== 'freeform'
   const { items } = drawn(slide)
   const covering: Block[] = []
@@ -88,7 +91,7 @@ export function refile(slide: Slide, layout: string): { slide: Slide; dropped: s
       covering.push(item.block)
       continue
     }
-    const slot = slotted && item.slot && item.slot in specs ? item.slot : slotAt(layout, item.box)!
+    const slot = slotted && item.slot && item.slot in specs ? item.slot : slotAt(layout, item.box, options)!
     if (!filed.has(slot)) filed.set(slot, [])
     filed.get(slot)!.push(item)
   }
@@ -147,6 +150,8 @@ export function refile(slide: Slide, layout: string): { slide: Slide; dropped: s
     }
   }
   const next: Slide = { ...withoutFields(slide), layout, ...fields }
+  delete next.layoutOptions
+  if (options && Object.keys(options).length) next.layoutOptions = structuredClone(options)
   if (blocks.length || (layout !== 'title' && layout !== 'section')) next.blocks = blocks
   else delete next.blocks
   return { slide: next, dropped }

@@ -2,7 +2,7 @@
  * docs/layouts.md, generated from the slot boxes (a unit test holds the file equal to it).
  */
 import { LAYOUTS, SHEET, type SlotName } from '../model/layouts.js'
-import { LAYOUT_SLOTS, contentBox, type SlotSpec } from './boxes.js'
+import { LAYOUT_SLOTS, REGIONS, contentBox, type SlotSpec } from './boxes.js'
 
 const NAMES: Record<string, string> = {
   title: 'Title slide',
@@ -40,6 +40,9 @@ export function layoutTable(): string {
       rows.push(`| ${i ? '' : `\`${layout}\``} | ${i ? '' : NAMES[layout]} | ${slot} | ${box.x} | ${box.y} | ${box.w} | ${box.h} | ${anchor} |`)
     })
   }
+  const regionRows = Object.entries(REGIONS).map(
+    ([layout, r]) => `| \`${layout}\` | ${r.regions} | ${r.takes.join(', ')} | ${Number(r.own.ratio.toFixed(3))} | ${r.own.gap} |`,
+  )
   return [
     '# Layouts and geometry',
     '',
@@ -63,6 +66,23 @@ export function layoutTable(): string {
     '| layout | | slot | x | y | w | h | anchor |',
     '|---|---|---|---:|---:|---:|---:|---|',
     ...rows,
+    '',
+    '## Region options',
+    '',
+    'A slide may carry `layoutOptions` (set with `studio slide set-layout <slideId> --type <type> --ratio <ratio> --gap <gap>',
+    '--layout <layout>`): `ratio` is the first region\'s share of the room the gaps leave (0.2 to 0.8), `gap` the space between',
+    'regions in sheet px (0 to 160, on the 8 px grid), `layout` the arrangement: `columns` (side by side, the default) or `rows`',
+    '(stacked, first region on top). A member left out takes the layout\'s own value; the boxes above are every layout at its own',
+    'values. Region sizes are rounded to the 8 px grid; after the first region the others share the rest equally. Only these',
+    'layouts take options; the model refuses an option a layout does not take, and options that leave a slot under 48 px wide or',
+    'high (a slot the layout itself draws lower, like the 40 px footer band, keeps its own height). Changing the layout replaces',
+    'the options with those given (none: the new layout\'s own); the canvas and a `slide.applyLayout` drop them.',
+    '',
+    '| layout | regions, in order | takes | own ratio | own gap |',
+    '|---|---|---|---:|---:|',
+    ...regionRows,
+    '',
+    'Comparison draws its column heads (subtitle, caption) as a 72 px band at the top of each region, the column 24 px below.',
     '',
     '## Stacking',
     '',
@@ -105,7 +125,9 @@ export function layoutTable(): string {
     '',
     '`fitText(block, box)` answers `height`, what the text needs at the box width at its size (autofit grow writes it as the',
     'box height), and `size`, the largest step not above the current size at which it fits the box height (autofit shrink',
-    'writes it). Steps: 6, 8, 9, 10, 11, 12, 14, 16, 18, 20, 22, 24, 26, 28, 32, 36 … 400.',
+    'writes it). Steps: 6, 8, 9, 10, 11, 12, 14, 16, 18, 20, 22, 24, 26, 28, 32, 36 … 400. The box is `roomFor(slide, blockId)`:',
+    'a positioned block\'s `pos`; a slotted block\'s slot width and the height its slot leaves it after the other blocks of the',
+    'stack (flexible ones at the least they shrink to) and the gaps.',
     '',
     '## Canvas conversion',
     '',

@@ -4,9 +4,9 @@
  * autofit. Pure: no file writes, no git. docs/layouts.md describes the model and draws the boxes.
  */
 export { SHEET } from '../model/layouts.js'
-export { type Box, type Anchor, type SlotSpec, LAYOUT_SLOTS, MARGIN_X, MARGIN_TOP, MARGIN_BOTTOM, STACK_GAP, slotBoxes, contentBox } from './boxes.js'
+export { type Box, type Anchor, type SlotSpec, type RegionLayout, type LayoutOptions, type LayoutOption, type Arrangement, LAYOUT_SLOTS, REGIONS, layoutSlots, splitRegions, MARGIN_X, MARGIN_TOP, MARGIN_BOTTOM, STACK_GAP, slotBoxes, contentBox } from './boxes.js'
 export { measureText, stripMarkup, textWidth, LINE_HEIGHT, COLUMN_GAP, type MeasureOptions, type Measure, type Weight } from './text.js'
 export { blockHeight, fitText, textStyle, defaultSize, isFlexible, listGutter, listGap, SIZE_STEPS, TEXT_SIZE, SHAPE_INSET, MEDIA_ASPECT, type TextStyle } from './blocks.js'
-export { drawnBoxes, slotFills, fieldBlocks, MIN_FLEX, type SlotFill, type Field } from './stack.js'
+export { drawnBoxes, slotFills, roomFor, fieldBlocks, MIN_FLEX, type SlotFill, type Field } from './stack.js'
 export { toCanvas, refile, slotAt } from './canvas.js'
 export { layoutTable } from './docs.js'

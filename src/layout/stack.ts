@@ -16,7 +16,7 @@
  */
 import type { Block, Slide } from '../model/deck.js'
 import { SHEET, type SlotName } from '../model/layouts.js'
-import { LAYOUT_SLOTS, STACK_GAP, type Box, type SlotSpec } from './boxes.js'
+import { LAYOUT_SLOTS, layoutSlots, STACK_GAP, type Box, type SlotSpec } from './boxes.js'
 import { blockHeight, isFlexible } from './blocks.js'
 
 export type Field = 'title' | 'subtitle' | 'byline' | 'attribution'
@@ -108,7 +108,7 @@ export function drawn(slide: Slide): { items: Drawn[]; slots: SlotFill[] } {
     return { items: blocks.map((block) => ({ block, box: canvasBox(block) })), slots: [] }
   }
   const layout = slide.layout
-  const specs = LAYOUT_SLOTS[layout]
+  const specs = layoutSlots(layout, slide.layoutOptions)
   const covering: Drawn[] = []
   const bySlot = new Map<SlotName, Drawn[]>()
   const entries: { block: Block; field?: Field }[] = [...fieldBlocks(slide), ...blocks.map((block) => ({ block }))]
@@ -148,6 +148,23 @@ export function drawnBoxes(slide: Slide): Map<string, Box> {
   const out = new Map<string, Box>()
   for (const item of drawn(slide).items) out.set(item.block.id, item.box)
   return out
+}
+
+/**
+ * The box a block's text has to fit (autofit): on the canvas its `pos`; in a slot the slot's width
+ * and the height the slot leaves it below and above the other blocks of its stack (their natural
+ * heights; flexible ones at the least they shrink to) and the gaps. Undefined for a block the slide
+ * does not draw.
+ */
+export function roomFor(slide: Slide, blockId: string): Box | undefined {
+  const { items, slots } = drawn(slide)
+  const item = items.find((d) => d.block.id === blockId)
+  if (!item) return undefined
+  if (!item.slot) return { ...item.box }
+  const fill = slots.find((s) => s.slot === item.slot)!
+  const others = items.filter((d) => d.slot === item.slot && d !== item)
+  const taken = others.reduce((sum, d) => sum + (isFlexible(d.block) ? Math.min(blockHeight(d.block, fill.box.w, slide.layout), MIN_FLEX) : d.box.h), 0)
+  return { x: fill.box.x, y: item.box.y, w: fill.box.w, h: Math.max(0, fill.box.h - taken - STACK_GAP * others.length) }
 }
 
 /** Each slot's stack on a slotted slide, with its overflow past the slot's bottom ([] on freeform). */

@@ -202,6 +202,22 @@ export const AnyBlock: Schema = {
   description: `A block: ${BLOCK_KINDS.join(', ')}.`,
 }
 
+/**
+ * The region options of a layout (a slide's `layoutOptions`, slide.setLayout's `layout` members
+ * beyond `type`). One definition: the action's input and the stored slide use these schemas. Which
+ * layouts take which option is geometry's (REGIONS in src/layout/boxes.ts), checked by the model.
+ */
+export const LAYOUT_OPTION_SCHEMAS = {
+  ratio: num({ minimum: 0.2, maximum: 0.8, description: "The first region's share of the room the gaps leave, 0.2 to 0.8 (0.5: equal columns); the layout's own when absent." }),
+  gap: int({ minimum: 0, maximum: 160, multipleOf: GRID, description: "Space between regions in sheet px, 0 to 160 on the 8 px grid; the layout's own when absent." }),
+  layout: oneOf(['columns', 'rows'], { description: 'Regions side by side (columns) or stacked (rows); columns when absent. two-columns, three-columns and comparison only.' }),
+} satisfies Record<string, Schema>
+
+export const LayoutOptionsSchema: Schema = obj(
+  { ratio: opt(LAYOUT_OPTION_SCHEMAS.ratio), gap: opt(LAYOUT_OPTION_SCHEMAS.gap), layout: opt(LAYOUT_OPTION_SCHEMAS.layout) },
+  { description: 'Region options of the layout (docs/layouts.md#region-options); absent members take the layout\'s own.' },
+)
+
 /** The six slide document variants (slide.insert). */
 const slideCommon = {
   id: opt(SlideId),
@@ -213,7 +229,7 @@ export const SLIDE_VARIANTS: Record<string, Schema> = {
   title: obj({ ...slideCommon, layout: lit('title'), title: Text, subtitle: opt(Text), byline: opt(Text), blocks: opt(arr(AnyBlock)) }, { description: 'Title slide: its own title, subtitle and byline fields.' }),
   section: obj({ ...slideCommon, layout: lit('section'), title: Text, subtitle: opt(Text), blocks: opt(arr(AnyBlock)) }, { description: 'Section header.' }),
   content: obj(
-    { ...slideCommon, layout: oneOf(LAYOUTS.filter((l) => !['title', 'section', 'freeform', 'picture-full', 'quote', 'big-number'].includes(l))), blocks: arr(AnyBlock) },
+    { ...slideCommon, layout: oneOf(LAYOUTS.filter((l) => !['title', 'section', 'freeform', 'picture-full', 'quote', 'big-number'].includes(l))), layoutOptions: opt(LayoutOptionsSchema), blocks: arr(AnyBlock) },
     { description: 'A slotted content layout: blocks filed into slots.' },
   ),
   picture: obj({ ...slideCommon, layout: lit('picture-full'), blocks: arr(AnyBlock) }, { description: 'Full-bleed picture.' }),
@@ -227,6 +243,7 @@ export const StoredSlide: Schema = obj(
   {
     id: SlideId,
     layout: oneOf(LAYOUTS),
+    layoutOptions: opt(LayoutOptionsSchema),
     title: opt(Text),
     subtitle: opt(Text),
     byline: opt(Text),

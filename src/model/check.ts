@@ -9,7 +9,8 @@ import { validatorFor } from '../core/validate.js'
 import { StudioError, type ErrorCode } from '../core/errors.js'
 import { AnyBlock, BLOCK_KINDS, BLOCK_SCHEMAS, StoredSlide } from './blocks.js'
 import { ManifestSchema, VersionSchema, type Block, type DeckDoc, type Slide } from './deck.js'
-import { SHEET } from './layouts.js'
+import { SHEET, type LayoutOption } from './layouts.js'
+import { REGIONS, slotBoxes } from '../layout/boxes.js'
 import { arr, Colour, type Schema } from './schema.js'
 import { blockTexts, parse, SLIDE_TEXT_FIELDS } from './text.js'
 import { paletteTokens } from './themes.js'
@@ -79,6 +80,38 @@ function colourIssue(value: string, pointer: string, palette: Set<string>, where
   return { pointer, message: `${where}"${value}" is neither a hex colour (#rrggbb, #rgb) nor a palette token of the deck (${[...palette].join(', ')})` }
 }
 
+/** The least width and height region options may leave a slot. */
+export const MIN_SLOT = 48
+
+/**
+ * Issues of a slide's region options beyond their ranges (the schema's): an option the layout does
+ * not take (freeform and single-region layouts take none), and options that leave a slot narrower
+ * or lower than MIN_SLOT (or than the layout's own box, when that is smaller).
+ */
+function layoutOptionIssues(slide: Slide, prefix: string, issues: Issue[]): void {
+  const options = slide.layoutOptions
+  if (!options) return
+  const regions = Object.hasOwn(REGIONS, slide.layout) ? REGIONS[slide.layout] : undefined
+  let refused = false
+  for (const name of Object.keys(options) as LayoutOption[]) {
+    if (regions?.takes.includes(name)) continue
+    refused = true
+    const which = Object.entries(REGIONS).filter(([, r]) => r.takes.includes(name)).map(([layout]) => layout)
+    issues.push({
+      pointer: `${prefix}/layoutOptions/${name}`,
+      message: `is an option layout "${slide.layout}" does not take: ${name} applies to ${which.join(', ')}`,
+    })
+  }
+  if (refused || !regions) return
+  const own = slotBoxes(slide.layout) as Record<string, { w: number; h: number }>
+  for (const [slot, box] of Object.entries(slotBoxes(slide.layout, options))) {
+    // A slot the layout itself draws lower (the 40 px footer band) keeps its own height.
+    if (box.w >= Math.min(MIN_SLOT, own[slot].w) && box.h >= Math.min(MIN_SLOT, own[slot].h)) continue
+    issues.push({ pointer: `${prefix}/layoutOptions`, message: `leaves slot "${slot}" ${box.w} × ${box.h} px; every slot keeps at least ${MIN_SLOT} × ${MIN_SLOT} (a smaller gap, or a ratio nearer 0.5)` })
+    return
+  }
+}
+
 /** Issues of the Texts of a block or slide fields: markup the reader refuses, and colours in marks the palette lacks. */
 function textIssues(sites: { pointer: string; value: string }[], palette: Set<string> | undefined, issues: Issue[]): void {
   for (const site of sites) {
@@ -132,7 +165,8 @@ async function check(key: string, value: unknown, prefix: string, issues: Issue[
  * Beyond the schemas, the rules every write must keep (docs/model.md), checked here once so that
  * every action reaches them: every Text is markup the reader accepts (no `<script>`, no
  * `javascript:` link); every colour is a hex colour or a palette token of the deck (its theme's and
- * its brand kit's); block ids are unique on their slide (`id_taken`); guides lie inside the sheet;
+ * its brand kit's); a slide's region options are ones its layout takes and leave every slot room;
+ * block ids are unique on their slide (`id_taken`); guides lie inside the sheet;
  * and, given `context.assets`, every picture names an asset the deck holds (`not_found`).
  */
 export async function documentIssues(doc: DeckDoc, slides?: Iterable<string>, context: CheckContext = {}): Promise<Issue[]> {
@@ -165,6 +199,7 @@ export async function documentIssues(doc: DeckDoc, slides?: Iterable<string>, co
     if (issues.length > count) continue
     const colours: [string, string][] = []
     colourSites(StoredSlide, slide, prefix, colours)
+    layoutOptionIssues(slide, prefix, issues)
     textIssues(slideTextSites(slide, prefix), palette, issues)
     const seen = new Set<string>()
     for (const [i, block] of (slide.blocks ?? []).entries()) {

@@ -4,7 +4,7 @@
  * Section order in the manifest is the only place slide order lives. Sidecars (the version log)
  * travel with the document so that one write can change them together.
  */
-import { SHEET } from './layouts.js'
+import { SHEET, type LayoutOptions } from './layouts.js'
 import { plainText as markupPlainText } from './text.js'
 import { arr, bool, Colour, DeckId, int, num, obj, oneOf, opt, SectionId, SlideId, str, nullable, type Schema, anyOf } from './schema.js'
 
@@ -44,6 +44,8 @@ export interface Block {
 export interface Slide {
   id: string
   layout: string
+  /** Region options of the layout (ratio, gap, arrangement); absent: the layout's own. */
+  layoutOptions?: LayoutOptions
   title?: string
   subtitle?: string
   byline?: string

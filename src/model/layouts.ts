@@ -31,3 +31,20 @@ export type SlotName = (typeof SLOTS)[number]
 
 /** The sheet every box is measured on, in sheet pixels. */
 export const SHEET = { width: 1600, height: 900 } as const
+
+/** How the regions of a layout sit: side by side (columns) or stacked (rows). */
+export type Arrangement = 'columns' | 'rows'
+
+/**
+ * A slide's region options (its `layoutOptions`, written by slide.setLayout): `ratio` is the first
+ * region's share of the room the gaps leave, `gap` the space between regions in sheet px, `layout`
+ * the arrangement. An absent member takes the layout's own. Which layouts take which options, and
+ * what their regions are: src/layout/boxes.ts (REGIONS), docs/layouts.md#region-options.
+ */
+export interface LayoutOptions {
+  ratio?: number
+  gap?: number
+  layout?: Arrangement
+}
+
+export type LayoutOption = keyof LayoutOptions

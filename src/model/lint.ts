@@ -101,7 +101,7 @@ function emptyPlaceholders(slide: Slide, out: Finding[]): void {
       out.push({ rule: 'empty-placeholder', severity: 'warning', message: `The ${slide.layout} slide has no title.` })
     }
   } else if (slide.layout !== 'freeform') {
-    const slots = slotBoxes(slide.layout)
+    const slots = slotBoxes(slide.layout, slide.layoutOptions)
     const titled = (slide.blocks ?? []).some((b) => b.slot === 'title')
     if (slots.title && !titled) out.push({ rule: 'empty-placeholder', severity: 'warning', message: 'The title slot is empty.' })
   }

@@ -3,7 +3,7 @@
  *
  * - guides sorted and de-duplicated; an empty result removes the field (a guide outside the sheet is
  *   kept for the model check to refuse: normalization never drops what a caller asked for)
- * - empty optional fields dropped (defaults, background, notes, skip false)
+ * - empty optional fields dropped (defaults, background, notes, skip false, empty layoutOptions)
  * - sections drop ids of slides that no longer exist; every slide file is listed in some section
  * - z renumbered densely per slide and angles kept in [0, 360) for positioned blocks
  */
@@ -35,6 +35,7 @@ export function normalizeSlide(slide: Slide): Slide {
   if (!out.notes) delete out.notes
   if (out.skip !== true) delete out.skip
   if (out.background === null || out.background === '') delete out.background
+  if (out.layoutOptions && typeof out.layoutOptions === 'object' && !Object.keys(out.layoutOptions).length) delete out.layoutOptions
   if (Array.isArray(out.blocks)) {
     const positioned = out.blocks.filter((b) => typeof b.z === 'number').sort((a, b) => (a.z as number) - (b.z as number))
     positioned.forEach((block, index) => (block.z = index))

@@ -6,7 +6,7 @@
  * edit is a one-line git diff and `deck.pack` is deterministic.
  */
 const KEY_ORDER = [
-  'bundleVersion', 'id', 'n', 'kind', 'layout', 'slot', 'name', 'title', 'subtitle', 'byline', 'label', 'category',
+  'bundleVersion', 'id', 'n', 'kind', 'layout', 'layoutOptions', 'slot', 'name', 'title', 'subtitle', 'byline', 'label', 'category',
   'sentence', 'text', 'items', 'theme', 'defaults', 'background', 'guides', 'sections', 'slides', 'blocks', 'notes',
   'skip', 'revision', 'trashedAt', 'stamps',
 ]

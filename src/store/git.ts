@@ -79,6 +79,26 @@ export class Git {
     })
   }
 
+  /**
+   * git's own identity for this repository: `user.name` and `user.email` as git would use them
+   * (repository, then global and system configuration). Members git does not set are absent.
+   */
+  async identity(): Promise<{ name?: string; email?: string }> {
+    let out: string
+    try {
+      out = await this.raw(['config', '--get-regexp', '^user\\.(name|email)$'])
+    } catch {
+      return {} // exit 1: neither is set
+    }
+    const identity: { name?: string; email?: string } = {}
+    for (const line of out.split('\n')) {
+      const match = /^user\.(name|email) (.*)$/.exec(line)
+      const value = match?.[2].trim()
+      if (match && value) identity[match[1] as 'name' | 'email'] = value
+    }
+    return identity
+  }
+
   /** The content of a file at HEAD, or null when HEAD does not have it. */
   async showHead(rel: string): Promise<string | null> {
     try {

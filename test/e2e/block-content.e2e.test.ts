@@ -152,6 +152,21 @@ describe('pictures, appearance, tables and charts on the command line', () => {
     await refused(ws, ['block', 'autofit', 'freeform-4#b2', 'none', '--rev', '0'], 409, 'stale_revision')
   })
 
+  it('shrinks a slotted block to the room its slot leaves it: after --apply the slot no longer overflows', async () => {
+    const overflow = async () => {
+      const lint = await studio(ws.dir, ['deck', 'lint', '--json'])
+      return lint.json.findings.filter((f: { slideId: string; rule: string }) => f.slideId === 'title-body-2' && f.rule === 'overflow')
+    }
+    const long = Array.from({ length: 14 }, (_, i) => `Line ${i + 1} of a long paragraph that will not fit`).join('\n')
+    await oneCommit(ws, ['block', 'set', 'title-body-2#b1', '/text', long])
+    assert.equal((await overflow()).length, 1, 'the body slot overflows before the fit')
+    const shrunk = await oneCommit(ws, ['block', 'autofit', 'title-body-2#b1', 'shrink', '--apply'])
+    assert.deepEqual(shrunk.written, ['/size'])
+    assert.ok(shrunk.block.size < 28, `size ${shrunk.block.size}`)
+    assert.equal(blockOf(ws, 'title-body-2', 'b1').size, shrunk.block.size)
+    assert.deepEqual(await overflow(), [])
+  })
+
   it('inserts and removes table rows and columns, and sets a cell', async () => {
     await oneCommit(ws, ['table', 'insert-rows', 'two-columns-3#b3', '--at', '1', '--count', '2'])
     assert.deepEqual(blockOf(ws, 'two-columns-3', 'b3').rows, [['Metric', 'Value'], ['', ''], ['', ''], ['Lead time', '2 days']])

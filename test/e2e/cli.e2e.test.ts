@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import { execFileSync } from 'node:child_process'
-import { mkdtempSync, readFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir, userInfo } from 'node:os'
 import { join } from 'node:path'
 import { describe, it } from 'node:test'
 import { ACTIONS } from '../../src/actions/index.js'
@@ -17,6 +17,74 @@ describe('the generated command line', () => {
     assert.equal(shown.json.mcp, 'deck_rename')
     assert.equal(shown.json.input.properties.baseRevision.type, 'integer')
     assert.equal((await studio(ROOT, ['actions', 'show', 'no.such', '--json'])).code, 3)
+  })
+
+  it('exits 7 from studio validate and studio deck lint when they find errors, 0 on a clean deck, printing the result either way', async () => {
+    const ws = await workspaceWithDeck('Gate')
+    try {
+      // Clean: a blank deck validates and has no error findings.
+      const valid = await studio(ws.dir, ['validate', '--json'])
+      assert.equal(valid.code, 0, valid.stdout)
+      assert.equal(valid.json.valid, true)
+      const clean = await studio(ws.dir, ['deck', 'lint', '--json'])
+      assert.equal(clean.code, 0, clean.stdout)
+      assert.equal(clean.json.counts.error, 0)
+      assert.equal((await studio(ws.dir, ['deck', 'lint'])).code, 0)
+
+      // A lint error (a slot that overflows); warnings alone never fail the gate.
+      const long = Array.from({ length: 40 }, (_, i) => `Line ${i + 1} of a paragraph far too long for its slot`).join('\n')
+      const made = await studio(ws.dir, ['slide', 'new', '--layout', 'title-body', '--json'])
+      assert.equal(made.code, 0, made.stdout)
+      assert.equal((await studio(ws.dir, ['block', 'set', 'title-body-1#body', '/text', long, '--json'])).code, 0)
+      const lint = await studio(ws.dir, ['deck', 'lint', '--json'])
+      assert.equal(lint.code, 7, lint.stdout)
+      assert.ok(lint.json.counts.error > 0)
+      assert.ok(lint.json.findings.some((f: { rule: string }) => f.rule === 'overflow'))
+      const people = await studio(ws.dir, ['deck', 'lint'])
+      assert.equal(people.code, 7)
+      assert.match(people.stdout, /overflow/)
+
+      // A deck folder that breaks the model, edited by hand: validate reports it and exits 7.
+      const file = join(ws.dir, 'decks', ws.deckId, 'slides', 'title-body-1.json')
+      writeFileSync(file, JSON.stringify({ ...JSON.parse(readFileSync(file, 'utf8')), colour: 'red' }))
+      const invalid = await studio(ws.dir, ['validate', '--json'])
+      assert.equal(invalid.code, 7, invalid.stdout)
+      assert.equal(invalid.json.valid, false)
+      assert.equal(invalid.json.issues[0].pointer, '/slides/title-body-1/colour')
+      assert.equal((await studio(ws.dir, ['validate'])).code, 7)
+    } finally {
+      ws.cleanup()
+    }
+  })
+
+  it("commits as --author, else STUDIO_AUTHOR, else git's own user.name and user.email, else the local user", async () => {
+    const ws = await workspaceWithDeck('Authors')
+    // No global or system git configuration: only what this test sets.
+    const home = mkdtempSync(join(tmpdir(), 'studio-home-'))
+    const env = { HOME: home, XDG_CONFIG_HOME: home, GIT_CONFIG_NOSYSTEM: '1' }
+    const author = async () => (await ws.git('log', '-1', '--format=%an <%ae>')).trim()
+    const rename = async (name: string, args: string[] = [], extra: Record<string, string> = {}) => {
+      const r = await studio(ws.dir, ['deck', 'rename', name, ...args, '--json'], { env: { ...env, ...extra } })
+      assert.equal(r.code, 0, r.stdout)
+    }
+    try {
+      await ws.git('config', 'user.name', 'Ada Lovelace')
+      await ws.git('config', 'user.email', 'ada@example.org')
+      await rename('One')
+      assert.equal(await author(), 'Ada Lovelace <ada@example.org>')
+      await rename('Two', [], { STUDIO_AUTHOR: 'Grace' })
+      assert.equal(await author(), 'Grace <grace@studio.invalid>')
+      await rename('Three', ['--author', 'agent:ci-7'], { STUDIO_AUTHOR: 'Grace' })
+      assert.equal(await author(), 'agent:ci-7 <agent-ci-7@studio.invalid>')
+      await ws.git('config', '--unset', 'user.name')
+      await ws.git('config', '--unset', 'user.email')
+      await rename('Four')
+      const local = userInfo().username
+      assert.equal(await author(), `${local} <${local.toLowerCase()}@studio.invalid>`)
+    } finally {
+      ws.cleanup()
+      rmSync(home, { recursive: true, force: true })
+    }
   })
 
   it('answers 501 for a declared action without a handler, on the command line too', async () => {

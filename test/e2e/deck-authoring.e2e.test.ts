@@ -220,7 +220,7 @@ describe('deck authoring on the command line: tailor, export txt, lint, import',
         [`${DECK}/assets/logo.json`]: { id: 'logo', role: 'logo' },
       })
       const r = await studio(dir, ['deck', 'lint', '--json'])
-      assert.equal(r.code, 0, r.stdout)
+      assert.equal(r.code, 7, `an error finding fails the CI gate: ${r.stdout}`)
       const on = (rule: string, blockId: string) => r.json.findings.find((f: { rule: string; blockId?: string }) => f.rule === rule && f.blockId === blockId)
       assert.deepEqual(Object.keys(on('missing-alt', 'b3')).sort(), ['blockId', 'message', 'rule', 'severity', 'slideId'])
       assert.equal(on('missing-alt', 'b3').slideId, 'freeform-4')

@@ -305,6 +305,10 @@ describe('the brand sample template', () => {
       assert.equal(created.json.counts.slides, 95)
       assert.equal(created.json.counts.sections, 8)
       assert.equal((await studio(ws.dir, ['validate', '--json'])).json.valid, true)
+      // The shipped sample passes its own lint: no errors (its charts sit in the chart layout's media slot).
+      const lint = await studio(ws.dir, ['deck', 'lint', '--json'])
+      assert.deepEqual(lint.json.findings.filter((f: { severity: string }) => f.severity === 'error'), [])
+      assert.equal(lint.json.counts.error, 0)
     } finally {
       ws.cleanup()
     }

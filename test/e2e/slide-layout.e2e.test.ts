@@ -84,9 +84,51 @@ describe('slide.setLayout', () => {
     for (const b of w.slide('title-body-2').blocks) assert.equal(b.pos, undefined)
   })
 
-  it('refuses layout options it cannot store, an unknown layout, a stale revision and an unknown slide', async () => {
+  it('stores ratio, gap and layout on the slide, and geometry draws the regions by them', async () => {
     const w = ws()
-    await refused(w, ['slide', 'set-layout', 'title-body-2', '--type', 'two-columns', '--ratio', '0.6'], { status: 400, pointer: '/layout/ratio' })
+    const r = await oneCommit(w, ['slide', 'set-layout', 'two-columns-3', '--type', 'two-columns', '--ratio', '0.7', '--gap', '32'])
+    assert.deepEqual(r.slide.layoutOptions, { ratio: 0.7, gap: 32 })
+    assert.deepEqual(w.slide('two-columns-3').layoutOptions, { gap: 32, ratio: 0.7 })
+    // The canvas gets the boxes the options draw: 0.7 of the 1408 px the 32 px gap leaves, on the 8 px grid.
+    const canvas = await oneCommit(w, ['slide', 'to-canvas', 'two-columns-3'])
+    const pos = (id: string) => canvas.slides[0].blocks.find((b: any) => b.id === id).pos
+    assert.equal(pos('b1').w, 984)
+    assert.equal(pos('b2').x, 80 + 984 + 32)
+    assert.equal(pos('b2').w, 1440 - 984 - 32)
+    assert.equal(w.slide('two-columns-3').layoutOptions, undefined)
+  })
+
+  it('stacks the regions as rows with --layout rows, and a later set-layout without options takes the layout\'s own again', async () => {
+    const w = ws()
+    await oneCommit(w, ['slide', 'set-layout', 'two-columns-3', '--type', 'two-columns', '--layout', 'rows'])
+    assert.deepEqual(w.slide('two-columns-3').layoutOptions, { layout: 'rows' })
+    const rows = await oneCommit(w, ['slide', 'to-canvas', 'two-columns-3'])
+    const pos = (id: string) => rows.slides[0].blocks.find((b: any) => b.id === id).pos
+    assert.equal(pos('b1').w, 1440)
+    assert.ok(pos('b2').y > pos('b1').y + 200, JSON.stringify(rows.slides[0].blocks))
+    const w2 = ws()
+    await oneCommit(w2, ['slide', 'set-layout', 'two-columns-3', '--type', 'two-columns', '--ratio', '0.3'])
+    await oneCommit(w2, ['slide', 'set-layout', 'two-columns-3', '--type', 'two-columns'])
+    assert.equal(w2.slide('two-columns-3').layoutOptions, undefined)
+  })
+
+  it('refuses out-of-range options and options the layout does not take, with pointers, on every path', async () => {
+    const w = ws()
+    await refused(w, ['slide', 'set-layout', 'two-columns-3', '--type', 'two-columns', '--ratio', '0.95'], { status: 400, pointer: '/layout/ratio' })
+    await refused(w, ['slide', 'set-layout', 'two-columns-3', '--type', 'two-columns', '--gap', '20'], { status: 400, pointer: '/layout/gap' })
+    await refused(w, ['slide', 'set-layout', 'two-columns-3', '--type', 'two-columns', '--layout', 'diagonal'], { status: 400, pointer: '/layout/layout' })
+    // The model's write-time check: options a layout does not take, whatever wrote them.
+    await refused(w, ['slide', 'set-layout', 'title-body-2', '--type', 'title-body', '--ratio', '0.6'], { status: 400, pointer: '/slides/title-body-2/layoutOptions/ratio' })
+    await refused(w, ['slide', 'set-layout', 'title-body-2', '--type', 'grid', '--layout', 'rows'], { status: 400, pointer: '/slides/title-body-2/layoutOptions/layout' })
+    await refused(w, ['slide', 'set-layout', 'title-body-2', '--type', 'freeform', '--gap', '16'], { status: 400, pointer: '/slides/title-body-2/layoutOptions/gap' })
+    const patched = await w.run(['slide', 'patch', 'two-columns-3', '--set', '/layoutOptions={"ratio":2}'])
+    assert.equal(patched.json.status, 400, patched.stdout)
+    assert.match(patched.json.message, /layoutOptions\/ratio/)
+    assert.equal(w.status(), '')
+  })
+
+  it('refuses an unknown layout, a stale revision and an unknown slide', async () => {
+    const w = ws()
     await refused(w, ['slide', 'set-layout', 'title-body-2', '--type', 'nope'], { status: 400, pointer: '/layout/type' })
     await refused(w, ['slide', 'set-layout', 'title-body-2', '--type', 'freeform', '--rev', '2'], { status: 409 })
     await refused(w, ['slide', 'set-layout', 'nope-1', '--type', 'freeform'], { status: 404, pointer: '/slideId' })

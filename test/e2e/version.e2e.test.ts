@@ -267,3 +267,43 @@ describe('the version log in bundles and copies', () => {
     assert.deepEqual(vd.json.byAuthor, [{ author: 'bob', mutations: [{ revision: 1, action: 'deck.rename', at: vd.json.byAuthor[0].mutations[0].at, touched: ['deck'] }] }])
   })
 })
+
+describe('formatting-only changes and removed slides in diff, version diff and review', () => {
+  let ws: Ws
+  before(async () => {
+    ws = await fixtureWorkspace()
+    await ws.git('checkout', '-q', '-b', 'feature')
+    // Only formatting: the words stay, 'half' turns italic (r4) and 'Acme' underlined (r5).
+    await ok(ws, ['text', 'style', 'title-body-2#b1', '/text', '--range', '14,18', '--italic']) // r4
+    await ok(ws, ['text', 'style', 'title-body-2#b1', '/text', '--range', '22,26', '--underline']) // r5
+  })
+  after(() => ws.cleanup())
+
+  it('studio diff says which formatting changed on which words, not "No changes."', async () => {
+    const r = await ok(ws, ['diff', '3', '5'])
+    assert.deepEqual(r.json.changes, ["Slide 2 'Why now': block b1 italic on 'half', underline on 'Acme'"])
+    assert.deepEqual(r.json.counts, { added: 0, removed: 0, moved: 0, changed: 1 })
+    const human = await studio(ws.dir, ['diff', '3', '4'])
+    assert.equal(human.stdout, "Slide 2 'Why now': block b1 italic on 'half'\n")
+  })
+
+  it('studio review reports a branch that only changed formatting', async () => {
+    const r = await studio(ws.dir, ['review', '--base', 'main', '--head', 'feature'])
+    assert.equal(r.code, 0, r.stderr)
+    assert.match(r.stdout, /1 deck changed/)
+    assert.match(r.stdout, /Slide 2 'Why now': block b1 italic on 'half', underline on 'Acme'/)
+    const json = (await ok(ws, ['review', '--base', 'main', '--head', 'feature'])).json
+    assert.equal(json.decks[0].status, 'changed')
+  })
+
+  it('names a removed slide by its title in diff, review and version diff', async () => {
+    await ok(ws, ['slide', 'remove', 'two-columns-3']) // r6
+    const r = await ok(ws, ['diff', '5', '6'])
+    assert.deepEqual(r.json.changes, ["Slide 3 'Before and after' removed"])
+    const review = await studio(ws.dir, ['review', '--base', 'main', '--head', 'feature', '--markdown'])
+    assert.match(review.stdout, /- 'Before and after' \(was slide 3\)/)
+    const vd = await ok(ws, ['version', 'diff', '5', '6'])
+    assert.deepEqual(vd.json.byBlock, [{ target: 'two-columns-3', slideId: 'two-columns-3', title: 'Before and after', mutations: vd.json.byBlock[0].mutations }])
+    assert.match((await studio(ws.dir, ['version', 'diff', '5', '6'])).stdout, /two-columns-3 'Before and after': r6 slide\.remove/)
+  })
+})

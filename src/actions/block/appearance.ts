@@ -9,7 +9,7 @@ import { arr, BlockId, bool, BR, nullable, obj, oneOf, opt, ref, SlideId, SLUG, 
 import { written } from '../../model/results.js'
 import { canonicalJson } from '../../store/canonical.js'
 import { deckAssetIds } from '../../model/assets.js'
-import { contentBox, drawnBoxes, fitText } from '../../layout/index.js'
+import { contentBox, fitText, roomFor } from '../../layout/index.js'
 import { tidy } from '../../model/arrange.js'
 import { gather, given, targetAsList } from './cli.js'
 import { blockIn, editSlide, findBlocks, followConnectors, isCanvas, humanResult } from './canvas.js'
@@ -171,7 +171,8 @@ export const blockAutofit = defineAction({
         block.autofit = input.autofit
         const written: string[] = []
         if (input.apply && input.autofit !== 'none') {
-          const box = (block.pos as { x: number; y: number; w: number; h: number } | undefined) ?? drawnBoxes(slide).get(block.id) ?? contentBox()
+          // A slotted block fits the room its slot leaves it, not the natural height it is drawn at.
+          const box = (block.pos as { x: number; y: number; w: number; h: number } | undefined) ?? roomFor(slide, block.id) ?? contentBox()
           const fit = fitText(block as Block, box, slide.layout)
           if (input.autofit === 'grow') {
             block.pos = { ...box, h: tidy(fit.height) }

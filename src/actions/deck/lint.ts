@@ -71,6 +71,7 @@ export const deckLint = defineAction({
     }
     return { findings, slides, counts: countFindings(findings), revision: doc.manifest.revision } satisfies LintResult
   },
+  reportsErrors: (r: LintResult) => r.counts.error > 0,
   human: (r: LintResult) => {
     const lines = r.findings.map((f) => `${f.slideId}${f.blockId ? `#${f.blockId}` : ''}  ${f.severity}  ${f.rule}: ${f.message}`)
     lines.push(`${r.counts.error} error${r.counts.error === 1 ? '' : 's'}, ${r.counts.warning} warning${r.counts.warning === 1 ? '' : 's'}, ${r.counts.info} info on ${r.slides.length} slide${r.slides.length === 1 ? '' : 's'}.`)

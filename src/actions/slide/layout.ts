@@ -1,22 +1,19 @@
 import { defineAction } from '../../core/action.js'
-import { fail } from '../../core/errors.js'
 import type { Slide } from '../../model/deck.js'
 import { findSlide } from '../../model/edit.js'
-import { LAYOUTS } from '../../model/layouts.js'
+import { LAYOUTS, type LayoutOptions } from '../../model/layouts.js'
+import { LAYOUT_OPTION_SCHEMAS } from '../../model/blocks.js'
 import { changeLayout, isCanvas, restructure } from '../../model/mutations/slide-ops.js'
 import { toCanvas } from '../../layout/index.js'
-import { arr, BlockId, BR, num, obj, oneOf, opt, ref, SlideId, SlideIds } from '../../model/schema.js'
+import { arr, BlockId, BR, obj, oneOf, opt, ref, SlideId, SlideIds } from '../../model/schema.js'
 import { written } from '../../model/results.js'
 import { numeric, without } from '../block/cli.js'
 import { checkSlideIds, stageDeck } from './common.js'
 
 const LAYOUT_OPTIONS = ['type', 'ratio', 'gap', 'layout'] as const
 
-interface LayoutInput {
+interface LayoutInput extends LayoutOptions {
   type: string
-  ratio?: number
-  gap?: number
-  layout?: 'columns' | 'rows'
 }
 
 export const slideSetLayout = defineAction({
@@ -25,7 +22,9 @@ export const slideSetLayout = defineAction({
   doc:
     'Changes the layout of one slide. To freeform it converts to the canvas, each block getting its measured position box; ' +
     'from freeform the boxes are dropped and blocks fall into the target slots by geometry (a block keeps its slot when the new layout has it). ' +
-    'A Title slide keeps its fields and a Main point one statement; the result names what was dropped.',
+    'A Title slide keeps its fields and a Main point one statement; the result names what was dropped. ' +
+    "ratio, gap and layout set the slide's region options (stored as layoutOptions; the ones not given take the layout's own): " +
+    'two-columns, three-columns and comparison take all three; grid, agenda and picture-left take ratio and gap; other layouts none.',
   group: 'slide',
   milestone: 'M2',
   mutates: true,
@@ -35,9 +34,9 @@ export const slideSetLayout = defineAction({
     layout: obj(
       {
         type: oneOf(LAYOUTS, { description: 'The target layout (one of 22).' }),
-        ratio: opt(num({ exclusiveMinimum: 0, exclusiveMaximum: 1, description: "Share of the first region in a two-region layout (e.g. 0.5 for equal columns); the layout's own when absent. Not stored yet: refused." })),
-        gap: opt(num({ minimum: 0, maximum: 400, description: "Gap between regions in sheet px; the layout's own when absent. Not stored yet: refused." })),
-        layout: opt(oneOf(['columns', 'rows'], { description: 'Whether the regions sit side by side (columns) or stacked (rows); columns when absent. Not stored yet: refused.' })),
+        ratio: opt(LAYOUT_OPTION_SCHEMAS.ratio),
+        gap: opt(LAYOUT_OPTION_SCHEMAS.gap),
+        layout: opt(LAYOUT_OPTION_SCHEMAS.layout),
       },
       { description: 'The target layout with its options (CLI flags type, ratio, gap, layout).' },
     ),
@@ -57,16 +56,13 @@ export const slideSetLayout = defineAction({
   annotations: { idempotent: true },
   example: { slideId: 'title-body-2', layout: { type: 'two-columns' }, baseRevision: 3 },
   run: async (ctx, input: { slideId: string; layout: LayoutInput }) => {
-    // The stored slide has no member for region options yet: refusing beats dropping them silently.
-    for (const option of ['ratio', 'gap', 'layout'] as const) {
-      if (input.layout[option] !== undefined) fail('refused', `Layout option "${option}" is not stored by this version; give the layout type alone.`, { pointer: `/layout/${option}` })
-    }
+    const { type, ...options } = input.layout
     let dropped: string[] = []
     return stageDeck(
       ctx,
       (doc) => {
         const slide = findSlide(doc, input.slideId)
-        const changed = changeLayout(slide, input.layout.type)
+        const changed = changeLayout(slide, type, options)
         doc.slides[input.slideId] = changed.slide
         dropped = changed.dropped
       },

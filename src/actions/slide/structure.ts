@@ -132,7 +132,8 @@ export const slideNew = defineAction({
   id: 'slide.new',
   label: 'New slide',
   doc:
-    'Adds a slide of a layout with empty placeholders (one slide.insert), after a named slide or first in its section. ' +
+    'Adds a slide of a layout with empty placeholders (one slide.insert), after a named slide or first in its section: ' +
+    'a heading in the title slot, a list on an agenda, a table on a table slide, a chart in the media slot of a chart slide, else text. ' +
     'A Section header layout starts a new section that takes the slides after the anchor.',
   group: 'slide',
   milestone: 'M2',

@@ -55,6 +55,7 @@ export const validateRun = defineAction({
     return { valid: issues.length === 0, issues, document }
   },
   human: (r: { valid: boolean; issues: Issue[] }) => (r.valid ? 'Valid.' : r.issues.map((i) => `${i.pointer}  ${i.message}`).join('\n')),
+  reportsErrors: (r: { valid: boolean }) => !r.valid,
 })
 
 export default [validateRun] as Action[]

@@ -5,7 +5,7 @@
  */
 import { refile, slotBoxes, toCanvas } from '../../layout/index.js'
 import type { Block, Slide } from '../deck.js'
-import { SLOTS, type SlotName } from '../layouts.js'
+import { SLOTS, type LayoutOptions, type SlotName } from '../layouts.js'
 import { freeBlockId } from '../edit.js'
 
 export const CANVAS = 'freeform'
@@ -121,12 +121,22 @@ function strip(block: Block): Block {
  * Changes the layout as slide.setLayout does: geometry refiles the blocks (to freeform each block
  * gets its measured box; from freeform each block falls into the slot under its centre; a block
  * keeps its slot when the new layout has it). Title slide and Main point keep what geometry says
- * they hold; the rest is named in `dropped`.
+ * they hold; the rest is named in `dropped`. The slide's region options become `options` (absent:
+ * the layout's own), also when the layout stays; the model check refuses options the layout does
+ * not take, freeform included.
  */
-export function changeLayout(source: Slide, layout: string): { slide: Slide; dropped: string[] } {
-  if (source.layout === layout) return { slide: structuredClone(source), dropped: [] }
-  const { slide, dropped } = refile(structuredClone(source), layout)
-  return { slide: { ...slide, id: source.id, layout }, dropped }
+export function changeLayout(source: Slide, layout: string, options?: LayoutOptions): { slide: Slide; dropped: string[] } {
+  const given = options && Object.keys(options).length ? structuredClone(options) : undefined
+  if (source.layout === layout) {
+    const slide = structuredClone(source)
+    delete slide.layoutOptions
+    if (given) slide.layoutOptions = given
+    return { slide, dropped: [] }
+  }
+  const { slide, dropped } = refile(structuredClone(source), layout, given)
+  const next: Slide = { ...slide, id: source.id, layout }
+  if (given) next.layoutOptions = given
+  return { slide: next, dropped }
 }
 
 /**
@@ -240,9 +250,10 @@ export function restructure(source: Slide, layout: string, options: { drop?: boo
   return { slide: next, dropped }
 }
 
-/** The placeholder a new slide gets in a slot: a heading in the title slot, a list on an agenda, a table on a table slide, else text. */
+/** The placeholder a new slide gets in a slot: a heading in the title slot, a list on an agenda, a table on a table slide, a chart on a chart slide, else text. */
 function placeholder(layout: string, slot: SlotName): Block {
   if (slot === 'title') return { id: slot, kind: 'heading', slot, text: '' }
+  if (slot === 'media' && layout === 'chart') return { id: slot, kind: 'chart', slot, chartType: 'column', data: { categories: ['', ''], series: [{ name: '', values: [null, null] }] } }
   if (slot === 'body' && layout === 'agenda') return { id: slot, kind: 'list', slot, items: [{ text: '' }] }
   if (slot === 'body' && layout === 'table') return { id: slot, kind: 'table', slot, header: true, rows: [['', ''], ['', '']] }
   return { id: slot, kind: 'text', slot, text: '' }
@@ -250,15 +261,16 @@ function placeholder(layout: string, slot: SlotName): Block {
 
 /**
  * A new slide of a layout with empty placeholders: a title slide's title and subtitle fields, a
- * section header's title, an empty canvas, else one empty block per text slot of the layout (the
- * media and footer slots stay empty: a picture needs an asset).
+ * section header's title, an empty canvas, else one empty block per text slot of the layout and an
+ * empty chart in the media slot of a chart slide (other media slots and the footer stay empty: a
+ * picture needs an asset).
  */
 export function blankSlide(id: string, layout: string): Slide {
   if (layout === 'title') return { id, layout, title: '', subtitle: '' }
   if (layout === 'section') return { id, layout, title: '' }
   if (layout === CANVAS) return { id, layout, blocks: [] }
   const blocks = layoutSlots(layout)
-    .filter((slot) => slot !== 'media' && slot !== 'footer')
+    .filter((slot) => slot !== 'footer' && (slot !== 'media' || layout === 'chart'))
     .map((slot) => placeholder(layout, slot))
   return { id, layout, blocks }
 }

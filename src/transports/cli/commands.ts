@@ -13,7 +13,7 @@ import { runAction } from './run.js'
 export const GLOBAL_FLAGS = {
   json: Flags.boolean({ description: 'Print the result (or the error) as JSON on stdout.', helpGroup: 'GLOBAL' }),
   deck: Flags.string({ description: 'Deck id; the workspace default when absent.', helpGroup: 'GLOBAL' }),
-  author: Flags.string({ description: 'Author of the change (a name or agent:<runId>); default: STUDIO_AUTHOR or the local user.', helpGroup: 'GLOBAL' }),
+  author: Flags.string({ description: 'Author of the change (a name or agent:<runId>); default: STUDIO_AUTHOR, else git\'s user.name and user.email, else the local user.', helpGroup: 'GLOBAL' }),
   force: Flags.boolean({ description: "Write to a slide another author leased.", helpGroup: 'GLOBAL' }),
   rev: Flags.string({ description: 'baseRevision: the revision you read; default: the current one (read now).', helpGroup: 'GLOBAL' }),
   root: Flags.string({ description: 'Workspace folder; default: STUDIO_ROOT, else found from the working directory upward.', helpGroup: 'GLOBAL' }),

@@ -3,12 +3,13 @@
  *
  * `--json` prints the result, or the error shape, as JSON on stdout. Otherwise people get a short
  * rendering (chalk, honouring NO_COLOR and non-TTY) and notes on stderr. The exit code comes from
- * the error code (docs/errors.md).
+ * the error code (docs/errors.md); a check whose result reports errors (the action's
+ * `reportsErrors`) prints its result and exits with FINDINGS_EXIT_CODE.
  */
 import { readFile } from 'node:fs/promises'
 import type { Action, CliParsed } from '../../core/action.js'
 import { dispatch } from '../../core/engine.js'
-import { fail, StudioError, toStudioError } from '../../core/errors.js'
+import { fail, FINDINGS_EXIT_CODE, StudioError, toStudioError } from '../../core/errors.js'
 import { Workspace } from '../../store/workspace.js'
 import { repairPending } from '../../store/transaction.js'
 import { coerce, properties, stdinField, type Form } from './form.js'
@@ -49,6 +50,19 @@ async function buildInput(action: Action, form: Form, argv: Record<string, unkno
   return input
 }
 
+/**
+ * Who a command line call writes as: `--author`, else `STUDIO_AUTHOR`, else git's own `user.name`
+ * and `user.email` in the workspace's repository, else (principalFor) the local user. git is asked
+ * only for calls that write, so a read spawns no process for it.
+ */
+export async function cliIdentity(ws: Workspace, action: Action, author: unknown): Promise<{ author?: string; email?: string }> {
+  if (typeof author === 'string' && author.trim()) return { author }
+  if (process.env.STUDIO_AUTHOR?.trim()) return { author: process.env.STUDIO_AUTHOR }
+  if (!action.mutates || !action.run || ws.embedded) return {}
+  const git = await ws.git.identity()
+  return { ...(git.name ? { author: git.name } : {}), ...(git.email ? { email: git.email } : {}) }
+}
+
 /** Reads the guarded deck's current revision, for a CLI call that gave no --rev. */
 async function currentRevision(ws: Workspace, action: Action, input: Record<string, unknown>, deck: string | undefined): Promise<number | undefined> {
   const target = action.deck ?? { kind: 'current' as const }
@@ -86,7 +100,7 @@ export async function runAction(action: Action, form: Form, argv: Record<string,
       ws,
       transport: 'C',
       deck,
-      author: given.author as string | undefined,
+      ...(await cliIdentity(ws, action, given.author)),
       force: Boolean(given.force) && !('force' in properties(action.input)),
       progress: (done, total, label) => {
         if (spinner) spinner.text = `${label} ${done}/${total}`
@@ -94,6 +108,7 @@ export async function runAction(action: Action, form: Form, argv: Record<string,
     })
     spinner?.stop()
     notes.push(...callNotes)
+    if (action.reportsErrors?.(result)) process.exitCode = FINDINGS_EXIT_CODE
     if (json) {
       process.stdout.write(JSON.stringify(result, null, 2) + '\n')
       return

@@ -55,6 +55,32 @@ describe('the prose diff of two deck states', () => {
     ])
   })
 
+  it('says what formatting changed when the words stayed the same, never "No changes."', () => {
+    assert.deepEqual(prose((d) => (block(d, 'title-body-2', 'b1').text = 'Costs fell by <i>half</i> at Acme.\nMargins grew.')), ["Slide 2 'Why now': block b1 italic on 'half'"])
+    assert.deepEqual(
+      prose((d) => {
+        block(d, 'title-body-2', 'b1').text = '<span style="color:accent;font-size:40px">Costs</span> fell by half at <u>Acme</u>.\n<a href="https://example.com">Margins</a> grew.'
+        block(d, 'title-body-2', 'title').text = '<s>Why</s> now'
+      }),
+      ["Slide 2 'Why now': title strikethrough on 'Why'; block b1 underline on 'Acme', text colour accent on 'Costs', size 40 px on 'Costs', link to https://example.com on 'Margins'"],
+    )
+    const [styled, plainAgain] = edit((d) => (block(d, 'title-body-2', 'b1').text = 'Costs fell by <i>half</i> at Acme.\nMargins grew.')).reverse()
+    assert.deepEqual(proseLines(diffDecks(styled, plainAgain)), ["Slide 2 'Why now': block b1 italic removed from 'half'"])
+    assert.deepEqual(
+      prose((d) => {
+        ;(block(d, 'title-body-2', 'b2').items as { text: string }[])[1].text = '<u>Fewer</u> incidents'
+        ;(block(d, 'two-columns-3', 'b3').rows as string[][])[1][0] = '<i>Lead time</i>'
+        d.slides['title-1'].subtitle = 'Q3 <sup>results</sup>'
+      }),
+      [
+        "Slide 1 'Quarterly review': subtitle superscript on 'results'",
+        "Slide 2 'Why now': block b2 item 2 underline on 'Fewer'",
+        "Slide 3 'Before and after': block b3 cell 2,1 italic on 'Lead time'",
+      ],
+    )
+    assert.notEqual(proseDiff(...edit((d) => (block(d, 'title-body-2', 'b1').text = 'Costs fell by half at <i>Acme</i>.\nMargins grew.'))), 'No changes.')
+  })
+
   it('says how far a block moved and how it was resized, in px', () => {
     assert.deepEqual(
       prose((d) => {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
 import { LAYOUTS, SHEET, SLOTS } from '../../../src/model/layouts.js'
-import { contentBox, slotBoxes, LAYOUT_SLOTS, type Box } from '../../../src/layout/index.js'
+import { contentBox, drawnBoxes, slotBoxes, LAYOUT_SLOTS, REGIONS, toCanvas, type Box } from '../../../src/layout/index.js'
 
 const overlap = (a: Box, b: Box) => a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h
 
@@ -83,5 +83,65 @@ describe('slot boxes', () => {
     contentBox().x = 999
     assert.equal(slotBoxes('title-body').body!.x, 80)
     assert.equal(contentBox().x, 80)
+  })
+})
+
+describe('region options (layoutOptions)', () => {
+  it('are the layout\'s own boxes at the layout\'s own values', () => {
+    for (const [layout, region] of Object.entries(REGIONS)) {
+      assert.deepEqual(slotBoxes(layout, { ...region.own }), slotBoxes(layout), layout)
+      assert.deepEqual(slotBoxes(layout, {}), slotBoxes(layout), layout)
+    }
+  })
+
+  it('split two columns by ratio and gap, and stack them as rows', () => {
+    const wide = slotBoxes('two-columns', { ratio: 0.7 })
+    assert.deepEqual(wide.left, { x: 80, y: 208, w: 960, h: 568 })
+    assert.deepEqual(wide.right, { x: 1104, y: 208, w: 416, h: 568 })
+    const tight = slotBoxes('two-columns', { gap: 16 })
+    assert.equal(tight.right!.x - (tight.left!.x + tight.left!.w), 16)
+    assert.equal(tight.left!.w, tight.right!.w)
+    const rows = slotBoxes('two-columns', { layout: 'rows', gap: 24 })
+    assert.deepEqual(rows.left, { x: 80, y: 208, w: 1440, h: 272 })
+    assert.deepEqual(rows.right, { x: 80, y: 504, w: 1440, h: 272 })
+  })
+
+  it('keep every slot on the sheet, apart and on the 8 px grid for any options in range', () => {
+    for (const [layout, region] of Object.entries(REGIONS)) {
+      for (const ratio of [0.2, 0.37, 0.5, 0.61, 0.8]) {
+        for (const gap of [0, 8, 64, 160]) {
+          for (const arrangement of region.takes.includes('layout') ? (['columns', 'rows'] as const) : (['columns'] as const)) {
+            const at = `${layout} ${ratio} ${gap} ${arrangement}`
+            const entries = Object.entries(slotBoxes(layout, { ratio, gap, layout: arrangement })) as [string, Box][]
+            assert.deepEqual(entries.map(([slot]) => slot), Object.keys(slotBoxes(layout)), at)
+            for (const [slot, box] of entries) {
+              assert.ok(box.x >= 0 && box.y >= 0 && box.x + box.w <= SHEET.width && box.y + box.h <= SHEET.height, `${at}: ${slot}`)
+              for (const v of [box.x, box.y, box.x + box.w]) assert.equal(v % 8, 0, `${at}: ${slot}`)
+            }
+            for (let i = 0; i < entries.length; i++) {
+              for (let j = i + 1; j < entries.length; j++) assert.ok(!overlap(entries[i][1], entries[j][1]) || entries[i][1].w === 0 || entries[j][1].w === 0, `${at}: ${entries[i][0]} overlaps ${entries[j][0]}`)
+            }
+          }
+        }
+      }
+    }
+  })
+
+  it('are what a slide draws and what the canvas gets', () => {
+    const slide = {
+      id: 's',
+      layout: 'two-columns',
+      layoutOptions: { ratio: 0.3 },
+      blocks: [
+        { id: 'a', kind: 'text', slot: 'left', text: 'Left' },
+        { id: 'b', kind: 'text', slot: 'right', text: 'Right' },
+      ],
+    }
+    // 0.3 of the 1376 px the 64 px gap leaves, on the 8 px grid: 416.
+    assert.equal(drawnBoxes(slide).get('a')!.w, 416)
+    assert.equal(drawnBoxes(slide).get('b')!.x, 560)
+    const canvas = toCanvas(slide)
+    assert.equal((canvas.blocks![0].pos as Box).w, 416)
+    assert.equal(canvas.layoutOptions, undefined)
   })
 })
