@@ -5,6 +5,7 @@ import { tmpdir, userInfo } from 'node:os'
 import { join } from 'node:path'
 import { describe, it } from 'node:test'
 import { ACTIONS } from '../../src/actions/index.js'
+import { parseForm } from '../../src/transports/cli/form.js'
 import { BIN, ROOT, studio, workspaceWithDeck } from '../helpers/studio.js'
 
 describe('the generated command line', () => {
@@ -90,7 +91,10 @@ describe('the generated command line', () => {
   it('answers 501 for a declared action without a handler, on the command line too', async () => {
     const ws = await workspaceWithDeck('Later')
     try {
-      const result = await studio(ws.dir, ['render', 'all', '--json'])
+      // Any action the table declares without a handler: its command, with a placeholder for each argument.
+      const later = ACTIONS.find((a) => !a.implemented && a.cli && !parseForm(a.cli).stdin)!
+      const form = parseForm(later.cli!)
+      const result = await studio(ws.dir, [...form.path, ...form.args.map(() => 'x'), '--json'])
       assert.equal(result.code, 6)
       assert.equal(result.json.status, 501)
       assert.equal(result.json.code, 'not_implemented')
