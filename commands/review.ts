@@ -6,7 +6,7 @@ import { Workspace } from '../src/store/workspace.js'
 export default class Review extends Command {
   static summary = 'Review the deck changes between two git refs'
   static description =
-    'Compares every deck changed between the merge base of --base and --head (what a pull request shows) and --head: per deck, the slides added, removed, moved and changed, with the prose of each change. --markdown prints a report ready to post as a pull-request comment (docs/review.md shows a CI workflow). Before/after pictures (--render) come with the renderer.'
+    'Compares every deck changed between the merge base of --base and --head (what a pull request shows) and --head: per deck, the slides added, removed, moved and changed, with the prose of each change. --markdown prints a report ready to post as a pull-request comment (docs/review.md shows a CI workflow). --render writes before/after crops of every touched block (thumbnails of slides added or removed) into --out and the report shows them; --image-base names where the CI job publishes them.'
   static examples = [
     '<%= config.bin %> review --base main --head feature --markdown',
     '<%= config.bin %> review --base origin/main --markdown > review.md',
@@ -16,7 +16,10 @@ export default class Review extends Command {
     base: Flags.string({ description: 'The ref the branch starts from (e.g. main, origin/main).', required: true }),
     head: Flags.string({ description: 'The ref under review.', default: 'HEAD' }),
     markdown: Flags.boolean({ description: 'Print the report as Markdown (a pull-request comment).' }),
-    render: Flags.boolean({ description: 'Before/after pictures of every touched block (come with the renderer; accepted now, no effect yet).' }),
+    render: Flags.boolean({ description: 'Write before/after crops of every touched block (and thumbnails of slides added or removed), shown in the report.' }),
+    theme: Flags.string({ description: 'Appearances of the pictures: light, dark or both (light,dark).', default: 'light' }),
+    out: Flags.string({ description: 'Where the pictures go (workspace-relative).', default: '.studio/review' }),
+    'image-base': Flags.string({ description: 'URL prefix of picture links in the report (where CI publishes --out); the workspace-relative paths when absent.' }),
     deck: Flags.string({ description: 'Only these decks (repeatable); every changed deck when absent.', multiple: true }),
     json: Flags.boolean({ description: 'Print the review as JSON.' }),
     root: Flags.string({ description: 'Workspace folder; default: STUDIO_ROOT, else found from the working directory upward.' }),
@@ -29,7 +32,13 @@ export default class Review extends Command {
       const { reviewRefs } = await import('../src/history/index.js')
       const { reviewJson, reviewMarkdown, reviewText } = await import('../src/history/report.js')
       const review = await reviewRefs(ws, flags.base, flags.head, flags.deck)
-      const options = { render: flags.render }
+      const options: import('../src/history/report.js').ReportOptions = { imageBase: flags['image-base'] }
+      if (flags.render) {
+        const themes = flags.theme.split(',').map((t) => t.trim())
+        for (const theme of themes) if (theme !== 'light' && theme !== 'dark') throw new (await import('../src/core/errors.js')).StudioError('invalid_input', `--theme takes light, dark or both, not "${theme}".`)
+        const { refCrops } = await import('../src/actions/version/version.js')
+        options.crops = await refCrops(ws, 'C', review, { themes: themes as ('light' | 'dark')[], out: flags.out })
+      }
       if (flags.json) process.stdout.write(JSON.stringify(reviewJson(review, options), null, 2) + '\n')
       else process.stdout.write(flags.markdown ? reviewMarkdown(review, options) : reviewText(review, options))
     } catch (error) {

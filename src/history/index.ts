@@ -88,12 +88,22 @@ export function counts(diff: DeckDiff): ChangeCounts {
 }
 
 /** The diff.run result of two revisions of one deck. */
-export async function diffRevisions(ws: Workspace, doc: DeckDoc, input: RangeInput) {
+/** The two documents a revision diff compared, with the commit each was read from (null: the working state on disk). */
+export interface RevisionStates {
+  before: DeckDoc
+  after: DeckDoc
+  fromCommit: string | null
+  toCommit: string | null
+}
+
+export async function diffRevisions(ws: Workspace, doc: DeckDoc, input: RangeInput, onStates?: (states: RevisionStates) => void) {
   return withReader(ws, async (reader) => {
     const history = await loadHistory(ws, reader, doc.manifest.id)
     const range = resolveRange(doc, history, input, true)
     const before = await stateAtRevision(ws, reader, history, doc, range.from)
     const after = await stateAtRevision(ws, reader, history, doc, range.to)
+    const commitOf = (state: DeckDoc, revision: number) => (state === doc ? null : (history.commitOf(revision) ?? null))
+    onStates?.({ before, after, fromCommit: commitOf(before, range.from), toCommit: commitOf(after, range.to) })
     const diff = diffDecks(before, after)
     const changes = proseLines(diff)
     return {
@@ -117,6 +127,9 @@ export interface DeckComparison {
   to: number | null
   status: 'added' | 'removed' | 'changed' | 'unchanged'
   diff: DeckDiff
+  /** The documents compared (for pictures); never serialized. */
+  before: DeckDoc | null
+  after: DeckDoc | null
   changes: string[]
   counts: ChangeCounts
 }
@@ -155,6 +168,8 @@ export async function compareRefs(ws: Workspace, options: { fromRef: string; toR
         to: after?.manifest.revision ?? null,
         status,
         diff,
+        before,
+        after,
         changes,
         counts: counts(diff),
       })

@@ -6,7 +6,31 @@
 import { slideLabel, type SlideChange } from './diff.js'
 import type { DeckComparison, Review } from './index.js'
 
-export const RENDER_NOTE = 'Before/after pictures come with the renderer (milestone M5); --render is accepted and has no effect yet.'
+/** A before/after picture pair of a review (src/render/crops.ts writes them). */
+export interface ReviewPicture {
+  deck: string
+  slideId: string
+  blockId: string | null
+  theme: 'light' | 'dark'
+  before: string | null
+  after: string | null
+}
+
+export interface ReportOptions {
+  /** Pictures to show under each slide (`studio review --render`). */
+  crops?: ReviewPicture[]
+  /** Prefix of picture links (where the CI job publishes them); the paths as written when absent. */
+  imageBase?: string
+}
+
+/** The Markdown of a change's pictures: one line per crop, before → after, 320 px wide. */
+function pictureLines(deck: string, slideId: string, options: ReportOptions): string[] {
+  const link = (path: string) => (options.imageBase ? `${options.imageBase.replace(/\/$/, '')}/${path.split('/').map(encodeURIComponent).join('/')}` : path.split('/').map(encodeURIComponent).join('/'))
+  const img = (path: string | null, alt: string) => (path ? `<img src="${link(path)}" alt="${alt}" width="320">` : `<sub>(${alt}: none)</sub>`)
+  return (options.crops ?? [])
+    .filter((c) => c.deck === deck && c.slideId === slideId)
+    .map((c) => `  ${c.blockId ? `<sub>${md(c.blockId)}</sub> ` : ''}${img(c.before, 'before')} → ${img(c.after, 'after')}`)
+}
 
 /** Escapes the characters Markdown would read as markup in a line of prose. */
 export function md(text: string): string {
@@ -45,7 +69,7 @@ function removedLabel(change: SlideChange): string {
 }
 
 /** The report as Markdown (a pull-request comment). */
-export function reviewMarkdown(review: Review, options: { render?: boolean } = {}): string {
+export function reviewMarkdown(review: Review, options: ReportOptions = {}): string {
   const lines: string[] = ['## Deck review', '']
   const range = `\`${md(review.fromRef)}\` (${review.fromCommit ? `merge base ${short(review.fromCommit)}` : 'no common history'}) → \`${md(review.toRef)}\` (${short(review.toCommit)})`
   if (!review.decks.length) {
@@ -71,17 +95,18 @@ export function reviewMarkdown(review: Review, options: { render?: boolean } = {
             lines.push(`- **${md(label)}**`)
             for (const part of change.parts) lines.push(`  - ${md(part)}`)
           }
+          const pictures = pictureLines(deck.id, change.slideId, options)
+          if (pictures.length) lines.push('', ...pictures, '')
         }
       }
     }
   }
-  if (options.render) lines.push('', `> ${md(RENDER_NOTE)}`)
   lines.push('', '<sub>Written by `studio review`. Slide numbers are positions in the newer deck; a removed slide keeps its old number.</sub>')
   return lines.join('\n') + '\n'
 }
 
 /** The report as plain text (a terminal). */
-export function reviewText(review: Review, options: { render?: boolean } = {}): string {
+export function reviewText(review: Review, options: ReportOptions = {}): string {
   const lines: string[] = []
   const range = `${review.fromRef} (${review.fromCommit ? `merge base ${short(review.fromCommit)}` : 'no common history'}) → ${review.toRef} (${short(review.toCommit)})`
   if (!review.decks.length) lines.push(`No deck changed between ${range}.`)
@@ -101,12 +126,15 @@ export function reviewText(review: Review, options: { render?: boolean } = {}): 
       }
     }
   }
-  if (options.render) lines.push('', RENDER_NOTE)
+  if (options.crops?.length) {
+    lines.push('', 'Pictures:')
+    for (const c of options.crops) lines.push(`  ${c.deck} ${c.slideId}${c.blockId ? `#${c.blockId}` : ''} (${c.theme}): ${c.before ?? '(none)'} → ${c.after ?? '(none)'}`)
+  }
   return lines.join('\n') + '\n'
 }
 
 /** The review as JSON (authors folded into each deck). */
-export function reviewJson(review: Review, options: { render?: boolean } = {}) {
+export function reviewJson(review: Review, options: ReportOptions = {}) {
   return {
     base: review.fromRef,
     head: review.toRef,
@@ -125,6 +153,6 @@ export function reviewJson(review: Review, options: { render?: boolean } = {}) {
       slides: deck.diff.slides,
       changes: deck.changes,
     })),
-    ...(options.render ? { render: RENDER_NOTE } : {}),
+    ...(options.crops ? { crops: options.crops } : {}),
   }
 }

@@ -8,10 +8,11 @@
  */
 import assert from 'node:assert/strict'
 import { execFile } from 'node:child_process'
-import { readFileSync, writeFileSync } from 'node:fs'
+import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { after, before, describe, it } from 'node:test'
+import sharp from 'sharp'
 import { fixtureWorkspace } from '../helpers/fixture.js'
 import { BIN, ROOT, studio, type CliResult } from '../helpers/studio.js'
 
@@ -105,9 +106,17 @@ describe('reviewing deck changes on a branch', () => {
     assert.match(none.stdout, /^## Deck review\n\nNo deck changed between `feature`/)
   })
 
-  it('accepts --render and says pictures come with the renderer', async () => {
-    const r = await ok(ws, ['review', '--base', 'main', '--markdown', '--render'])
-    assert.match(r.stdout, /\n> Before\/after pictures come with the renderer \(milestone M5\); --render is accepted and has no effect yet\.\n/)
+  it('shows before and after pictures with --render: crops of touched blocks, thumbnails of slides added or removed', async () => {
+    const r = await ok(ws, ['review', '--base', 'main', '--head', 'feature', '--markdown', '--render', '--image-base', 'https://ci.example/run/7'])
+    assert.match(r.stdout, /<sub>title<\/sub> <img src="https:\/\/ci\.example\/run\/7\/\.studio\/review\/quarterly-review-title-body-2-title\.light\.before\.png" alt="before" width="320"> → <img src="[^"]+title-body-2-title\.light\.after\.png"/)
+    assert.match(r.stdout, /<sub>\(before: none\)<\/sub> → <img src="[^"]+quarterly-review-next-steps\.light\.after\.png"/)
+    assert.match(r.stdout, /<img src="[^"]+quarterly-review-title-1\.light\.before\.png" alt="before" width="320"> → <sub>\(after: none\)<\/sub>/)
+    const json = (await ok(ws, ['review', '--base', 'main', '--head', 'feature', '--json', '--render'])).json
+    for (const crop of json.crops as { before: string | null; after: string | null }[]) {
+      for (const file of [crop.before, crop.after]) if (file) assert.ok(existsSync(join(ws.dir, file)), file)
+    }
+    const thumb = await sharp(join(ws.dir, '.studio/review/quarterly-review-next-steps.light.after.png')).metadata()
+    assert.deepEqual([thumb.width, thumb.height], [640, 360])
   })
 
   it('answers an unknown ref with 404 and exit code 3', async () => {

@@ -7,6 +7,7 @@ import assert from 'node:assert/strict'
 import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { after, before, describe, it } from 'node:test'
+import sharp from 'sharp'
 import { fixtureWorkspace } from '../helpers/fixture.js'
 import { commitCount, studio, type CliResult } from '../helpers/studio.js'
 
@@ -209,11 +210,22 @@ describe('diffs between revisions, with several authors', () => {
     assert.deepEqual(all.json.byAuthor.map((g: { author: string }) => g.author), ['fixture', 'alice', 'bob', 'carol'])
   })
 
-  it('accepts render and answers that pictures come with the renderer', async () => {
-    const r = await ok(ws, ['diff', '6', '7', '--render'])
-    assert.deepEqual(r.json.crops, [])
-    assert.match(r.json.render, /come with the renderer/)
-    assert.deepEqual(r.json.changes, ["Slide 3 'Pricing': moved from section 'Opening' to 'Detail'"])
+  it('writes before and after crops of every touched block with render, each side drawn as it was', async () => {
+    const r = await ok(ws, ['diff', '3', '5', '--render', '--theme', 'light,dark'])
+    const crops = r.json.crops as { slideId: string; blockId: string | null; theme: string; before: string; after: string; box: { x: number; y: number; w: number; h: number } }[]
+    assert.deepEqual(crops.map((c) => `${c.slideId}#${c.blockId} ${c.theme}`), ['title-body-2#title light', 'title-body-2#title dark', 'freeform-4#b3 light', 'freeform-4#b3 dark'])
+    for (const c of crops) {
+      assert.match(c.before, /^\.studio\/diff\/quarterly-review-.*\.before\.png$/)
+      const [before, after] = await Promise.all([sharp(join(ws.dir, c.before)).metadata(), sharp(join(ws.dir, c.after)).metadata()])
+      assert.deepEqual([before.width, before.height], [c.box.w, c.box.h])
+      assert.deepEqual([after.width, after.height], [c.box.w, c.box.h])
+    }
+    // The title's words changed: its two pictures differ. The nudged picture's crop spans both places (40 px apart).
+    const pixels = async (file: string) => (await sharp(join(ws.dir, file)).raw().toBuffer()).toString('base64')
+    assert.notEqual(await pixels(crops[0].before), await pixels(crops[0].after))
+    assert.equal(crops[2].box.w, 300 + 40 + 2 * 24)
+    // A slide that only moved between sections has nothing to picture.
+    assert.deepEqual((await ok(ws, ['diff', '6', '7', '--render'])).json.crops, [])
   })
 
   it('refuses revisions out of order (400 /from), not yet made (404 /to) or never in history (404 /from)', async () => {

@@ -1,16 +1,18 @@
 import { existsSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
-import { defineAction, type ActionContext, type CliParsed } from '../../core/action.js'
+import { defineAction, type ActionContext, type CliParsed, type TransportLetter } from '../../core/action.js'
+import type { Workspace } from '../../store/workspace.js'
 import { fail, StudioError } from '../../core/errors.js'
+import { inputPath } from '../../core/paths.js'
+import type { Appearance } from '../../render/paint.js'
 import type { DeckDoc, Manifest, Version } from '../../model/deck.js'
-import { arr, BlockId, ref as resultRef, bool, BR, DeckId, int, nullable, obj, oneOf, openObj, opt, SlideId, str, Themes } from '../../model/schema.js'
+import { arr, BlockId, Box, ref as resultRef, bool, BR, DeckId, int, nullable, obj, oneOf, openObj, opt, SlideId, str, Themes } from '../../model/schema.js'
 import { CurrentRevision, result, resultOf, Revision, written } from '../../model/results.js'
-import { compareRefs, diffRevisions, filesAt, loadHistory, resolveRange, statesAt, withReader } from '../../history/index.js'
+import { compareRefs, diffRevisions, filesAt, loadHistory, resolveRange, statesAt, withReader, type RefComparison, type RevisionStates } from '../../history/index.js'
 import { diffDecks, proseLines } from '../../history/diff.js'
 import { RANGE, REF, splitRange } from '../../history/git.js'
 import { groupByAuthor, groupByTarget, summarize, type AuthorGroup, type BlockGroup } from '../../history/mutations.js'
-import { RENDER_NOTE } from '../../history/report.js'
 import { textconv } from '../../history/textconv.js'
 
 const revision = (description: string) => opt(int({ minimum: 0, description }))
@@ -30,9 +32,18 @@ const Prose = {
   changes: arr(str(), { description: 'The mutation list in prose, one sentence per deck change or slide.' }),
   text: str({ description: "The sentences, one per line ('No changes.' when there is none)." }),
 }
+const Crop = obj({
+  deck: DeckId,
+  slideId: SlideId,
+  blockId: { ...nullable(BlockId), description: 'The block cropped; null for a whole-slide thumbnail (a slide added, removed, or changed as a whole).' },
+  kind: oneOf(['added', 'removed', 'moved', 'changed']),
+  theme: oneOf(['light', 'dark'], { description: 'The appearance.' }),
+  before: { ...nullable(str()), description: 'The before picture (workspace-relative PNG); null where the slide did not exist.' },
+  after: { ...nullable(str()), description: 'The after picture; null where the slide no longer exists.' },
+  box: Box,
+})
 const Pictures = {
-  crops: opt(arr(openObj('A before and after crop of a touched block.'), { description: 'With render: the crops (empty until the renderer).' })),
-  render: opt(str({ description: 'With render: what the renderer will add.' })),
+  crops: opt(arr(Crop, { description: 'With render: before and after crops of every touched block, and thumbnails of slides added or removed.' })),
 }
 const MutationOf = { revision: int({ minimum: 0 }), action: { ...nullable(str()), description: 'The action id of the commit, when it names one.' }, at: str({ description: 'Commit time.' }) }
 
@@ -95,6 +106,7 @@ async function diffRefs(ctx: ActionContext, input: DiffInput) {
   })
   const several = comparison.decks.length > 1
   const changes = comparison.decks.flatMap((d) => d.changes.map((line) => (several ? `${d.id}: ${line}` : line)))
+  const crops = input.render ? await refCrops(ctx.ws, ctx.transport, comparison, input) : undefined
   return {
     from: comparison.fromRef,
     to: comparison.toRef,
@@ -103,7 +115,24 @@ async function diffRefs(ctx: ActionContext, input: DiffInput) {
     decks: comparison.decks.map((d) => ({ id: d.id, title: d.title, from: d.from, to: d.to, status: d.status, changes: d.changes, counts: d.counts, slides: d.diff.slides })),
     changes,
     text: changes.length ? changes.join('\n') : 'No changes.',
+    ...(crops ? { crops } : {}),
   }
+}
+
+/** The folder crops go to: `out`, else .studio/diff; inside the workspace off the command line. */
+function cropDir(ws: Workspace, transport: TransportLetter, out: string | undefined, fallback = '.studio/diff'): string {
+  return inputPath(ws.root, transport, out ?? fallback, '/out')
+}
+
+/** Crops of every deck a refs comparison changed. */
+export async function refCrops(ws: Workspace, transport: TransportLetter, comparison: RefComparison, input: { themes?: Appearance[]; out?: string; fallback?: string }) {
+  const { reviewCrops } = await import('../../render/crops.js')
+  const crops = []
+  for (const deck of comparison.decks) {
+    if (deck.status === 'unchanged') continue
+    crops.push(...(await reviewCrops(ws, deck.id, { doc: deck.before, commit: comparison.fromCommit }, { doc: deck.after, commit: comparison.toCommit }, deck.diff.slides, input.themes ?? ['light'], cropDir(ws, transport, input.out, input.fallback))))
+  }
+  return crops
 }
 
 export const diffRun = defineAction({
@@ -113,7 +142,7 @@ export const diffRun = defineAction({
     'Describes the changes between two revisions in prose ("Slide 4 \'Pricing\': title changed from \'Plans\' to \'Pricing\'; block b3 moved 40 px right"). ' +
     'Without from: from the newest named version below to, else the oldest revision. fromRef/toRef (or gitRange A..B, A...B) compare git refs instead ' +
     '(`studio diff main HEAD`). textconv prints the readable text of one deck JSON file for git\'s diff driver (command line only). ' +
-    'render is accepted; before and after pictures come with the renderer.',
+    'render writes before and after crops of every touched block (whole-slide thumbnails for slides added or removed) into out (.studio/diff), per theme.',
   group: 'version',
   milestone: 'M3',
   mutates: false,
@@ -122,7 +151,7 @@ export const diffRun = defineAction({
     from: revision('Older revision; with staged omitted, the last named version.'),
     to: revision('Newer revision; the current one when absent.'),
     staged: opt(bool({ description: 'Diff from the newest named version below the current revision.' })),
-    render: opt(bool({ description: 'Write before and after crops of every touched block (comes with the renderer).' })),
+    render: opt(bool({ description: 'Write before and after crops of every touched block, and thumbnails of slides added or removed.' })),
     themes: opt({ ...Themes, description: 'Themes of the crops; light when absent.' }),
     out: opt(str({ default: '.studio/diff', description: 'Crop directory; .studio/diff when absent.' })),
     fromRef: ref('Older git ref (branch, tag, sha) instead of a revision; `studio diff main HEAD` fills it.'),
@@ -184,12 +213,19 @@ export const diffRun = defineAction({
       if (!existsSync(file)) fail('not_found', `No file ${file}.`, { pointer: '/textconv' })
       return { file, text: textconv(await readFile(file, 'utf8')) }
     }
-    const pictures = input.render ? { crops: [], render: RENDER_NOTE } : {}
-    if (input.fromRef !== undefined || input.toRef !== undefined || input.gitRange !== undefined) return { ...(await diffRefs(ctx, input)), ...pictures }
-    return { ...(await diffRevisions(ctx.ws, await ctx.target(), input)), ...pictures }
+    if (input.fromRef !== undefined || input.toRef !== undefined || input.gitRange !== undefined) return diffRefs(ctx, input)
+    const doc = await ctx.target()
+    let states: RevisionStates | undefined
+    const result = await diffRevisions(ctx.ws, doc, input, (s) => (states = s))
+    if (!input.render || !states) return result
+    const { reviewCrops } = await import('../../render/crops.js')
+    const crops = await reviewCrops(ctx.ws, doc.manifest.id, { doc: states.before, commit: states.fromCommit }, { doc: states.after, commit: states.toCommit }, result.slides, input.themes ?? ['light'], cropDir(ctx.ws, ctx.transport, input.out))
+    return { ...result, crops }
   },
-  human: (result: { text: string; file?: string; render?: string }) =>
-    result.file !== undefined ? result.text.replace(/\n$/, '') : [result.text, ...(result.render ? [result.render] : [])].join('\n'),
+  human: (result: { text: string; file?: string; crops?: { before: string | null; after: string | null }[] }) =>
+    result.file !== undefined
+      ? result.text.replace(/\n$/, '')
+      : [result.text, ...(result.crops ?? []).map((c) => `  ${c.before ?? '(none)'} → ${c.after ?? '(none)'}`)].join('\n'),
 })
 
 export const versionSave = defineAction<{ note: string }, any>({
