@@ -18,7 +18,7 @@ export default class Review extends Command {
     markdown: Flags.boolean({ description: 'Print the report as Markdown (a pull-request comment).' }),
     render: Flags.boolean({ description: 'Write before/after crops of every touched block (and thumbnails of slides added or removed), shown in the report.' }),
     theme: Flags.string({ description: 'Appearances of the pictures: light, dark or both (light,dark).', default: 'light' }),
-    out: Flags.string({ description: 'Where the pictures go (workspace-relative).', default: '.studio/review' }),
+    out: Flags.string({ description: 'Where the pictures go; .studio/review in the workspace when absent.' }),
     'image-base': Flags.string({ description: 'URL prefix of picture links in the report (where CI publishes --out); the workspace-relative paths when absent.' }),
     deck: Flags.string({ description: 'Only these decks (repeatable); every changed deck when absent.', multiple: true }),
     json: Flags.boolean({ description: 'Print the review as JSON.' }),
@@ -37,7 +37,9 @@ export default class Review extends Command {
         const themes = flags.theme.split(',').map((t) => t.trim())
         for (const theme of themes) if (theme !== 'light' && theme !== 'dark') throw new (await import('../src/core/errors.js')).StudioError('invalid_input', `--theme takes light, dark or both, not "${theme}".`)
         const { refCrops } = await import('../src/actions/version/version.js')
-        options.crops = await refCrops(ws, 'C', review, { themes: themes as ('light' | 'dark')[], out: flags.out })
+        const { join, resolve } = await import('node:path')
+        const outDir = flags.out === undefined ? join(ws.root, '.studio', 'review') : resolve(flags.out)
+        options.crops = await refCrops(ws, review, themes as ('light' | 'dark')[], outDir)
       }
       if (flags.json) process.stdout.write(JSON.stringify(reviewJson(review, options), null, 2) + '\n')
       else process.stdout.write(flags.markdown ? reviewMarkdown(review, options) : reviewText(review, options))

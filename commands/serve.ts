@@ -10,15 +10,21 @@ export default class Serve extends Command {
     'the bundle endpoints (POST /api/decks/bundle, GET /api/decks/<id>/bundle) and MCP over streamable HTTP at /mcp.',
     'Binds 127.0.0.1:4321 by default; on loopback no token is needed. Off loopback every request needs',
     'Authorization: Bearer $STUDIO_TOKEN, and the server refuses to start without STUDIO_TOKEN set.',
+    'Every request must name this server in Host (else 403, before any token check): on a wildcard bind (0.0.0.0, ::)',
+    'that is localhost, 127.0.0.1, [::1], the machine\'s own addresses, and the names given with --allow-host.',
     'Without --deck (or ?deck= on a request) calls use the workspace default deck; run outside any workspace, that is the embedded default deck.',
   ].join('\n')
-  static examples = ['<%= config.bin %> serve', '<%= config.bin %> serve --port 0 --json', 'STUDIO_TOKEN=$(openssl rand -hex 32) <%= config.bin %> serve --host 0.0.0.0']
+  static examples = ['<%= config.bin %> serve', '<%= config.bin %> serve --port 0 --json', 'STUDIO_TOKEN=$(openssl rand -hex 32) <%= config.bin %> serve --host 0.0.0.0 --allow-host studio.lan']
   static flags = {
     port: Flags.integer({ description: 'Port (0 picks a free one).', default: 4321, min: 0, max: 65535 }),
     host: Flags.string({ description: 'Address to bind.', default: '127.0.0.1' }),
     deck: Flags.string({ description: 'Default deck for calls that name none.' }),
     root: Flags.string({ description: 'Workspace folder; default: STUDIO_ROOT, else found from the working directory upward.' }),
-    'allowed-host': Flags.string({ description: 'A further Host name to answer to (e.g. a proxy name); repeatable.', multiple: true }),
+    'allow-host': Flags.string({
+      description: 'A further Host name to answer to (a proxy\'s or the machine\'s DNS name), or an origin (https://studio.example.com) a TLS proxy serves; repeatable. Also STUDIO_ALLOW_HOSTS (comma list).',
+      multiple: true,
+      aliases: ['allowed-host'],
+    }),
     'bundle-limit': Flags.integer({ description: 'Largest bundle upload in bytes (default 4.5 MB; STUDIO_BUNDLE_LIMIT).' }),
     ttl: Flags.integer({ description: 'Stop by itself after this many seconds (for tests and demos).' }),
     json: Flags.boolean({ description: 'Print the address as one JSON line when listening.' }),
@@ -37,7 +43,7 @@ export default class Serve extends Command {
         port: flags.port,
         deck,
         token: process.env.STUDIO_TOKEN,
-        allowedHosts: flags['allowed-host'],
+        allowedHosts: [...(flags['allow-host'] ?? []), ...(process.env.STUDIO_ALLOW_HOSTS ?? '').split(',')].map((h) => h.trim()).filter(Boolean),
         bundleLimit: flags['bundle-limit'],
       })
       if (flags.json) process.stdout.write(JSON.stringify({ url: running.url, deck: deck ?? null, root: ws.root }) + '\n')

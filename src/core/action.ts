@@ -109,7 +109,18 @@ export interface ActionContext {
   cleanup(fn: () => Promise<unknown> | void): void
   /** Reports progress of a long call (a person may be watching; nothing is printed with --json). */
   progress(done: number, total: number, label: string): void
+  /**
+   * A machine path named in the input (`pointer` names the field). On the CLI it is resolved against
+   * the working directory and may be anywhere. Over a network transport (HTTP, MCP, the page) it is
+   * resolved against the workspace root and must stay inside the workspace with every symbolic link
+   * followed, else 403 `forbidden`. `shown` is how messages name it: workspace-relative over a network
+   * transport, so no absolute server path reaches the caller.
+   */
+  inputPath(path: string, pointer: string): Promise<{ abs: string; shown: string }>
 }
+
+/** Transports a remote caller uses: what they name on the machine is confined to the workspace. */
+export const NETWORK_TRANSPORTS: ReadonlySet<TransportLetter> = new Set(['H', 'M', 'P'])
 
 const TRANSPORT_LETTERS = new Set(['C', 'M', 'H', 'P'])
 

@@ -8,8 +8,8 @@
  * A handler never writes; it stages. Nothing is written unless every step succeeded, so a stale
  * baseRevision, a bad step or a failed validation leaves the workspace exactly as it was.
  */
-import { isAbsolute, join } from 'node:path'
-import type { Action, ActionContext, TransportLetter } from './action.js'
+import { isAbsolute, join, resolve } from 'node:path'
+import { NETWORK_TRANSPORTS, type Action, type ActionContext, type TransportLetter } from './action.js'
 import { fail, StudioError } from './errors.js'
 import { principalFor, type Principal } from './principal.js'
 import { emitRevision } from './events.js'
@@ -116,7 +116,7 @@ class Call implements ActionContext {
     const hit = this.loaded.get(deckId)
     if (hit) return hit
     if (!this.ws.deckExists(deckId)) fail('not_found', `No deck "${deckId}".`)
-    const doc = await readDeckFolder(this.ws.deckDir(deckId))
+    const doc = await readDeckFolder(this.ws.deckDir(deckId), `decks/${deckId}`)
     this.loaded.set(deckId, doc)
     return doc
   }
@@ -147,6 +147,19 @@ class Call implements ActionContext {
 
   cleanup(fn: () => Promise<unknown> | void): void {
     this.cleanups.push(fn)
+  }
+
+  async inputPath(path: string, pointer: string): Promise<{ abs: string; shown: string }> {
+    if (!NETWORK_TRANSPORTS.has(this.transport)) {
+      const abs = resolve(path)
+      return { abs, shown: abs }
+    }
+    const contained = await this.ws.contain(path)
+    if (!contained) {
+      const over = { H: 'HTTP', M: 'MCP', P: 'the page', C: 'the CLI' }[this.transport]
+      fail('forbidden', `Over ${over}, ${this.action.id} reads only inside the workspace, and this path leads out of it. Name a folder relative to the workspace root (e.g. decks/<id>), or run the command on the machine itself.`, { pointer })
+    }
+    return { abs: contained.abs, shown: contained.rel }
   }
 
   private note(text: string | null) {
@@ -256,7 +269,7 @@ class Call implements ActionContext {
     for (const [deckId, staged] of this.decks) {
       if (!this.heldKeys.includes(deckKey(deckId))) extraKeys.push(deckKey(deckId))
       const folder = `decks/${deckId}`
-      const before = this.loaded.get(deckId) ?? (this.ws.deckExists(deckId) ? await readDeckFolder(this.ws.deckDir(deckId)) : null)
+      const before = this.loaded.get(deckId) ?? (this.ws.deckExists(deckId) ? await readDeckFolder(this.ws.deckDir(deckId), `decks/${deckId}`) : null)
       befores.set(deckId, before)
       const oldFiles = before ? docFiles(before) : new Map<string, string>()
       if (staged.doc === null) {
@@ -353,7 +366,7 @@ class Call implements ActionContext {
     for (const deckId of touched) {
       const final = finalDocs.has(deckId) ? finalDocs.get(deckId) : undefined
       if (final === null) continue
-      const before = this.loaded.get(deckId) ?? (this.ws.deckExists(deckId) ? await readDeckFolder(this.ws.deckDir(deckId)) : null)
+      const before = this.loaded.get(deckId) ?? (this.ws.deckExists(deckId) ? await readDeckFolder(this.ws.deckDir(deckId), `decks/${deckId}`) : null)
       if (before?.manifest.trashedAt && (final === undefined || final.manifest.trashedAt)) {
         fail('read_only', `Deck "${deckId}" is in the trash and cannot be changed; restore it first (studio deck restore ${deckId}).`, {
           currentRevision: before.manifest.revision,

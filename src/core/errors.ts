@@ -11,6 +11,7 @@ export const ERROR_CODES = {
   invalid_input: [400, 2],
   unknown_field: [400, 2],
   refused: [400, 2],
+  fetch_refused: [400, 2],
   unauthorized: [401, 5],
   forbidden: [403, 5],
   read_only: [403, 5],
@@ -24,6 +25,7 @@ export const ERROR_CODES = {
   storage: [500, 1],
   render_failed: [500, 1],
   not_implemented: [501, 6],
+  fetch_failed: [502, 1],
 } as const satisfies Record<string, readonly [number, number]>
 
 export type ErrorCode = keyof typeof ERROR_CODES
@@ -49,6 +51,8 @@ export const ERROR_DOCS: Record<ErrorCode, string> = {
   id_taken: 'The id asked for is already in use.',
   workspace_busy: 'The deck stayed locked by another writer beyond the wait limit, or git\'s index is held by another git command (or by a lock studio cannot call its own); nothing was written, and `message` says how to clear it.',
   payload_too_large: 'The request body or a bundle exceeds its documented cap.',
+  fetch_refused: 'A URL the server was asked to fetch (a bundle\'s `fromUrl`) is refused by the guard: not http or https, credentials in the URL, more than 5 redirects, or a host that is or resolves to a loopback, private, link-local, shared, multicast or reserved address (allowed only with STUDIO_FETCH_ALLOW_PRIVATE; see docs/security.md). Nothing was fetched from that address.',
+  fetch_failed: 'A URL the server fetched did not deliver: no connection, a timeout, or an answer other than a success. The message names the host, never what it answered.',
   internal: 'An unexpected failure; the deck is unchanged.',
   storage: 'The file system or git refused an operation; the deck is unchanged or was repaired.',
   render_failed: 'The renderer or an image codec failed: no Chromium to render with (the message names the three places it is looked for), or Chromium or sharp failed. Nothing was written.',

@@ -52,6 +52,8 @@ export const TemplateId = str({ pattern: SLUG, maxLength: 80, description: 'Temp
 export const SlideId = str({ pattern: '^[A-Za-z0-9][A-Za-z0-9_-]*$', maxLength: 120, description: 'Slide id, e.g. title-1.' })
 export const BlockId = str({ pattern: '^[A-Za-z0-9][A-Za-z0-9_-]*$', maxLength: 120, description: 'Block id, unique on its slide.' })
 export const SectionId = str({ pattern: '^[A-Za-z0-9][A-Za-z0-9_-]*$', maxLength: 120, description: 'Section id.' })
+/** A machine path named in an input: never a NUL byte (file systems refuse it; it must not reach them). */
+export const FilePath = (description: string): Schema => str({ minLength: 1, maxLength: 4096, pattern: '^[^\\u0000]*$', description })
 export const Pointer = str({ pattern: '^(/([^~/]|~[01])*)*$', description: 'A JSON pointer, e.g. /title.' })
 export const BR = int({ minimum: 0, description: 'baseRevision: the revision the caller last read; a stale one answers 409.' })
 export const Colour = str({

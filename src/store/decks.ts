@@ -4,7 +4,7 @@
  */
 import { existsSync, lstatSync } from 'node:fs'
 import { readdir, readFile } from 'node:fs/promises'
-import { join } from 'node:path'
+import { basename, join } from 'node:path'
 import { fail } from '../core/errors.js'
 import type { DeckDoc, Manifest, Slide, Version } from '../model/deck.js'
 import { canonicalJson } from './canonical.js'
@@ -18,43 +18,63 @@ export function docFiles(doc: DeckDoc): Map<string, string> {
   return files
 }
 
-async function readJson<T>(file: string): Promise<T> {
+/**
+ * What JSON.parse said, without the text it quotes (V8 writes `Unexpected token 'x', "<the file's
+ * first characters>" is not valid JSON`): a message may travel to a remote caller.
+ */
+export function jsonProblem(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error)
+  if (/^Unexpected token/.test(message)) return 'unexpected token'
+  if (/^Unexpected end of JSON input/.test(message)) return 'unexpected end of input'
+  const position = /at position (\d+)(?: \(line (\d+) column (\d+)\))?/.exec(message)
+  const what = message.replace(/ in JSON at position.*$/, '').replace(/ after JSON at position.*$/, ' after the value').replace(/["'].*$/, '').trim()
+  if (!position) return what || 'not valid JSON'
+  return position[2] ? `${what} at line ${position[2]} column ${position[3]}` : `${what} at position ${position[1]}`
+}
+
+/** Reads one JSON file; `name` is how messages call it. */
+async function readJson<T>(file: string, name: string): Promise<T> {
   let text: string
   try {
     text = await readFile(file, 'utf8')
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') fail('not_found', `Missing file ${file}`)
-    throw error
+    const code = (error as NodeJS.ErrnoException).code
+    if (code === 'ENOENT') fail('not_found', `Missing file ${name}`)
+    fail('storage', `Cannot read ${name}${code ? ` (${code})` : ''}.`)
   }
   try {
     return JSON.parse(text) as T
   } catch (error) {
-    fail('storage', `${file} is not valid JSON (${(error as Error).message}). Fix it by hand or restore it with git.`)
+    fail('storage', `${name} is not valid JSON (${jsonProblem(error)}). Fix it by hand or restore it with git.`)
   }
 }
 
 /** Refuses a symbolic link where a deck keeps its files: it could point anywhere on the machine. */
-function refuseLink(path: string): void {
+function refuseLink(path: string, name: string): void {
   try {
     if (!lstatSync(path).isSymbolicLink()) return
   } catch {
     return
   }
-  fail('storage', `${path.split('/').slice(-2).join('/')} is a symbolic link; studio does not follow links inside a deck folder. Replace it with the real file or folder.`)
+  fail('storage', `${name} is a symbolic link; studio does not follow links inside a deck folder. Replace it with the real file or folder.`)
 }
 
-/** Reads a deck folder (a deck, or a template's deck part). */
-export async function readDeckFolder(dir: string): Promise<DeckDoc> {
-  for (const part of [dir, join(dir, 'deck.json'), join(dir, 'slides'), join(dir, 'versions.json')]) refuseLink(part)
-  const manifest = await readJson<Manifest>(join(dir, 'deck.json'))
+/**
+ * Reads a deck folder (a deck, or a template's deck part). `shown` is how messages name the folder
+ * (default: its own name, never the absolute path, since messages may travel to a remote caller).
+ */
+export async function readDeckFolder(dir: string, shown: string = basename(dir)): Promise<DeckDoc> {
+  const name = (rel: string) => (rel ? `${shown}/${rel}` : shown)
+  for (const rel of ['', 'deck.json', 'slides', 'versions.json']) refuseLink(rel ? join(dir, rel) : dir, name(rel) || shown)
+  const manifest = await readJson<Manifest>(join(dir, 'deck.json'), name('deck.json'))
   const slides: Record<string, Slide> = {}
   const entries = await readdir(join(dir, 'slides'), { withFileTypes: true }).catch(() => [])
-  for (const entry of entries) if (entry.isSymbolicLink() && entry.name.endsWith('.json')) refuseLink(join(dir, 'slides', entry.name))
+  for (const entry of entries) if (entry.isSymbolicLink() && entry.name.endsWith('.json')) refuseLink(join(dir, 'slides', entry.name), name(`slides/${entry.name}`))
   const names = entries.filter((entry) => entry.isFile() && entry.name.endsWith('.json')).map((entry) => entry.name).sort()
-  const read = await Promise.all(names.map((name) => readJson<Slide>(join(dir, 'slides', name))))
+  const read = await Promise.all(names.map((file) => readJson<Slide>(join(dir, 'slides', file), name(`slides/${file}`))))
   for (const slide of read) slides[slide.id] = slide
   const versionsFile = join(dir, 'versions.json')
-  const versions = existsSync(versionsFile) ? await readJson<Version[]>(versionsFile) : []
+  const versions = existsSync(versionsFile) ? await readJson<Version[]>(versionsFile, name('versions.json')) : []
   return { manifest, slides, versions }
 }
 

@@ -8,9 +8,9 @@
  * plain folder never writes into the package or commits into the repository it was installed from.
  * `.studio/` beside `decks/` holds local state (locks, journal, leases) and is git-ignored.
  */
-import { existsSync, readFileSync, statSync } from 'node:fs'
-import { readdir, readFile } from 'node:fs/promises'
-import { dirname, join, resolve } from 'node:path'
+import { existsSync, readFileSync, realpathSync, statSync } from 'node:fs'
+import { readdir, readFile, realpath } from 'node:fs/promises'
+import { dirname, isAbsolute, join, relative, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { fail } from '../core/errors.js'
 import { Git } from './git.js'
@@ -100,6 +100,38 @@ export class Workspace {
     const gitRoot = findGitRoot(root)
     if (!gitRoot) fail('not_found', `${root} holds decks/ but is not inside a git repository. Run \`studio init\` there.`)
     return new Workspace(root, gitRoot)
+  }
+
+  /**
+   * Where `path` (relative to the root, or absolute) lands if it stays inside the workspace once every
+   * symbolic link is followed: `abs` (the real path) and `rel` (relative to the root, for messages).
+   * null when it leaves the workspace, lexically or through a link. A path that does not exist yet is
+   * judged by its nearest existing folder, so a link out of the workspace is not probed either.
+   */
+  async contain(path: string): Promise<{ abs: string; rel: string } | null> {
+    const realRoot = realpathSync(this.root)
+    const lexical = resolve(this.root, path)
+    const within = (base: string, p: string) => {
+      const rel = relative(base, p)
+      return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel))
+    }
+    if (!within(this.root, lexical) && !within(realRoot, lexical)) return null
+    let existing = lexical
+    let rest = ''
+    for (;;) {
+      try {
+        const real = await realpath(existing)
+        const abs = rest ? join(real, rest) : real
+        return within(realRoot, real) ? { abs, rel: relative(realRoot, abs) || '.' } : null
+      } catch (error) {
+        const code = (error as NodeJS.ErrnoException).code
+        if (code !== 'ENOENT' && code !== 'ENOTDIR') return null
+        const parent = dirname(existing)
+        if (parent === existing) return null
+        rest = rest ? join(existing.slice(parent.length + 1), rest) : existing.slice(parent.length + 1)
+        existing = parent
+      }
+    }
   }
 
   /** Refuses a write in the embedded (package) folder, naming what to do instead. */

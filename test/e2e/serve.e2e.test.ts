@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { execFile } from 'node:child_process'
-import { existsSync, mkdtempSync, readFileSync, statSync } from 'node:fs'
+import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Readable } from 'node:stream'
@@ -191,7 +191,8 @@ describe('push and pull between workspaces', () => {
     const hub = await workspace()
     const target = await workspace()
     const token = 'push-pull-secret-token-123'
-    const server = await serve(hub.dir, [], { env: { STUDIO_TOKEN: token } })
+    // The bundle store below is on loopback: the hub may fetch from it only with the allow switch.
+    const server = await serve(hub.dir, [], { env: { STUDIO_TOKEN: token, STUDIO_FETCH_ALLOW_PRIVATE: '1' } })
     try {
       await studio(source.dir, ['deck', 'rename', 'Travelling deck v2', '--json'])
       const refused = await studio(source.dir, ['deck', 'push', 'travelling-deck', '--to', server.url, '--json'], { env })
@@ -239,6 +240,93 @@ describe('push and pull between workspaces', () => {
       source.cleanup()
       hub.cleanup()
       target.cleanup()
+    }
+  })
+})
+
+describe('fromUrl goes through the SSRF guard', () => {
+  const SECRET = 'metadata-secret-7d2a'
+  let ws: Awaited<ReturnType<typeof workspace>>
+  let zip: Buffer
+  let internal: ReturnType<typeof createServer>
+  let internalHits = 0
+  let store: ReturnType<typeof createServer>
+  let internalUrl: string
+  let storeUrl: string
+  before(async () => {
+    ws = await workspace()
+    const source = await workspaceWithDeck('Fetched deck')
+    try {
+      zip = readFileSync((await studio(source.dir, ['deck', 'pack', 'fetched-deck', '--out', 'b.zip', '--json'])).json.file)
+    } finally {
+      source.cleanup()
+    }
+    // An "internal service" on 127.0.0.2 that must never be reached, and a bundle store on 127.0.0.1.
+    internal = createServer((_req, res) => {
+      internalHits++
+      res.writeHead(200, { 'content-type': 'application/zip' }).end(SECRET)
+    })
+    await new Promise<void>((r) => internal.listen(0, '127.0.0.2', () => r()))
+    internalUrl = `http://127.0.0.2:${(internal.address() as AddressInfo).port}`
+    store = createServer((req, res) => {
+      if (req.url === '/b.zip') res.writeHead(200, { 'content-type': 'application/zip' }).end(zip)
+      else if (req.url === '/to-internal') res.writeHead(302, { location: `${internalUrl}/latest/meta-data` }).end()
+      else if (req.url === '/to-ipv6') res.writeHead(302, { location: `http://[::1]:${(internal.address() as AddressInfo).port}/` }).end()
+      else if (req.url === '/error') res.writeHead(500, SECRET).end(SECRET)
+      else res.writeHead(404).end()
+    })
+    await new Promise<void>((r) => store.listen(0, '127.0.0.1', () => r()))
+    storeUrl = `http://127.0.0.1:${(store.address() as AddressInfo).port}`
+  })
+  after(() => {
+    internal?.close()
+    store?.close()
+    ws?.cleanup()
+  })
+
+  const push = (server: Served, fromUrl: string, as: string) => call(server.url, '/api/decks/bundle', { body: { fromUrl, as } })
+
+  it('refuses a loopback URL by default in every spelling, with fetch_refused and nothing of what it holds', async () => {
+    const server = await serve(ws.dir)
+    try {
+      const port = new URL(internalUrl).port
+      for (const url of [`${internalUrl}/`, `http://2130706434:${port}/`, `http://0x7f.0.0.2:${port}/`, `http://127.2:${port}/`, `http://[::ffff:127.0.0.2]:${port}/`, `http://localhost:${port}/`]) {
+        const r = await push(server, url, 'nope')
+        assert.equal(r.status, 400, `${url}: ${r.text}`)
+        assert.equal(r.json.code, 'fetch_refused', url)
+        assert.match(r.json.message, /loopback address/, url)
+        assert.doesNotMatch(r.text, new RegExp(SECRET))
+      }
+      assert.equal(internalHits, 0, 'the internal service never saw a request')
+      assert.equal(existsSync(join(ws.dir, 'decks', 'nope')), false)
+    } finally {
+      await server.stop()
+    }
+  })
+
+  it('with only the store allowed, re-checks every redirect: a hop to 127.0.0.2 or [::1] is refused', async () => {
+    const server = await serve(ws.dir, [], { env: { STUDIO_FETCH_ALLOW_PRIVATE: '127.0.0.1' } })
+    try {
+      for (const path of ['/to-internal', '/to-ipv6']) {
+        const r = await push(server, `${storeUrl}${path}`, 'nope')
+        assert.equal(r.status, 400, r.text)
+        assert.equal(r.json.code, 'fetch_refused')
+        assert.doesNotMatch(r.text, new RegExp(SECRET))
+      }
+      assert.equal(internalHits, 0)
+      const upstream = await push(server, `${storeUrl}/error`, 'nope')
+      assert.equal(upstream.status, 502)
+      assert.equal(upstream.json.code, 'fetch_failed')
+      assert.doesNotMatch(upstream.text, new RegExp(SECRET))
+      // The allowed store itself works, streamed through .studio/tmp, which is left empty.
+      const ok = await push(server, `${storeUrl}/b.zip`, 'fetched')
+      assert.equal(ok.status, 200, ok.text)
+      assert.equal(ok.json.id, 'fetched')
+      assert.ok(existsSync(join(ws.dir, 'decks', 'fetched', 'deck.json')))
+      const leftovers = existsSync(join(ws.dir, '.studio', 'tmp')) ? readdirSync(join(ws.dir, '.studio', 'tmp')) : []
+      assert.deepEqual(leftovers, [])
+    } finally {
+      await server.stop()
     }
   })
 })

@@ -81,7 +81,7 @@ export function serve(cwd: string, args: string[] = [], options: { env?: Record<
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--json', '--ttl', String(options.ttl ?? 180), ...args], {
       cwd,
-      env: { ...process.env, NO_COLOR: '1', STUDIO_ROOT: '', STUDIO_TOKEN: '', ...options.env },
+      env: { ...process.env, NO_COLOR: '1', STUDIO_ROOT: '', STUDIO_TOKEN: '', STUDIO_FETCH_ALLOW_PRIVATE: '', STUDIO_ALLOW_HOSTS: '', ...options.env },
       stdio: ['ignore', 'pipe', 'pipe'],
     })
     let out = ''

@@ -5,7 +5,7 @@ import { defineAction, type ActionContext } from '../../core/action.js'
 import { deckKey } from '../../core/engine.js'
 import { fail } from '../../core/errors.js'
 import type { DeckDoc, Manifest, Slide, Version } from '../../model/deck.js'
-import { bool, DeckId, int, obj, opt, str } from '../../model/schema.js'
+import { bool, DeckId, FilePath, int, obj, opt, str } from '../../model/schema.js'
 import { result, written } from '../../model/results.js'
 import { listFiles } from '../../store/decks.js'
 import { freeSiblingId } from './lifecycle.js'
@@ -30,7 +30,7 @@ export const deckPack = defineAction({
   transports: 'C',
   input: obj({
     id: DeckId,
-    out: opt(str({ minLength: 1, description: 'Zip path; default <id>-r<revision>.zip in the working directory.' })),
+    out: opt(FilePath('Zip path; default <id>-r<revision>.zip in the working directory.')),
     versions: opt(bool({ description: 'Carry the version log (default true; --no-versions drops it).' })),
   }),
   output: result({
@@ -101,7 +101,7 @@ export const deckUnpack = defineAction({
   transports: 'C',
   deck: { kind: 'none' },
   input: obj({
-    file: str({ minLength: 1, description: 'The bundle zip.' }),
+    file: FilePath('The bundle zip.'),
     as: opt(DeckId),
     replace: opt(bool({ description: 'Remove the deck holding the id first.' })),
   }),

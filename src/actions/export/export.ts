@@ -2,12 +2,11 @@ import { mkdirSync } from 'node:fs'
 import { dirname, relative } from 'node:path'
 import writeFileAtomic from 'write-file-atomic'
 import { defineAction } from '../../core/action.js'
-import { inputPath } from '../../core/paths.js'
 import { fail } from '../../core/errors.js'
 import { orderedSlides, type Block, type Slide } from '../../model/deck.js'
 import { SLOTS } from '../../model/layouts.js'
 import { plainOf } from '../../model/lint.js'
-import { arr, bool, int, lit, obj, oneOf, openObj, opt, SlideId, SlideIdsOrAll, str, Themes } from '../../model/schema.js'
+import { arr, bool, FilePath, int, lit, obj, oneOf, openObj, opt, SlideId, SlideIdsOrAll, str, Themes } from '../../model/schema.js'
 import { CurrentRevision, planned, result } from '../../model/results.js'
 
 const slideIds = opt({ ...SlideIdsOrAll, description: "'all' (default) or a subset of slide ids." })
@@ -194,7 +193,7 @@ export const buildRun = defineAction({
   mutates: false,
   transports: 'CMHP',
   input: obj({
-    out: str({ minLength: 1, description: 'The HTML file to write (over HTTP and MCP: inside the workspace).' }),
+    out: FilePath('The HTML file to write (over HTTP and MCP: inside the workspace).'),
     budgetMB: opt({ type: 'number', exclusiveMinimum: 0, default: 16, description: 'Size budget in MB; 16 when absent.' }),
     quality: opt({ type: 'integer', minimum: 1, maximum: 100, description: 'Re-encode raster pictures at this quality (JPEG, or WebP with transparency), at most 3200 px wide; as stored when absent.' }),
     includeSkipped,
@@ -212,7 +211,7 @@ export const buildRun = defineAction({
   example: { out: 'dist/q3-review.html', budgetMB: 16 },
   run: async (ctx, input: { out: string; budgetMB?: number; quality?: number; includeSkipped?: boolean; includeNotes?: boolean }) => {
     const doc = await ctx.target()
-    const target = inputPath(ctx.ws.root, ctx.transport, input.out, '/out')
+    const target = (await ctx.inputPath(input.out, '/out')).abs
     const { buildStandalone } = await import('../../render/standalone.js')
     const built = await buildStandalone(doc, ctx.ws.deckDir(doc.manifest.id), input)
     const bytes = Buffer.byteLength(built.html)

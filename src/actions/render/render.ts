@@ -2,10 +2,9 @@ import { join } from 'node:path'
 import type { ActionContext } from '../../core/action.js'
 import { defineAction } from '../../core/action.js'
 import { fail } from '../../core/errors.js'
-import { inputPath } from '../../core/paths.js'
 import type { DeckDoc, Slide } from '../../model/deck.js'
 import { orderedSlides } from '../../model/deck.js'
-import { arr, bool, Box, int, obj, oneOf, opt, SlideId, SlideIdsOrAll, str, Themes } from '../../model/schema.js'
+import { arr, bool, Box, FilePath, int, obj, oneOf, opt, SlideId, SlideIdsOrAll, str, Themes } from '../../model/schema.js'
 import { planned, result } from '../../model/results.js'
 import type { Appearance } from '../../render/paint.js'
 import type { Workspace } from '../../store/workspace.js'
@@ -44,9 +43,9 @@ function appearancesOf(doc: DeckDoc, given: Appearance[] | undefined): Appearanc
   return given ?? [doc.manifest.defaults?.appearance ?? 'light']
 }
 
-/** The folder a call's images go to: `<out>/<deckId>`, `out` confined to the workspace off the command line. */
-function outFolder(ctx: ActionContext, doc: DeckDoc, out: string | undefined): string {
-  return join(inputPath(ctx.ws.root, ctx.transport, out ?? RENDER_DIR, '/out'), doc.manifest.id)
+/** The folder a call's images go to: `<out>/<deckId>` (`out` confined to the workspace off the command line), else .studio/render/<deckId> in the workspace. */
+async function outFolder(ctx: ActionContext, doc: DeckDoc, out: string | undefined): Promise<string> {
+  return join(out === undefined ? join(ctx.ws.root, RENDER_DIR) : (await ctx.inputPath(out, '/out')).abs, doc.manifest.id)
 }
 
 /** slide.get's render: the newest image in the default folder that still shows the slide as it is. */
@@ -64,7 +63,7 @@ export async function renderDeckSlides(ctx: ActionContext, doc: DeckDoc, slides:
     appearances: options.appearances,
     scale: options.scale,
     format: options.format,
-    outDir: outFolder(ctx, doc, options.out),
+    outDir: await outFolder(ctx, doc, options.out),
     root: ctx.ws.root,
     onProgress: (done, total) => ctx.progress(done, total, 'Rendering'),
   })
@@ -85,7 +84,7 @@ export const renderSlide = defineAction({
     themes: opt(themes),
     scale: opt(oneOf([1, 2], { description: 'Pixels per sheet pixel (1 when absent).' })),
     format: opt(oneOf(['png', 'jpg'], { description: 'Image format (png when absent).' })),
-    out: opt(str({ default: RENDER_DIR, description: 'Output directory; .studio/render when absent. Over HTTP and MCP it must be inside the workspace.' })),
+    out: opt({ ...FilePath('Output directory; .studio/render in the workspace when absent. Over HTTP and MCP it must be inside the workspace.'), default: RENDER_DIR }),
   }),
   output: result({ renders: arr(RenderRecord, { description: 'Render records, per slide then appearance.' }) }),
   cli: 'render <slideIds> --theme <themes> --out <out> --json',
@@ -117,7 +116,7 @@ export const renderSheet = defineAction({
     thumb: opt(int({ minimum: 64, maximum: 1600, description: 'Thumbnail width in px (320 when absent).' })),
     numbered: opt(bool({ description: 'Print slide numbers on the cells.' })),
     overlay: opt(oneOf(['lint', 'plate'], { description: 'Overlay lint findings or plate boxes on the cells.' })),
-    out: opt(str({ description: 'Output directory; .studio/render when absent. Over HTTP and MCP it must be inside the workspace.' })),
+    out: opt(FilePath('Output directory; .studio/render in the workspace when absent. Over HTTP and MCP it must be inside the workspace.')),
   }),
   output: result({
     sheets: arr(
@@ -155,7 +154,7 @@ export const renderSheet = defineAction({
           numbered: input.numbered ?? false,
           overlay: input.overlay,
           assets,
-          outDir: outFolder(ctx, doc, input.out),
+          outDir: await outFolder(ctx, doc, input.out),
           root: ctx.ws.root,
         }),
       )

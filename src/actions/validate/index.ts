@@ -1,11 +1,10 @@
-import { resolve } from 'node:path'
 import type { Action } from '../../core/action.js'
 import { defineAction } from '../../core/action.js'
 import { StudioError } from '../../core/errors.js'
 import type { DeckDoc } from '../../model/deck.js'
 import { documentIssues, type Issue } from '../../model/check.js'
 import { normalizeDoc } from '../../model/normalize.js'
-import { arr, bool, nullable, obj, openObj, opt, ref, str } from '../../model/schema.js'
+import { arr, bool, FilePath, nullable, obj, openObj, opt, ref, str } from '../../model/schema.js'
 import { result } from '../../model/results.js'
 import { readDeckFolder } from '../../store/decks.js'
 
@@ -17,12 +16,14 @@ export async function deckIssues(doc: DeckDoc) {
 export const validateRun = defineAction({
   id: 'validate.run',
   label: 'Validate a deck',
-  doc: 'Checks a deck folder (the current deck by default) against the model: schema, section references, unique ids. Result: the issues, each with a JSON pointer into the document, and the normalized document.',
+  doc: 'Checks a deck folder (the current deck by default) against the model: schema, section references, unique ids. Result: the issues, each with a JSON pointer into the document, and the normalized document. On the CLI the folder may be anywhere; over HTTP and MCP it must lie inside the workspace (symbolic links followed), else 403.',
   group: 'validate',
   milestone: 'M1',
   mutates: false,
   transports: 'CMHP',
-  input: obj({ path: opt(str({ minLength: 1, description: 'A deck directory; the current deck when absent.' })) }),
+  input: obj({
+    path: opt(FilePath('A deck directory; the current deck when absent. Over HTTP and MCP it is relative to the workspace root and must stay inside the workspace.')),
+  }),
   output: result(
     {
       valid: bool({ description: 'true when there is no issue.' }),
@@ -39,8 +40,10 @@ export const validateRun = defineAction({
   example: {},
   run: async (ctx, input: { path?: string }) => {
     let doc: DeckDoc
+    // Outside the try: a path leading out of the workspace over a network transport is refused (403), not an issue.
+    const folder = input.path === undefined ? undefined : await ctx.inputPath(input.path, '/path')
     try {
-      doc = input.path ? await readDeckFolder(resolve(input.path)) : await ctx.target()
+      doc = folder ? await readDeckFolder(folder.abs, folder.shown) : await ctx.target()
     } catch (error) {
       if (error instanceof StudioError) return { valid: false, issues: [{ pointer: '/', message: error.message }], document: null }
       throw error

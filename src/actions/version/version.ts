@@ -1,13 +1,12 @@
 import { existsSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
-import { defineAction, type ActionContext, type CliParsed, type TransportLetter } from '../../core/action.js'
+import { defineAction, type ActionContext, type CliParsed } from '../../core/action.js'
 import type { Workspace } from '../../store/workspace.js'
 import { fail, StudioError } from '../../core/errors.js'
-import { inputPath } from '../../core/paths.js'
 import type { Appearance } from '../../render/paint.js'
 import type { DeckDoc, Manifest, Version } from '../../model/deck.js'
-import { arr, BlockId, Box, ref as resultRef, bool, BR, DeckId, int, nullable, obj, oneOf, openObj, opt, SlideId, str, Themes } from '../../model/schema.js'
+import { arr, BlockId, Box, FilePath, ref as resultRef, bool, BR, DeckId, int, nullable, obj, oneOf, openObj, opt, SlideId, str, Themes } from '../../model/schema.js'
 import { CurrentRevision, result, resultOf, Revision, written } from '../../model/results.js'
 import { compareRefs, diffRevisions, filesAt, loadHistory, resolveRange, statesAt, withReader, type RefComparison, type RevisionStates } from '../../history/index.js'
 import { diffDecks, proseLines } from '../../history/diff.js'
@@ -106,7 +105,7 @@ async function diffRefs(ctx: ActionContext, input: DiffInput) {
   })
   const several = comparison.decks.length > 1
   const changes = comparison.decks.flatMap((d) => d.changes.map((line) => (several ? `${d.id}: ${line}` : line)))
-  const crops = input.render ? await refCrops(ctx.ws, ctx.transport, comparison, input) : undefined
+  const crops = input.render ? await refCrops(ctx.ws, comparison, input.themes ?? ['light'], await cropDir(ctx, input.out)) : undefined
   return {
     from: comparison.fromRef,
     to: comparison.toRef,
@@ -119,18 +118,18 @@ async function diffRefs(ctx: ActionContext, input: DiffInput) {
   }
 }
 
-/** The folder crops go to: `out`, else .studio/diff; inside the workspace off the command line. */
-function cropDir(ws: Workspace, transport: TransportLetter, out: string | undefined, fallback = '.studio/diff'): string {
-  return inputPath(ws.root, transport, out ?? fallback, '/out')
+/** The folder crops go to: `out` (inside the workspace off the command line), else .studio/diff in the workspace. */
+async function cropDir(ctx: ActionContext, out: string | undefined): Promise<string> {
+  return out === undefined ? join(ctx.ws.root, '.studio', 'diff') : (await ctx.inputPath(out, '/out')).abs
 }
 
 /** Crops of every deck a refs comparison changed. */
-export async function refCrops(ws: Workspace, transport: TransportLetter, comparison: RefComparison, input: { themes?: Appearance[]; out?: string; fallback?: string }) {
+export async function refCrops(ws: Workspace, comparison: RefComparison, themes: Appearance[], outDir: string) {
   const { reviewCrops } = await import('../../render/crops.js')
   const crops = []
   for (const deck of comparison.decks) {
     if (deck.status === 'unchanged') continue
-    crops.push(...(await reviewCrops(ws, deck.id, { doc: deck.before, commit: comparison.fromCommit }, { doc: deck.after, commit: comparison.toCommit }, deck.diff.slides, input.themes ?? ['light'], cropDir(ws, transport, input.out, input.fallback))))
+    crops.push(...(await reviewCrops(ws, deck.id, { doc: deck.before, commit: comparison.fromCommit }, { doc: deck.after, commit: comparison.toCommit }, deck.diff.slides, themes, outDir)))
   }
   return crops
 }
@@ -153,7 +152,7 @@ export const diffRun = defineAction({
     staged: opt(bool({ description: 'Diff from the newest named version below the current revision.' })),
     render: opt(bool({ description: 'Write before and after crops of every touched block, and thumbnails of slides added or removed.' })),
     themes: opt({ ...Themes, description: 'Themes of the crops; light when absent.' }),
-    out: opt(str({ default: '.studio/diff', description: 'Crop directory; .studio/diff when absent.' })),
+    out: opt({ ...FilePath('Crop directory; .studio/diff in the workspace when absent (over HTTP and MCP: inside the workspace).'), default: '.studio/diff' }),
     fromRef: ref('Older git ref (branch, tag, sha) instead of a revision; `studio diff main HEAD` fills it.'),
     toRef: ref('Newer git ref; HEAD when absent.'),
     gitRange: opt(str({ pattern: RANGE, description: 'A git range: A..B compares A with B, A...B compares their merge base with B.' })),
@@ -219,7 +218,7 @@ export const diffRun = defineAction({
     const result = await diffRevisions(ctx.ws, doc, input, (s) => (states = s))
     if (!input.render || !states) return result
     const { reviewCrops } = await import('../../render/crops.js')
-    const crops = await reviewCrops(ctx.ws, doc.manifest.id, { doc: states.before, commit: states.fromCommit }, { doc: states.after, commit: states.toCommit }, result.slides, input.themes ?? ['light'], cropDir(ctx.ws, ctx.transport, input.out))
+    const crops = await reviewCrops(ctx.ws, doc.manifest.id, { doc: states.before, commit: states.fromCommit }, { doc: states.after, commit: states.toCommit }, result.slides, input.themes ?? ['light'], await cropDir(ctx, input.out))
     return { ...result, crops }
   },
   human: (result: { text: string; file?: string; crops?: { before: string | null; after: string | null }[] }) =>

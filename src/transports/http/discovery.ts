@@ -142,6 +142,7 @@ const ERROR_RESPONSES: Record<number, [string, string]> = {
   413: ['PayloadTooLarge', 'The body is over its cap (1 MB for action endpoints).'],
   500: ['InternalError', 'Renderer, codec or storage failure; the deck is unchanged.'],
   501: ['NotImplemented', 'The action is declared in the table but not built on this instance (implemented: false).'],
+  502: ['BadGateway', 'A URL the server fetched (a bundle\'s fromUrl) did not deliver; the body never echoes what it answered.'],
 }
 
 function errorResponses(): Record<string, unknown> {
@@ -374,7 +375,7 @@ function discoveryPaths(): Record<string, unknown> {
         },
         responses: {
           '200': { description: 'The deck the bundle landed in.', content: json(REF('schemas', 'BundleResult')) },
-          ...errorRefs([400, 401, 403, 409, 413, 500]),
+          ...errorRefs([400, 401, 403, 409, 413, 500, 502]),
         },
       },
     },

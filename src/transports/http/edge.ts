@@ -4,15 +4,19 @@
  * - Loopback is the socket's remote address (127.0.0.0/8, ::1, ::ffff:127.x), never a forwarded header.
  * - Off loopback every route needs `Authorization: Bearer <STUDIO_TOKEN>`; both sides are hashed
  *   before `timingSafeEqual`, so a token of any length (or none) compares in constant time and never throws.
- * - Host and Origin are checked on every route: a name this server was not bound to answers 403
- *   (DNS rebinding), whatever the path.
+ * - Host and Origin are checked on every route, before the token: a name this server does not answer
+ *   to is 403 (DNS rebinding), whatever the path, even with a valid token. A wildcard bind answers to
+ *   the loopback names, the machine's own addresses and the names given with `--allow-host`, never
+ *   to any name. An Origin must be this server: scheme, name and port. Two Host headers are 400.
  * - Bodies are counted while they stream, for Content-Length and chunked alike; past the cap the
  *   request is answered 413 before any action runs.
  */
 import { createHash, timingSafeEqual } from 'node:crypto'
 import type { IncomingMessage } from 'node:http'
 import { isIP } from 'node:net'
-import { StudioError } from '../../core/errors.js'
+import { networkInterfaces } from 'node:os'
+import ipaddr from 'ipaddr.js'
+import { fail, StudioError } from '../../core/errors.js'
 
 export const BODY_LIMIT = 1024 * 1024
 /** The function body cap of hosted deployments, for bundle uploads (configurable: --bundle-limit, STUDIO_BUNDLE_LIMIT). */
@@ -47,43 +51,109 @@ export function bearerOf(req: IncomingMessage): string | undefined {
 }
 
 export interface EdgePolicy {
-  /** Host names (without port) this server answers to; empty means any (a wildcard bind with no list). */
+  /** Host names (without port; IPv6 in brackets) this server answers to. Never empty: there is no "any". */
   hosts: Set<string>
+  /** The port the server listens on; a browser Origin must name it. */
   port: number
+  /** Full origins allowed beside `http://<host>:<port>` (an `--allow-host https://name` behind a proxy). */
+  origins: Set<string>
   token?: string
 }
 
-/** The names a server bound to `host` answers to. */
-export function policyFor(host: string, port: number, token: string | undefined, extraHosts: string[]): EdgePolicy {
-  const hosts = new Set<string>(extraHosts.map((h) => h.toLowerCase()))
-  if (isLoopbackHost(host)) for (const name of ['localhost', '127.0.0.1', '[::1]', '::1']) hosts.add(name)
-  else if (host !== '0.0.0.0' && host !== '::') hosts.add(host.includes(':') ? `[${host}]` : host.toLowerCase())
-  return { hosts, port, token }
+const LOOPBACK_NAMES = ['localhost', '127.0.0.1', '[::1]']
+
+/** Whether `host` is a wildcard bind (0.0.0.0, ::, and their other spellings). */
+export function isWildcardHost(host: string): boolean {
+  const plain = host.replace(/^\[(.*)\]$/, '$1')
+  return ipaddr.isValid(plain) && ipaddr.parse(plain).range() === 'unspecified'
 }
 
+/** An address as a Host header carries it: IPv6 in brackets, without a zone. */
+function asHostName(address: string): string {
+  const plain = address.replace(/^\[(.*)\]$/, '$1').replace(/%.*$/, '').toLowerCase()
+  return plain.includes(':') ? `[${ipaddr.parse(plain).toString()}]` : plain
+}
+
+/** Every address of this machine's interfaces, as Host names. */
+export function ownAddresses(): string[] {
+  const out: string[] = []
+  for (const list of Object.values(networkInterfaces())) for (const info of list ?? []) out.push(asHostName(info.address))
+  return out
+}
+
+/**
+ * The names a server bound to `host` answers to.
+ *
+ * - Loopback bind: the loopback names (localhost, 127.0.0.1, [::1]).
+ * - Wildcard bind (0.0.0.0, ::): the loopback names, this machine's own addresses, and nothing else
+ *   unless named: a DNS-rebinding page's name is never served.
+ * - A specific address: that address.
+ *
+ * `extraHosts` (`--allow-host`, STUDIO_ALLOW_HOSTS) adds names; an entry written as an origin
+ * (`https://studio.example.com`) adds its name and lets that exact Origin in too (a TLS proxy in front).
+ */
+export function policyFor(host: string, port: number, token: string | undefined, extraHosts: string[]): EdgePolicy {
+  const hosts = new Set<string>()
+  const origins = new Set<string>()
+  for (const entry of extraHosts.map((h) => h.trim()).filter(Boolean)) {
+    if (/^https?:\/\//i.test(entry)) {
+      let url: URL
+      try {
+        url = new URL(entry)
+      } catch {
+        fail('invalid_input', `--allow-host "${entry}" is neither a host name nor an origin.`)
+      }
+      hosts.add(url.hostname.toLowerCase())
+      origins.add(url.origin)
+    } else hosts.add(ipaddr.isValid(entry.replace(/^\[(.*)\]$/, '$1')) ? asHostName(entry) : entry.toLowerCase())
+  }
+  if (isLoopbackHost(host)) for (const name of LOOPBACK_NAMES) hosts.add(name)
+  else if (isWildcardHost(host)) {
+    for (const name of LOOPBACK_NAMES) hosts.add(name)
+    for (const name of ownAddresses()) hosts.add(name)
+  } else hosts.add(ipaddr.isValid(host.replace(/^\[(.*)\]$/, '$1')) ? asHostName(host) : host.toLowerCase())
+  return { hosts, port, origins, token }
+}
+
+/** The name of a Host header value, without its port (IPv6 keeps its brackets). */
 function hostName(value: string): string {
   const v = value.toLowerCase()
   if (v.startsWith('[')) return v.slice(0, v.indexOf(']') + 1)
   return v.split(':')[0]
 }
 
-/** Checks Host, Origin and the bearer; throws the error to answer, or returns whether the caller is local. */
+/** How many Host headers the request carried (Node keeps only the first in `req.headers`). */
+function hostHeaderCount(req: IncomingMessage): number {
+  let count = 0
+  for (let i = 0; i < req.rawHeaders.length; i += 2) if (req.rawHeaders[i].toLowerCase() === 'host') count++
+  return count
+}
+
+/** Whether a browser Origin is this server: scheme http, an allowed name, and this server's port (or a listed origin). */
+function originAllowed(origin: string, policy: EdgePolicy): boolean {
+  let url: URL
+  try {
+    url = new URL(origin)
+  } catch {
+    return false
+  }
+  if (policy.origins.has(url.origin)) return true
+  const port = url.port ? Number(url.port) : url.protocol === 'https:' ? 443 : 80
+  return url.protocol === 'http:' && port === policy.port && policy.hosts.has(hostName(url.host))
+}
+
+/**
+ * Checks the request's Host, Origin and bearer, in that order: a name this server does not answer to
+ * is 403 before any token is looked at or any loopback exemption applies. Throws the error to answer,
+ * or returns whether the caller is local.
+ */
 export function checkEdge(req: IncomingMessage, policy: EdgePolicy, options: { requireToken?: boolean } = {}): { loopback: boolean } {
   const host = req.headers.host
   if (!host) throw new StudioError('forbidden', 'A Host header is required.')
-  if (policy.hosts.size && !policy.hosts.has(hostName(host))) throw new StudioError('forbidden', `Host "${host}" is not served here.`)
+  if (hostHeaderCount(req) > 1) throw new StudioError('invalid_input', 'The request carries more than one Host header.')
+  if (!policy.hosts.has(hostName(host))) throw new StudioError('forbidden', `Host "${host}" is not served here.`)
   const origin = req.headers.origin
-  if (origin !== undefined && origin !== 'null') {
-    let originHost: string
-    try {
-      originHost = new URL(origin).host
-    } catch {
-      throw new StudioError('forbidden', `Origin "${origin}" is not allowed.`)
-    }
-    if (policy.hosts.size ? !policy.hosts.has(hostName(originHost)) : hostName(originHost) !== hostName(host)) {
-      throw new StudioError('forbidden', `Origin "${origin}" is not allowed.`)
-    }
-  } else if (origin === 'null') throw new StudioError('forbidden', 'Origin "null" is not allowed.')
+  if (origin !== undefined && !originAllowed(origin, policy)) throw new StudioError('forbidden', `Origin "${origin}" is not allowed.`)
   const loopback = isLoopbackAddress(req.socket.remoteAddress)
   const presented = bearerOf(req)
   // On loopback a token is needed only where the route asks for one; one that is sent must still be right.

@@ -7,7 +7,10 @@
  * body is read under the cap, then it is routed. Every answer carries nosniff and no-referrer;
  * API answers are no-store.
  */
+import { randomBytes } from 'node:crypto'
+import { mkdir, rm } from 'node:fs/promises'
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
+import { join } from 'node:path'
 import type { AddressInfo } from 'node:net'
 import { findAction } from '../../actions/index.js'
 import { defineAction, describeAction, type Action, type ActionContext } from '../../core/action.js'
@@ -85,8 +88,11 @@ function binding(req: IncomingMessage, url: URL, fallbackDeck: string | undefine
   return { deck: deck ?? undefined, author, force }
 }
 
-/** The internal action behind POST /api/decks/bundle: unpack bytes (or a fetched URL) like deck.unpack. */
-function receiveAction(bytes: () => Promise<Buffer>): Action {
+/**
+ * The internal action behind POST /api/decks/bundle: unpack bytes (or a fetched URL) like deck.unpack.
+ * `source` yields the bundle: the uploaded bytes, or the path of a file fetched into `.studio/tmp/`.
+ */
+function receiveAction(source: (ctx: ActionContext) => Promise<string | Buffer>): Action {
   return defineAction({
     id: 'deck.receive',
     label: 'Receive a bundle',
@@ -101,7 +107,7 @@ function receiveAction(bytes: () => Promise<Buffer>): Action {
     cli: null,
     mcp: null,
     example: {},
-    run: async (ctx: ActionContext, input: { as?: string; replace?: boolean }) => unpackInto(ctx, await bytes(), input),
+    run: async (ctx: ActionContext, input: { as?: string; replace?: boolean }) => unpackInto(ctx, await source(ctx), input),
   })
 }
 
@@ -121,28 +127,23 @@ const packAction = defineAction({
   run: async (ctx: ActionContext, input: { id: string }) => packDeck(ctx, input.id),
 })
 
-async function fetchBundle(url: string, limit: number): Promise<Buffer> {
-  const { request } = await import('undici')
-  const response = await request(url, { method: 'GET', maxRedirections: 3 } as Parameters<typeof request>[1])
-  if (response.statusCode !== 200) {
-    await response.body.dump()
-    fail('refused', `Fetching ${url} answered ${response.statusCode}.`)
-  }
-  const chunks: Buffer[] = []
-  let size = 0
-  for await (const chunk of response.body) {
-    size += (chunk as Buffer).length
-    if (size > limit) {
-      response.body.destroy()
-      fail('payload_too_large', `The bundle at ${url} exceeds ${limit} bytes.`)
-    }
-    chunks.push(chunk as Buffer)
-  }
-  return Buffer.concat(chunks)
+/**
+ * A bundle named by `fromUrl`, fetched through the SSRF guard (src/net/guarded-fetch.ts) and streamed
+ * into `.studio/tmp/` so memory stays bounded; the file is removed when the call ends.
+ */
+async function fetchBundle(ctx: ActionContext, url: string, limit: number): Promise<string> {
+  const { saveTo } = await import('../../net/guarded-fetch.js')
+  const dir = join(ctx.ws.stateDir, 'tmp')
+  await mkdir(dir, { recursive: true })
+  const file = join(dir, `bundle-fetch-${randomBytes(8).toString('hex')}.zip`)
+  ctx.cleanup(() => rm(file, { force: true }))
+  await saveTo(url, file, { limit, timeoutMs: FROM_URL_TIMEOUT_MS })
+  return file
 }
 
 /** Largest bundle fetched from a URL (the upload cap does not apply; the bundle's own caps still do). */
 const FROM_URL_LIMIT = 500 * 1024 * 1024
+const FROM_URL_TIMEOUT_MS = 10 * 60 * 1000
 
 export async function startServer(options: ServeOptions): Promise<RunningServer> {
   const token = options.token || undefined
@@ -211,11 +212,11 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       const type = String(req.headers['content-type'] ?? '')
       const bind = binding(req, url, undefined)
       let input: Record<string, unknown>
-      let bytes: () => Promise<Buffer>
+      let source: (ctx: ActionContext) => Promise<string | Buffer>
       if (type.startsWith('application/json')) {
         input = parseJsonObject(await readBody(req, BODY_LIMIT))
         if (typeof input.fromUrl !== 'string') fail('invalid_input', 'A JSON body names the bundle with fromUrl.', { pointer: '/fromUrl' })
-        bytes = () => fetchBundle(input.fromUrl as string, FROM_URL_LIMIT)
+        source = (ctx) => fetchBundle(ctx, input.fromUrl as string, FROM_URL_LIMIT)
       } else {
         const body = await readBody(req, bundleLimit)
         input = {}
@@ -223,9 +224,9 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
         if (as) input.as = as
         const replace = url.searchParams.get('replace')
         if (replace === '' || replace === '1' || replace === 'true') input.replace = true
-        bytes = async () => body
+        source = async () => body
       }
-      const { result } = await dispatch(receiveAction(bytes), input, { ws: options.ws, transport: 'H', author: bind.author ?? 'agent:push' })
+      const { result } = await dispatch(receiveAction(source), input, { ws: options.ws, transport: 'H', author: bind.author ?? 'agent:push' })
       return send(res, 200, result)
     }
     const pull = /^\/api\/decks\/([^/]+)\/bundle$/.exec(path)
