@@ -43,7 +43,13 @@ export interface ActionSpec<I = any, O = any> {
   /** Extra lock keys held for the whole call (e.g. `template-<slug>`), beside the guarded deck's. */
   locks?: (input: I) => string[] | Promise<string[]>
   /** MCP tool hints; derived from `mutates` when absent. */
-  annotations?: { destructive?: boolean; idempotent?: boolean }
+  /**
+   * MCP hints beyond what `mutates` says: `destructive` (removes or overwrites what the caller may
+   * want back: trash, restore, remove, replace, a whole section list, a version restore), `idempotent`,
+   * and `writes` (writes files outside a deck commit: renders, bundles, exports, crash repair), which
+   * makes the tool not read-only even though it commits nothing.
+   */
+  annotations?: { destructive?: boolean; idempotent?: boolean; writes?: boolean }
   /** Turns parsed CLI flags and arguments into the input object where the form is not field-for-field. */
   cliInput?: (parsed: CliParsed) => Record<string, unknown>
   /** Human rendering of the result for the CLI (without --json). */

@@ -20,6 +20,7 @@ export const ERROR_CODES = {
   leased: [409, 4],
   id_taken: [409, 4],
   workspace_busy: [409, 4],
+  method_not_allowed: [405, 2],
   payload_too_large: [413, 2],
   internal: [500, 1],
   storage: [500, 1],
@@ -38,6 +39,32 @@ export type ErrorCode = keyof typeof ERROR_CODES
  */
 export const FINDINGS_EXIT_CODE = 7
 
+/** Short titles of the codes: RFC 9457 `title` of an HTTP problem (the same for every occurrence of a code). */
+export const ERROR_TITLES: Record<ErrorCode, string> = {
+  invalid_input: 'Invalid input',
+  unknown_field: 'Unknown field',
+  refused: 'Refused',
+  unauthorized: 'Unauthorized',
+  forbidden: 'Forbidden',
+  read_only: 'Read-only',
+  not_found: 'Not found',
+  stale_revision: 'Stale revision',
+  leased: 'Slide leased',
+  id_taken: 'Id taken',
+  workspace_busy: 'Workspace busy',
+  method_not_allowed: 'Method not allowed',
+  payload_too_large: 'Payload too large',
+  fetch_refused: 'Fetch refused',
+  fetch_failed: 'Fetch failed',
+  internal: 'Internal error',
+  storage: 'Storage error',
+  render_failed: 'Render failed',
+  not_implemented: 'Not implemented',
+}
+
+/** The RFC 9457 `type` of a code: a stable URN (docs/errors.md documents each). */
+export const errorType = (code: ErrorCode) => `urn:deck-studio:error:${code}`
+
 export const ERROR_DOCS: Record<ErrorCode, string> = {
   invalid_input: 'The input does not match the action schema; `path` is the validator path, `pointer` the JSON pointer of the offending value.',
   unknown_field: 'The input carries a field the action does not know; `pointer` names it.',
@@ -50,6 +77,7 @@ export const ERROR_DOCS: Record<ErrorCode, string> = {
   leased: 'Another author holds the lease on the slide; `holder` names them, and `currentRevision` and `current` come as with a stale revision. Retry with force to override.',
   id_taken: 'The id asked for is already in use.',
   workspace_busy: 'The deck stayed locked by another writer beyond the wait limit, or git\'s index is held by another git command (or by a lock studio cannot call its own); nothing was written, and `message` says how to clear it.',
+  method_not_allowed: 'HTTP only: the path exists but not for this method; the `Allow` header (and `details.allow`) lists the methods it answers.',
   payload_too_large: 'The request body or a bundle exceeds its documented cap.',
   fetch_refused: 'A URL the server was asked to fetch (a bundle\'s `fromUrl`) is refused by the guard: not http or https, credentials in the URL, more than 5 redirects, or a host that is or resolves to a loopback, private, link-local, shared, multicast or reserved address (allowed only with STUDIO_FETCH_ALLOW_PRIVATE; see docs/security.md). Nothing was fetched from that address.',
   fetch_failed: 'A URL the server fetched did not deliver: no connection, a timeout, or an answer other than a success. The message names the host, never what it answered.',

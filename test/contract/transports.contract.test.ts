@@ -20,6 +20,7 @@ import { join } from 'node:path'
 import { after, before, describe, it } from 'node:test'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
+import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js'
 import AjvModule from 'ajv'
 import addFormatsModule from 'ajv-formats'
 import { request } from 'undici'
@@ -99,7 +100,15 @@ async function mcpClient(dir: string): Promise<Client> {
 }
 
 async function viaMcp(client: Client, dir: string, action: Action, input: Record<string, unknown>): Promise<Outcome> {
-  const r = (await client.callTool({ name: action.mcp!, arguments: input })) as { isError?: boolean; structuredContent?: any }
+  let r: { isError?: boolean; structuredContent?: any }
+  try {
+    r = (await client.callTool({ name: action.mcp!, arguments: input })) as typeof r
+  } catch (error) {
+    // Arguments outside the tool's input schema are a protocol error (-32602) carrying the same error body.
+    assert.ok(error instanceof McpError && error.code === ErrorCode.InvalidParams, `${action.id}: ${String(error)}`)
+    const body = error.data as { status: number; code: string; pointer?: string }
+    return { ok: false, status: body.status, code: body.code, pointer: body.pointer }
+  }
   if (!r.isError) {
     conforms(action, 'MCP', r.structuredContent)
     return { ok: true, result: normalize(r.structuredContent, dir) }

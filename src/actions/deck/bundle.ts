@@ -40,6 +40,7 @@ export const deckPack = defineAction({
     files: int({ minimum: 0, description: 'Number of deck files.' }),
   }),
   cli: 'deck pack <id> --out <out>',
+  annotations: { writes: true },
   mcp: null,
   example: { id: 'quarterly-review', out: 'quarterly-review.zip' },
   run: async (ctx, input: { id: string; out?: string; versions?: boolean }) => {
@@ -113,6 +114,7 @@ export const deckUnpack = defineAction({
     from: { ...DeckId, description: 'The deck id the bundle was packed from.' },
   }),
   cli: 'deck unpack <file> --as <as> --replace',
+  annotations: { destructive: true },
   mcp: null,
   example: { file: 'quarterly-review-r3.zip', as: 'quarterly-review-copy' },
   run: (ctx: ActionContext, input: { file: string; as?: string; replace?: boolean }) => unpackInto(ctx, input.file, input),

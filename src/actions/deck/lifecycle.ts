@@ -161,7 +161,7 @@ function stateChange(id: 'deck.trash' | 'deck.restore') {
     cli: trash ? 'deck trash <id>' : 'deck restore <id>',
     mcp: trash ? 'deck_trash' : 'deck_restore',
     example: trash ? { id: 'quarterly-review', baseRevision: 3 } : { id: 'old-pitch', baseRevision: 1 },
-    annotations: { idempotent: false },
+    annotations: { idempotent: false, destructive: true },
     run: async (ctx, input: { id: string }) => {
       const doc = structuredClone(await ctx.target())
       if (trash && doc.manifest.trashedAt) fail('refused', `Deck "${input.id}" is already in the trash (since ${doc.manifest.trashedAt}).`)
@@ -239,7 +239,7 @@ export const deckRepair = defineAction({
   cli: 'deck repair',
   mcp: 'deck_repair',
   example: {},
-  annotations: { idempotent: true },
+  annotations: { idempotent: true, writes: true },
   run: async (ctx) => {
     const repaired = await repairPending(ctx.ws)
     const after = await ctx.ws.deckIds()

@@ -232,6 +232,7 @@ export const sectionSet = defineAction({
   input: obj({ sections: arr(SectionInput, { minItems: 1 }), baseRevision: BR }),
   output: written({ id: DeckId, sections: arr(ref('Section'), { description: 'The sections now.' }) }),
   cli: 'sections set < sections.json',
+  annotations: { destructive: true, idempotent: true },
   mcp: 'deck_set_sections',
   example: {
     sections: [

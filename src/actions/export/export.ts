@@ -207,6 +207,7 @@ export const buildRun = defineAction({
     items: arr(obj({ name: str(), bytes: int({ minimum: 0 }) }), { description: 'What the file holds, largest first.' }),
   }),
   cli: 'build --out <out> --budget <budgetMB>',
+  annotations: { writes: true, idempotent: true },
   mcp: 'deck_build',
   example: { out: 'dist/q3-review.html', budgetMB: 16 },
   run: async (ctx, input: { out: string; budgetMB?: number; quality?: number; includeSkipped?: boolean; includeNotes?: boolean }) => {

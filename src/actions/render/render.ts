@@ -88,6 +88,7 @@ export const renderSlide = defineAction({
   }),
   output: result({ renders: arr(RenderRecord, { description: 'Render records, per slide then appearance.' }) }),
   cli: 'render <slideIds> --theme <themes> --out <out> --json',
+  annotations: { writes: true, idempotent: true },
   mcp: 'deck_render',
   example: { slideIds: ['title-1'], themes: ['light'], scale: 1, format: 'png' },
   run: async (ctx, input: { slideIds: 'all' | string[]; themes?: Appearance[]; scale?: 1 | 2; format?: 'png' | 'jpg'; out?: string }) => {
@@ -132,6 +133,7 @@ export const renderSheet = defineAction({
     ),
   }),
   cli: 'sheet <slideIds> --cols <cols> --thumb <thumb> --overlay <overlay>',
+  annotations: { writes: true, idempotent: true },
   mcp: 'deck_sheet',
   example: { slideIds: 'all', cols: 4, thumb: 320, numbered: true },
   run: async (ctx, input: { slideIds: 'all' | string[]; themes?: Appearance[]; cols?: number; thumb?: number; numbered?: boolean; overlay?: 'lint' | 'plate'; out?: string }) => {

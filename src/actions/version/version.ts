@@ -202,6 +202,7 @@ export const diffRun = defineAction({
     'Revisions compared, git refs compared, or (textconv) one file as readable text.',
   ),
   cli: 'diff <from> <to> --staged --render --theme <themes> --out <out>',
+  annotations: { writes: true, idempotent: true },
   mcp: 'deck_diff',
   example: { from: 0, to: 3 },
   cliInput: refArgs,
@@ -297,6 +298,7 @@ export const versionRestore = defineAction<{ n: number }, any>({
     changes: arr(str(), { description: 'What the restore changed, in prose.' }),
   }),
   cli: 'version restore <n>',
+  annotations: { destructive: true },
   mcp: 'deck_version_restore',
   example: { n: 1, baseRevision: 3 },
   run: async (ctx, input: { n: number }) => {

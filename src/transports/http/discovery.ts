@@ -109,17 +109,20 @@ const requiresBody = (input: Schema) => Array.isArray(input.required) && input.r
 // OpenAPI
 // ---------------------------------------------------------------------------------------------
 
-const ERROR_FIELDS = ['status', 'code', 'message', 'path', 'pointer', 'currentRevision', 'current', 'holder', 'details'] as const
+const ERROR_FIELDS = ['type', 'title', 'status', 'detail', 'code', 'message', 'path', 'pointer', 'currentRevision', 'current', 'holder', 'details'] as const
 
 function errorSchema(): Schema {
   const codes = Object.keys(ERROR_CODES) as ErrorCode[]
   return {
     type: 'object',
-    description: 'The one error shape of every transport (HTTP body, MCP tool error, CLI --json). Codes: ' +
+    description: 'The one error shape of every transport (MCP tool error, CLI --json), sent over HTTP as RFC 9457 problem details (application/problem+json: type, title, status, detail, then the same members). Codes: ' +
       codes.map((code) => `${code} (${ERROR_CODES[code][0]}): ${ERROR_DOCS[code]}`).join(' '),
-    required: ['status', 'code', 'message'],
+    required: ['type', 'title', 'status', 'detail', 'code', 'message'],
     properties: {
+      type: { type: 'string', description: 'RFC 9457: urn:deck-studio:error:<code>.' },
+      title: { type: 'string', description: 'RFC 9457: the short title of the code.' },
       status: { type: 'integer', description: 'The HTTP status.' },
+      detail: { type: 'string', description: 'RFC 9457: the message for this occurrence (the same text as message).' },
       code: { type: 'string', enum: codes, description: 'Stable error code; each maps to one HTTP status and one CLI exit code.' },
       message: { type: 'string', description: 'A sentence for people.' },
       path: { type: 'string', description: 'Input errors: the validator path.' },
@@ -137,6 +140,7 @@ const ERROR_RESPONSES: Record<number, [string, string]> = {
   400: ['BadRequest', 'Malformed input (a type error) carrying the validator path; an unknown input field carries code unknown_field and a JSON pointer.'],
   401: ['Unauthorized', 'A bearer token is required (off localhost) and is missing or invalid.'],
   403: ['Forbidden', 'The caller lacks the capability, or the Host/Origin is not served here.'],
+  405: ['MethodNotAllowed', 'The path exists but not for this method; the Allow header lists the methods it answers.'],
   404: ['NotFound', 'Unknown id (deck, slide, block, template, version), or an unknown action or one not offered on HTTP.'],
   409: ['Conflict', 'Stale baseRevision (the body carries currentRevision and the current document; nothing was written), a slide held by another author\'s lease (holder), or an id already taken.'],
   413: ['PayloadTooLarge', 'The body is over its cap (1 MB for action endpoints).'],
@@ -152,7 +156,8 @@ function errorResponses(): Record<string, unknown> {
     responses[name] = {
       description: `${description} Codes: ${codes.join(', ')}.`,
       ...(status === '401' ? { headers: { 'WWW-Authenticate': { description: 'Bearer realm="studio"', schema: { type: 'string' } } } } : {}),
-      content: { 'application/json': { schema: REF('schemas', 'Error') } },
+      ...(status === '405' ? { headers: { Allow: { description: 'The methods the path answers.', schema: { type: 'string' } } } } : {}),
+      content: { 'application/problem+json': { schema: REF('schemas', 'Error') } },
     }
   }
   return responses
@@ -592,8 +597,18 @@ export function agentManifest(options: { baseUrl?: string; defaultDeck?: string 
 const LIST_ONE_PER_LINE = 40
 
 /** GET /llms.txt: a short plain-text guide an agent can act on. */
-export function llmsTxt(options: { baseUrl?: string } = {}): string {
+/** The documents `studio serve` serves under /docs/ (from the package's docs folder). */
+export const SERVED_DOCS = ['errors', 'security', 'model', 'storage', 'layouts', 'review', 'getting-started', 'actions']
+
+/**
+ * /llms.txt: a one-page guide. Its examples name the deck this server serves and its current
+ * revision, so they work when pasted (a rename at that revision answers 200); each section links to
+ * the document it summarizes.
+ */
+export function llmsTxt(options: { baseUrl?: string; deck?: string; revision?: number } = {}): string {
   const base = (options.baseUrl ?? DEFAULT_BASE).replace(/\/+$/, '')
+  const deck = options.deck ?? 'welcome'
+  const revision = options.revision ?? 0
   const implemented = ACTIONS.filter((a) => a.implemented)
   const tag = (a: Action) => (a.transportSet.has('H') ? '' : ` [${[...a.transportSet].join('')} only: not on HTTP]`)
   let list: string[]
@@ -602,7 +617,7 @@ export function llmsTxt(options: { baseUrl?: string } = {}): string {
     const groups = new Map<string, string[]>()
     for (const a of implemented) groups.set(a.group, [...(groups.get(a.group) ?? []), `${a.id}${a.transportSet.has('H') ? '' : '*'}`])
     list = [...groups].map(([group, ids]) => `- ${group}: ${ids.join(', ')}`)
-    list.push('  (* not on HTTP; GET /api/actions/{id} or /api/agent for labels)')
+    list.push(`  (* not on HTTP; [one action](${base}/api/actions/deck.info) or [the manifest](${base}/api/agent) for labels)`)
   }
   const lines = [
     `# ${SERVICE_NAME}`,
@@ -610,41 +625,42 @@ export function llmsTxt(options: { baseUrl?: string } = {}): string {
     '> Slide decks that live in git. Every operation is one action <group>.<name> from one table,',
     '> served alike on the command line (studio), over HTTP and over MCP. Every write is one git commit.',
     '',
-    `Base URL: ${base}`,
+    `Base URL: ${base} · this server's deck: ${deck} (revision ${revision} when this page was served)`,
     '',
     '## Discover',
-    '- GET /api/agent — transports, rules, every action with its implemented flag, skills',
-    '- GET /openapi.json — OpenAPI 3.1 (input and output schemas of every HTTP action)',
-    '- GET /api/actions/{id} — one action: doc, input JSON Schema, example, implemented',
+    `- [Agent manifest](${base}/api/agent): transports, rules, every action with its implemented flag, skills`,
+    `- [OpenAPI 3.1](${base}/openapi.json): input and output schemas of every HTTP action`,
+    `- [One action](${base}/api/actions/deck.info): doc, input JSON Schema, example, implemented (GET /api/actions/{id})`,
+    `- [The document model](${base}/docs/model.md): decks, slides, blocks, layouts, Text markup`,
     '',
     '## Call',
-    '- POST /api/actions/<id> with the input as a JSON object ({} when it takes none); 200 = the result.',
+    `- POST /api/actions/<id> with the input as a JSON object ({} when it takes none); 200 = the result ([action reference](${base}/docs/actions.md)).`,
     '- ?deck=<id> picks the deck (the default deck when absent).',
     '- Header x-studio-author: agent:<runId> names you in the commit (agent:http when absent).',
-    '- Off localhost send Authorization: Bearer <token>, else 401.',
+    `- Off localhost send Authorization: Bearer <token>, else 401 ([security](${base}/docs/security.md)).`,
     '',
-    '## The revision rule',
+    `## The revision rule ([storage](${base}/docs/storage.md))`,
     'Every mutating action takes baseRevision, the revision you last read. A stale one answers 409',
     'stale_revision with currentRevision and current (the whole document); nothing was written.',
     'Take currentRevision from the error, redo your change against current, and retry.',
     '',
-    `  curl -s -X POST '${base}/api/actions/deck.info?deck=quarterly-review' -H 'content-type: application/json' -d '{}'`,
-    '  # → { "id": "quarterly-review", "title": "...", "revision": 7, ... }',
-    `  curl -s -X POST '${base}/api/actions/deck.rename?deck=quarterly-review' -H 'content-type: application/json' \\`,
-    `       -H 'x-studio-author: agent:run-42' -d '{"name": "Q3 review", "baseRevision": 7}'`,
-    '  # → 200 with the result and revision 8; or 409 { "code": "stale_revision", "currentRevision": 9, "current": {...} }',
+    `  curl -s -X POST '${base}/api/actions/deck.info?deck=${deck}' -H 'content-type: application/json' -d '{}'`,
+    `  # → { "id": "${deck}", "title": "...", "revision": ${revision}, ... }`,
+    `  curl -s -X POST '${base}/api/actions/deck.rename?deck=${deck}' -H 'content-type: application/json' -H 'x-studio-author: agent:run-42' -d '{"name": "Renamed by an agent", "baseRevision": ${revision}}'`,
+    `  # → 200 with the result and revision ${revision + 1}; run it again: 409 { "code": "stale_revision", "currentRevision": ${revision + 1}, "current": {...} }`,
     '',
-    '## Errors',
-    'One shape everywhere: { status, code, message, path?, pointer?, currentRevision?, current?, holder?, details? }.',
+    `## Errors ([every code](${base}/docs/errors.md))`,
+    'HTTP errors are RFC 9457 problem details (application/problem+json):',
+    '{ type, title, status, detail, code, message, path?, pointer?, currentRevision?, current?, holder?, details? }.',
     '400 invalid_input / unknown_field (pointer names the field), 401 unauthorized, 403 forbidden,',
-    '404 not_found, 409 stale_revision / leased (holder; retry with ?force=true) / id_taken,',
+    '404 not_found, 405 (Allow lists the methods), 409 stale_revision / leased (holder; retry with ?force=true) / id_taken,',
     '413 body over 1 MB, 500 internal, 501 not_implemented (declared, not built here).',
     '',
-    '## MCP',
-    `- Streamable HTTP: ${base}/mcp (initialize first; ?deck= and x-studio-author bind the session).`,
+    `## MCP ([endpoint](${base}/mcp))`,
+    `- Streamable HTTP: ${base}/mcp (initialize first; ?deck=, x-studio-author and ?force=1 bind the session).`,
     '- Stdio: studio mcp --deck <id>',
     '- One tool per implemented action (deck_<verb> names); resources deck://<id>, deck://<id>/slides/<slideId>;',
-    '  prompt deck_review.',
+    '  prompt deck_review. An unknown tool or arguments outside its schema are JSON-RPC errors -32602.',
     '',
     `## Implemented on this instance (${implemented.length} of ${ACTIONS.length} declared)`,
     ...list,

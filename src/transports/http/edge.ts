@@ -170,14 +170,49 @@ export function checkEdge(req: IncomingMessage, policy: EdgePolicy, options: { r
 export async function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
   const declared = req.headers['content-length']
   if (declared !== undefined && Number(declared) > limit) {
+    await drain(req, limit)
     throw new StudioError('payload_too_large', `The body is ${declared} bytes; the cap is ${limit}.`)
   }
   const chunks: Buffer[] = []
   let size = 0
   for await (const chunk of req) {
     size += (chunk as Buffer).length
-    if (size > limit) throw new StudioError('payload_too_large', `The body exceeds the cap of ${limit} bytes.`)
+    if (size > limit) {
+      await drain(req, limit)
+      throw new StudioError('payload_too_large', `The body exceeds the cap of ${limit} bytes.`)
+    }
     chunks.push(chunk as Buffer)
   }
   return Buffer.concat(chunks)
+}
+
+/**
+ * Reads and discards the rest of a refused body (up to 16 times the cap, at most 64 MiB, for at most
+ * two seconds), so the 413 reaches a client that is still sending instead of a reset connection
+ * (EPIPE). A body beyond that is cut off: the connection closes.
+ */
+async function drain(req: IncomingMessage, limit: number): Promise<void> {
+  const cap = Math.min(64 * 1024 * 1024, limit * 16)
+  if (req.readableEnded) return
+  await new Promise<void>((resolve) => {
+    let seen = 0
+    const done = () => {
+      clearTimeout(timer)
+      req.off('data', onData)
+      req.off('end', done)
+      req.off('error', done)
+      req.off('close', done)
+      resolve()
+    }
+    const onData = (chunk: Buffer) => {
+      seen += chunk.length
+      if (seen > cap) done()
+    }
+    const timer = setTimeout(done, 2000)
+    req.on('data', onData)
+    req.on('end', done)
+    req.on('error', done)
+    req.on('close', done)
+    req.resume()
+  })
 }

@@ -8,16 +8,16 @@
  * API answers are no-store.
  */
 import { randomBytes } from 'node:crypto'
-import { mkdir, rm } from 'node:fs/promises'
+import { mkdir, readFile, rm } from 'node:fs/promises'
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import { join } from 'node:path'
 import type { AddressInfo } from 'node:net'
 import { findAction } from '../../actions/index.js'
 import { defineAction, describeAction, type Action, type ActionContext } from '../../core/action.js'
 import { dispatch } from '../../core/engine.js'
-import { fail, StudioError, toStudioError } from '../../core/errors.js'
+import { ERROR_TITLES, errorType, fail, StudioError, toStudioError } from '../../core/errors.js'
 import { bool, DeckId, obj, openObj, opt, str } from '../../model/schema.js'
-import type { Workspace } from '../../store/workspace.js'
+import { packageRoot, type Workspace } from '../../store/workspace.js'
 import { deckUnpack, packDeck, unpackInto } from '../../actions/deck/bundle.js'
 import { BODY_LIMIT, BUNDLE_LIMIT, checkEdge, isLoopbackHost, policyFor, readBody, type EdgePolicy } from './edge.js'
 
@@ -53,12 +53,43 @@ function send(res: ServerResponse, status: number, body: unknown, headers: Recor
   res.end(text)
 }
 
+/**
+ * An error as RFC 9457 problem details (`application/problem+json`): `type`, `title`, `status` and
+ * `detail`, then the one error body's own members (`code`, `message`, `pointer`, `currentRevision`,
+ * `current`, ...), so a client of either vocabulary reads it.
+ */
+export function problem(failure: StudioError): Record<string, unknown> {
+  const { status, ...body } = failure.toJSON()
+  return { type: errorType(failure.code), title: ERROR_TITLES[failure.code], status, detail: failure.message, ...body }
+}
+
 function sendError(res: ServerResponse, error: unknown): void {
   const failure = toStudioError(error)
-  const headers: Record<string, string> = {}
+  const headers: Record<string, string> = { 'content-type': 'application/problem+json' }
   if (failure.code === 'unauthorized') headers['www-authenticate'] = 'Bearer realm="studio"'
   if (failure.code === 'payload_too_large') headers.connection = 'close'
-  send(res, failure.status, failure.toJSON(), headers)
+  const allow = (failure.extra.details as { allow?: string[] } | undefined)?.allow
+  if (failure.code === 'method_not_allowed' && allow) headers.allow = allow.join(', ')
+  send(res, failure.status, problem(failure), headers)
+}
+
+/** A deck's current revision from its manifest, or undefined when it cannot be read. */
+async function readRevision(ws: Workspace, deck: string): Promise<number | undefined> {
+  try {
+    const manifest = JSON.parse(await readFile(join(ws.deckDir(deck), 'deck.json'), 'utf8')) as { revision?: unknown }
+    return typeof manifest.revision === 'number' ? manifest.revision : undefined
+  } catch {
+    return undefined
+  }
+}
+
+/** The methods each path answers (HEAD wherever GET is); undefined for a path nothing serves. */
+function methodsOf(path: string): string[] | undefined {
+  if (['/api/agent', '/openapi.json', '/llms.txt', '/', '/index.html'].includes(path) || /^\/docs\/[a-z0-9-]+\.md$/.test(path)) return ['GET', 'HEAD']
+  if (/^\/api\/actions\/[^/]+$/.test(path)) return ['GET', 'HEAD', 'POST']
+  if (path === '/api/decks/bundle') return ['POST']
+  if (/^\/api\/decks\/[^/]+\/bundle$/.test(path)) return ['GET', 'HEAD']
+  return undefined
 }
 
 function parseJsonObject(body: Buffer): Record<string, unknown> {
@@ -180,20 +211,44 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://studio.invalid')
     const path = url.pathname
-    const method = req.method ?? 'GET'
     const isBundle = path === '/api/decks/bundle' || /^\/api\/decks\/[^/]+\/bundle$/.test(path)
     checkEdge(req, policy, { requireToken: isBundle && Boolean(token) })
     const base = `http://${req.headers.host}`
+    const allowed = methodsOf(path)
+    if (allowed && !allowed.includes(req.method ?? 'GET')) {
+      fail('method_not_allowed', `${path} answers ${allowed.join(', ')}, not ${req.method}.`, { details: { allow: allowed } })
+    }
+    // HEAD is answered as GET; node:http sends the headers and leaves the body out.
+    const method = req.method === 'HEAD' ? 'GET' : (req.method ?? 'GET')
 
     if (path === '/mcp') {
       const bind = binding(req, url, options.deck)
-      const body = method === 'POST' ? parseJsonBody(await readBody(req, BODY_LIMIT)) : undefined
-      await mcp.handle(req, res, body, { deck: bind.deck, author: bind.author })
+      let body: unknown
+      if (method === 'POST') {
+        const raw = await readBody(req, BODY_LIMIT)
+        try {
+          body = JSON.parse(raw.toString('utf8'))
+        } catch {
+          // JSON-RPC: a body that is not JSON is a parse error (-32700), answered 400 with no id.
+          return send(res, 400, { jsonrpc: '2.0', error: { code: -32700, message: 'Parse error: the body is not valid JSON.' }, id: null })
+        }
+      }
+      await mcp.handle(req, res, body, { deck: bind.deck, author: bind.author, force: bind.force })
       return
     }
     if (method === 'GET' && path === '/api/agent') return send(res, 200, cached(`agent ${base}`, () => discovery.agentManifest({ baseUrl: base, defaultDeck: options.deck })))
     if (method === 'GET' && path === '/openapi.json') return send(res, 200, cached(`openapi ${base}`, () => discovery.openApiDocument({ serverUrl: base })))
-    if (method === 'GET' && path === '/llms.txt') return send(res, 200, cached(`llms ${base}`, () => discovery.llmsTxt({ baseUrl: base })))
+    if (method === 'GET' && path === '/llms.txt') {
+      // Not cached: its examples carry the served deck's current revision.
+      const deck = options.deck ?? (await options.ws.defaultDeckId().catch(() => undefined))
+      const revision = deck ? await readRevision(options.ws, deck) : undefined
+      return send(res, 200, discovery.llmsTxt({ baseUrl: base, deck, revision }), { 'content-type': 'text/plain; charset=utf-8' })
+    }
+    const doc = /^\/docs\/([a-z0-9-]+)\.md$/.exec(path)
+    if (method === 'GET' && doc && discovery.SERVED_DOCS.includes(doc[1])) {
+      const file = join(packageRoot(), 'docs', `${doc[1]}.md`)
+      return send(res, 200, await readFile(file, 'utf8'), { 'content-type': 'text/markdown; charset=utf-8' })
+    }
     const described = /^\/api\/actions\/([^/]+)$/.exec(path)
     if (described && method === 'GET') {
       const action = findAction(decodeURIComponent(described[1]))
@@ -240,14 +295,6 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       return send(res, 200, landingPage(base, options.deck), { 'content-type': 'text/html; charset=utf-8' })
     }
     fail('not_found', `Nothing at ${method} ${path}.`)
-  }
-
-  function parseJsonBody(body: Buffer): unknown {
-    try {
-      return JSON.parse(body.toString('utf8'))
-    } catch {
-      throw new StudioError('invalid_input', 'The MCP request body is not valid JSON.')
-    }
   }
 
   await new Promise<void>((resolve, reject) => {

@@ -5,7 +5,9 @@
  * The HTTP server in front of this has already checked Host, Origin and the bearer token and capped
  * the body; this class only routes. A session id is never a credential: it only picks the session,
  * and every request carrying it went through the same checks. The deck and author are bound when
- * the session initializes and kept for its life; later requests cannot rebind them.
+ * the session initializes and kept for its life; later requests cannot rebind them. Force (write
+ * through a lease, `?force=1` or `x-studio-force: 1` on the initialize request) is bound the same way,
+ * as `studio mcp --force` binds it for stdio.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { randomUUID } from 'node:crypto'
@@ -21,6 +23,13 @@ export interface McpHttpOptions {
   ws: Workspace
   defaultDeck?: string
   pageAttached?: () => boolean
+}
+
+/** What the initialize request binds for the session's life: deck (?deck=), author (x-studio-author), force (?force=1 or x-studio-force: 1, as on plain HTTP). */
+export interface McpBinding {
+  deck?: string
+  author?: string
+  force?: boolean
 }
 
 interface McpHttpSession {
@@ -49,7 +58,7 @@ export class McpHttpHandler {
    * Routes one `/mcp` request. `body` is the parsed JSON of a POST (undefined for GET and DELETE).
    * POST without `mcp-session-id` must be `initialize` and opens a session bound to `binding`.
    */
-  async handle(req: IncomingMessage, res: ServerResponse, body: unknown, binding: { deck?: string; author?: string }): Promise<void> {
+  async handle(req: IncomingMessage, res: ServerResponse, body: unknown, binding: McpBinding): Promise<void> {
     const method = req.method ?? 'GET'
     if (method !== 'POST' && method !== 'GET' && method !== 'DELETE') {
       return rpcError(res, 405, -32000, `Method ${method} not allowed on /mcp.`, { allow: 'GET, POST, DELETE' })
@@ -72,11 +81,12 @@ export class McpHttpHandler {
     await this.open(req, res, body, binding)
   }
 
-  private async open(req: IncomingMessage, res: ServerResponse, body: unknown, binding: { deck?: string; author?: string }): Promise<void> {
+  private async open(req: IncomingMessage, res: ServerResponse, body: unknown, binding: McpBinding): Promise<void> {
     const server = createMcpServer({
       ws: this.options.ws,
       deck: binding.deck ?? this.options.defaultDeck,
       author: binding.author,
+      force: binding.force,
       pageAttached: this.options.pageAttached,
     })
     const transport = new StreamableHTTPServerTransport({

@@ -3,10 +3,11 @@
  * `deck_review` prompt, on the SDK's low-level `Server` (raw JSON Schemas, no zod).
  *
  * Decoding and encoding only. Every tool call goes through `dispatch` with transport `M`; a failure
- * of any kind is a tool result with `isError: true` whose structured content is the one error body
+ * while it runs is a tool result with `isError: true` whose structured content is the one error body
  * (`StudioError.toJSON()`), so an agent sees the same status, code, pointer and `current` document
- * as an HTTP caller. Protocol errors (`McpError`) are kept for malformed MCP requests: an unknown
- * resource URI or prompt name.
+ * as an HTTP caller. Protocol errors (`McpError`, -32602 with the same body as `data`) answer what
+ * MCP calls invalid parameters: an unknown tool, arguments outside the tool's input schema, an
+ * unknown resource URI or prompt name.
  *
  * One `Server` serves one session (stdio, or one streamable-HTTP session). It listens to
  * `studioEvents` for revisions of its deck and removes that listener when it closes.
@@ -37,6 +38,7 @@ import { dispatch } from '../../core/engine.js'
 import { fail, StudioError, toStudioError } from '../../core/errors.js'
 import { studioEvents, type RevisionEvent } from '../../core/events.js'
 import { validateInput } from '../../core/validate.js'
+import { validationSchema } from '../../model/check.js'
 import { ACTIONS, findAction, findByMcp } from '../../actions/index.js'
 import { orderedSlides, slideTitle, type DeckDoc } from '../../model/deck.js'
 import { DeckId, obj, SlideId } from '../../model/schema.js'
@@ -80,9 +82,9 @@ function toolFor(action: Action): Tool {
     outputSchema: mcpOutputSchema(action) as Tool['outputSchema'],
     annotations: {
       title: action.label,
-      readOnlyHint: !action.mutates,
+      readOnlyHint: !action.mutates && !action.annotations?.writes,
       destructiveHint: action.annotations?.destructive ?? false,
-      idempotentHint: action.annotations?.idempotent ?? !action.mutates,
+      idempotentHint: action.annotations?.idempotent ?? (!action.mutates && !action.annotations?.writes),
       openWorldHint: false,
     },
   }
@@ -105,6 +107,12 @@ function structured(result: unknown): Record<string, unknown> {
 function errorResult(error: unknown): CallToolResult {
   const body = toStudioError(error).toJSON() as unknown as Record<string, unknown>
   return { isError: true, content: [{ type: 'text', text: JSON.stringify(body) }], structuredContent: body }
+}
+
+/** A tool call the protocol refuses (unknown tool, arguments outside the tool's input schema): -32602 with the error body as data. */
+function invalidParams(error: unknown): McpError {
+  const failure = toStudioError(error)
+  return new McpError(ErrorCode.InvalidParams, failure.message, failure.toJSON())
 }
 
 /** A studio failure outside a tool call (resources, prompts) as a protocol error. */
@@ -211,10 +219,19 @@ export function createMcpServer(session: McpSession): Server {
     try {
       if (name === GOTO_SLIDE_TOOL) return await gotoSlide(args)
       const action = findByMcp(name)
-      if (!action) fail('not_found', `No tool "${name}". tools/list names every tool this studio offers.`)
+      // Protocol errors (MCP: unknown tools and invalid arguments are -32602), with the one error body as data.
+      if (!action) throw invalidParams(new StudioError('not_found', `No tool "${name}". tools/list names every tool this studio offers.`))
+      if (action.run) {
+        try {
+          await validateInput(action.id, validationSchema(action.input), args)
+        } catch (error) {
+          throw invalidParams(error)
+        }
+      }
       const { result } = await currentRequest.run(extra.requestId, () => call(action, args))
       return { content: [{ type: 'text', text: JSON.stringify(result ?? null, null, 2) }], structuredContent: structured(result ?? null) }
     } catch (error) {
+      if (error instanceof McpError) throw error
       return errorResult(error)
     }
   })
