@@ -4,7 +4,7 @@
  */
 import { writeFileSync } from 'node:fs'
 import { ACTIONS } from '../src/actions/index.js'
-import { ERROR_CODES, ERROR_DOCS, FINDINGS_EXIT_CODE, type ErrorCode } from '../src/core/errors.js'
+import { ERROR_CODES, ERROR_DOCS, ERROR_TITLES, FINDINGS_EXIT_CODE, type ErrorCode } from '../src/core/errors.js'
 import type { Schema } from '../src/model/schema.js'
 import { RESULT_DEFS } from '../src/model/results.js'
 
@@ -124,10 +124,29 @@ export function errorsMarkdown(): string {
     'Members: `status`, `code`, `message` always; `pointer` (JSON pointer into the input) and `path` (the validator path) for input errors;',
     '`currentRevision` and `current` (the whole current deck document) for `stale_revision`; `holder` for `leased`.',
     '',
-    '| code | HTTP status | CLI exit code | meaning |',
-    '|---|---|---|---|',
+    '## Over HTTP: RFC 9457 problem details',
+    '',
+    'HTTP sends the same object as `application/problem+json`, with the four RFC 9457 members first: `type`',
+    '(`urn:deck-studio:error:<code>`, stable per code), `title` (the short title below), `status`, and `detail` (the same',
+    'text as `message`). A 405 carries an `Allow` header; a 401 `WWW-Authenticate: Bearer`; a 413 `Connection: close`.',
+    '',
+    '```json',
+    '{ "type": "urn:deck-studio:error:stale_revision", "title": "Stale revision", "status": 409, "detail": "...", "code": "stale_revision", "message": "...", "currentRevision": 7, "current": {} }',
+    '```',
+    '',
+    '## Over MCP',
+    '',
+    'A failure while a tool runs is a tool result with `isError: true` and this object as structured content. What MCP calls',
+    'invalid parameters is a JSON-RPC error instead: an unknown tool, or arguments outside the tool\'s input schema, answer',
+    '-32602 with this object as `data` (`code` `not_found`, `invalid_input` or `unknown_field`, with `pointer`); a body on',
+    '`/mcp` that is not JSON answers -32700 (HTTP 400).',
+    '',
+    '## Codes',
+    '',
+    '| code | title | HTTP status | CLI exit code | meaning |',
+    '|---|---|---|---|---|',
   ]
-  for (const [code, [status, exit]] of Object.entries(ERROR_CODES)) out.push(`| \`${code}\` | ${status} | ${exit} | ${ERROR_DOCS[code as ErrorCode]} |`)
+  for (const [code, [status, exit]] of Object.entries(ERROR_CODES)) out.push(`| \`${code}\` | ${ERROR_TITLES[code as ErrorCode]} | ${status} | ${exit} | ${ERROR_DOCS[code as ErrorCode]} |`)
   const checks = ACTIONS.filter((a) => a.reportsErrors && a.cli).map((a) => `\`studio ${a.cli!.split(' <')[0].split(' --')[0]}\` (${a.id})`)
   out.push(
     '',

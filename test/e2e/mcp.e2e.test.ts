@@ -75,7 +75,8 @@ describe('MCP over stdio (studio mcp)', () => {
       assert.equal(tool.description, action.doc)
       assert.equal(tool.title, action.label)
     }
-    assert.ok(!tools.some((t) => t.name === 'deck_render'), 'deck_render is declared but not implemented')
+    const unbuilt = ACTIONS.find((a) => !a.implemented && a.mcp)!
+    assert.ok(!tools.some((t) => t.name === unbuilt.mcp), `${unbuilt.mcp} is declared but not implemented`)
     assert.ok(!tools.some((t) => t.name === 'deck_goto_slide'), 'no page is attached')
     assert.ok(!tools.some((t) => t.name === 'deck_remove'), 'deck.remove has no MCP tool')
     for (const tool of tools) assert.equal(tool.annotations?.openWorldHint, false, tool.name)
@@ -83,7 +84,8 @@ describe('MCP over stdio (studio mcp)', () => {
     assert.deepEqual(byName('deck_get_info'), { title: 'Deck info', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false })
     assert.equal(byName('deck_rename').readOnlyHint, false)
     assert.equal(byName('deck_rename').idempotentHint, false)
-    assert.equal(byName('deck_trash').destructiveHint, false)
+    assert.equal(byName('deck_trash').destructiveHint, true)
+    assert.equal(byName('deck_repair').readOnlyHint, false)
     assert.equal(byName('deck_delete_template').destructiveHint, true)
     assert.equal(byName('deck_rename_template').idempotentHint, true)
   })
@@ -124,23 +126,30 @@ describe('MCP over stdio (studio mcp)', () => {
     assert.equal(await commitCount(ws.git), commits)
   })
 
-  it('validates arguments with the action schema: an unknown argument is unknown_field with its pointer', async () => {
-    const result = await client.callTool({ name: 'deck_rename', arguments: { name: 'X', baseRevision: 1, colour: 'red' } })
-    assert.equal(result.isError, true)
-    const body = result.structuredContent as { status: number; code: string; pointer: string }
-    assert.equal(body.status, 400)
-    assert.equal(body.code, 'unknown_field')
-    assert.equal(body.pointer, '/colour')
-    const missing = await client.callTool({ name: 'deck_rename', arguments: {} })
-    assert.equal((missing.structuredContent as { code: string }).code, 'invalid_input')
+  it('validates arguments with the action schema: an unknown argument is -32602 carrying unknown_field and its pointer', async () => {
+    const invalid = async (args: Record<string, unknown>) => {
+      try {
+        await client.callTool({ name: 'deck_rename', arguments: args })
+      } catch (error) {
+        assert.ok(error instanceof McpError)
+        assert.equal(error.code, ErrorCode.InvalidParams)
+        return error.data as { status: number; code: string; pointer: string }
+      }
+      assert.fail('not refused')
+    }
+    const body = await invalid({ name: 'X', baseRevision: 1, colour: 'red' })
+    assert.deepEqual([body.status, body.code, body.pointer], [400, 'unknown_field', '/colour'])
+    assert.equal((await invalid({})).code, 'invalid_input')
   })
 
-  it('answers an unknown tool with 404 and a declared-but-unbuilt one with 501, both as results', async () => {
-    const unknown = await client.callTool({ name: 'deck_fly', arguments: {} })
-    assert.equal(unknown.isError, true)
-    assert.equal((unknown.structuredContent as { status: number }).status, 404)
-    assert.equal((unknown.structuredContent as { code: string }).code, 'not_found')
-    const later = await client.callTool({ name: 'deck_render', arguments: {} })
+  it('answers an unknown tool with -32602 (404 in data), and a declared-but-unbuilt one with 501 as a result', async () => {
+    await assert.rejects(client.callTool({ name: 'deck_fly', arguments: {} }), (error: unknown) => {
+      assert.ok(error instanceof McpError && error.code === ErrorCode.InvalidParams)
+      assert.deepEqual([(error.data as { status: number }).status, (error.data as { code: string }).code], [404, 'not_found'])
+      return true
+    })
+    const unbuilt = ACTIONS.find((a) => !a.implemented && a.mcp)!
+    const later = await client.callTool({ name: unbuilt.mcp!, arguments: {} })
     assert.equal(later.isError, true)
     assert.equal((later.structuredContent as { status: number }).status, 501)
     assert.equal((later.structuredContent as { code: string }).code, 'not_implemented')

@@ -194,10 +194,10 @@ describe('agentManifest', () => {
 })
 
 describe('llmsTxt', () => {
-  const text = llmsTxt({ baseUrl: 'http://127.0.0.1:4321' })
+  const text = llmsTxt({ baseUrl: 'http://127.0.0.1:4321', deck: 'board-update', revision: 12 })
 
-  it('says how to call, the revision rule and each implemented action', () => {
-    for (const word of ['POST /api/actions/', 'http://127.0.0.1:4321/api/actions/deck.info', 'baseRevision', '409', 'GET /api/agent', 'Base URL: http://127.0.0.1:4321', '/openapi.json', 'x-studio-author', '/mcp', 'studio mcp']) {
+  it('says how to call, the revision rule and each implemented action, with the served deck and its revision', () => {
+    for (const word of ['POST /api/actions/', "'http://127.0.0.1:4321/api/actions/deck.info?deck=board-update'", '"baseRevision": 12', '409', '(http://127.0.0.1:4321/api/agent)', 'Base URL: http://127.0.0.1:4321', '/openapi.json', 'x-studio-author', '/mcp', 'studio mcp', 'problem+json']) {
       assert.ok(text.includes(word), word)
     }
     for (const action of ACTIONS.filter((a) => a.implemented)) assert.ok(text.includes(action.id), action.id)
