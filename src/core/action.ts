@@ -123,6 +123,13 @@ export interface ActionContext {
    * transport, so no absolute server path reaches the caller.
    */
   inputPath(path: string, pointer: string): Promise<{ abs: string; shown: string }>
+  /**
+   * A file or folder an action writes outside a commit (renders, builds, bundles, crops). As
+   * `inputPath`, and over a network transport it must also stay out of what git and the engine own:
+   * `decks/`, `templates/`, `.git/`, `studio.json`, and `.studio/`'s journal, locks and temporary
+   * files (403 `forbidden`). A write there would change a deck without a commit.
+   */
+  outputPath(path: string, pointer: string): Promise<{ abs: string; shown: string }>
 }
 
 /** Transports a remote caller uses: what they name on the machine is confined to the workspace. */

@@ -8,7 +8,7 @@
  * A handler never writes; it stages. Nothing is written unless every step succeeded, so a stale
  * baseRevision, a bad step or a failed validation leaves the workspace exactly as it was.
  */
-import { isAbsolute, join, resolve } from 'node:path'
+import { isAbsolute, join, resolve, sep } from 'node:path'
 import { NETWORK_TRANSPORTS, type Action, type ActionContext, type TransportLetter } from './action.js'
 import { fail, StudioError } from './errors.js'
 import { principalFor, type Principal } from './principal.js'
@@ -160,6 +160,17 @@ class Call implements ActionContext {
       fail('forbidden', `Over ${over}, ${this.action.id} reads only inside the workspace, and this path leads out of it. Name a folder relative to the workspace root (e.g. decks/<id>), or run the command on the machine itself.`, { pointer })
     }
     return { abs: contained.abs, shown: contained.rel }
+  }
+
+  async outputPath(path: string, pointer: string): Promise<{ abs: string; shown: string }> {
+    const resolved = await this.inputPath(path, pointer)
+    if (!NETWORK_TRANSPORTS.has(this.transport)) return resolved
+    const rel = resolved.shown.split(sep).join('/')
+    const owned = ['decks', 'templates', '.git', 'studio.json', '.studio/journal', '.studio/locks', '.studio/tmp', '.studio/leases.json']
+    if (rel === '.' || owned.some((p) => rel === p || rel.startsWith(`${p}/`))) {
+      fail('forbidden', `${this.action.id} cannot write to "${rel}": decks, templates, git and studio's own state change only through commits. Write under another folder of the workspace (renders go to .studio/render by default).`, { pointer })
+    }
+    return resolved
   }
 
   private note(text: string | null) {

@@ -115,6 +115,18 @@ describe('render.slide and render.sheet', () => {
         assert.equal(r.json.pointer, '/out')
         assert.doesNotMatch(r.json.message, new RegExp(ws.dir))
       }
+      // Inside the workspace but where decks, templates, git or studio's state live: a write there would bypass the commit.
+      for (const [id, body] of [
+        ['render.slide', { slideIds: ['title-1'], out: 'decks' }],
+        ['render.slide', { slideIds: ['title-1'], out: '.git/hooks' }],
+        ['build.run', { out: 'decks/quarterly-review/deck.json' }],
+        ['build.run', { out: 'studio.json' }],
+        ['diff.run', { from: 0, to: 3, render: true, out: 'templates/x' }],
+      ] as const) {
+        const r = await call(id, body)
+        assert.deepEqual([r.status, r.json.code, r.json.pointer], [403, 'forbidden', '/out'], `${id} ${JSON.stringify(body)}`)
+      }
+      assert.equal(readFileSync(join(ws.dir, 'studio.json'), 'utf8').startsWith('{'), true)
       const inside = await call('render.slide', { slideIds: ['title-1'], out: 'renders' })
       assert.equal(inside.status, 200, JSON.stringify(inside.json))
       assert.equal(inside.json.renders[0].file, 'renders/quarterly-review/title-1.light@1x.png')

@@ -212,7 +212,7 @@ export const buildRun = defineAction({
   example: { out: 'dist/q3-review.html', budgetMB: 16 },
   run: async (ctx, input: { out: string; budgetMB?: number; quality?: number; includeSkipped?: boolean; includeNotes?: boolean }) => {
     const doc = await ctx.target()
-    const target = (await ctx.inputPath(input.out, '/out')).abs
+    const target = (await ctx.outputPath(input.out, '/out')).abs
     const { buildStandalone } = await import('../../render/standalone.js')
     const built = await buildStandalone(doc, ctx.ws.deckDir(doc.manifest.id), input)
     const bytes = Buffer.byteLength(built.html)

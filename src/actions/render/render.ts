@@ -45,7 +45,7 @@ function appearancesOf(doc: DeckDoc, given: Appearance[] | undefined): Appearanc
 
 /** The folder a call's images go to: `<out>/<deckId>` (`out` confined to the workspace off the command line), else .studio/render/<deckId> in the workspace. */
 async function outFolder(ctx: ActionContext, doc: DeckDoc, out: string | undefined): Promise<string> {
-  return join(out === undefined ? join(ctx.ws.root, RENDER_DIR) : (await ctx.inputPath(out, '/out')).abs, doc.manifest.id)
+  return join(out === undefined ? join(ctx.ws.root, RENDER_DIR) : (await ctx.outputPath(out, '/out')).abs, doc.manifest.id)
 }
 
 /** slide.get's render: the newest image in the default folder that still shows the slide as it is. */

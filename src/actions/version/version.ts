@@ -120,7 +120,7 @@ async function diffRefs(ctx: ActionContext, input: DiffInput) {
 
 /** The folder crops go to: `out` (inside the workspace off the command line), else .studio/diff in the workspace. */
 async function cropDir(ctx: ActionContext, out: string | undefined): Promise<string> {
-  return out === undefined ? join(ctx.ws.root, '.studio', 'diff') : (await ctx.inputPath(out, '/out')).abs
+  return out === undefined ? join(ctx.ws.root, '.studio', 'diff') : (await ctx.outputPath(out, '/out')).abs
 }
 
 /** Crops of every deck a refs comparison changed. */
