@@ -110,10 +110,10 @@ await build({
 })
 rmSync(tmp, { recursive: true, force: true })
 
-// Inter's advance widths, cut from the font files, so measuring text never loads fontkit at run time.
+// Every shipped face's advance widths, cut from the font files, so measuring text never loads fontkit at run time.
 const { buildMetricsTable } = await import('../src/layout/metrics.js')
 mkdirSync(join(dist, 'fonts'), { recursive: true })
-writeFileSync(join(dist, 'fonts', 'inter-metrics.json'), JSON.stringify(buildMetricsTable()))
+writeFileSync(join(dist, 'fonts', 'metrics.json'), JSON.stringify(buildMetricsTable()))
 
 // oclif.manifest.json: every command's flags and help, so a run loads only the command it runs.
 rmSync(join(root, 'oclif.manifest.json'), { force: true })

@@ -7,11 +7,14 @@
 import type { Block } from '../model/deck.js'
 import { INDENT_STEP } from '../model/blocks.js'
 import type { Box } from './boxes.js'
+import { DEFAULT_FONTS, type ThemeFonts } from '../model/fonts.js'
 import { measureText, stripMarkup, LINE_HEIGHT, type Weight } from './text.js'
 
 export interface TextStyle {
   size: number
   weight: Weight
+  /** The font family: the theme's heading family for headings, its body family for the rest. */
+  family: string
   /** Line height factor. */
   lineHeight: number
   /** Padding inside the block on every side (shapes), px. */
@@ -58,11 +61,12 @@ export function defaultSize(block: Block, layout?: string, slot: string | undefi
 }
 
 /** The style a block's text is drawn with: its own size and line spacing, else the defaults; headings bold (700), the rest regular (400). */
-export function textStyle(block: Block, layout?: string, slot: string | undefined = block.slot): TextStyle {
+export function textStyle(block: Block, layout?: string, slot: string | undefined = block.slot, fonts: ThemeFonts = DEFAULT_FONTS): TextStyle {
   const spacing = (block.spacing ?? {}) as { line?: number }
   return {
     size: num(block.size) ?? defaultSize(block, layout, slot),
     weight: block.kind === 'heading' ? 700 : 400,
+    family: block.kind === 'heading' ? fonts.heading : fonts.body,
     lineHeight: num(spacing.line) ?? LINE_HEIGHT,
     inset: block.kind === 'shape' ? SHAPE_INSET : 0,
   }
@@ -97,6 +101,7 @@ function textHeight(block: Block, text: string, width: number, style: TextStyle)
     width: width - 2 * style.inset,
     lineHeight: style.lineHeight,
     weight: style.weight,
+    family: style.family,
     indent: num(block.indent) ?? 0,
     columns: num(block.columns) ?? 1,
   })
@@ -117,6 +122,7 @@ function listHeight(block: Block, width: number, style: TextStyle): number {
       width,
       lineHeight: style.lineHeight,
       weight: style.weight,
+      family: style.family,
       indent: base + INDENT_STEP * (level - 1),
     })
     height += m.height + (explicit || i > 0 ? gap : 0)
@@ -141,7 +147,7 @@ function tableHeight(block: Block, width: number, style: TextStyle): number {
     const weight: Weight = r === 0 && block.header === true ? 600 : 400
     ;(Array.isArray(row) ? row : []).forEach((cell, c) => {
       const cellWidth = (width * weights[c]) / total - 2 * pad
-      const m = measureText(typeof cell === 'string' ? cell : '', { size: style.size, width: cellWidth, weight })
+      const m = measureText(typeof cell === 'string' ? cell : '', { size: style.size, width: cellWidth, weight, family: style.family })
       lines = Math.max(lines, m.lines)
     })
     height += style.size * (lines * style.lineHeight + 0.35)
@@ -164,7 +170,7 @@ function contentHeight(block: Block, width: number, style: TextStyle): number {
       return tableHeight(block, width, style)
     case 'picture': {
       const aspect = num(block.aspect)
-      const caption = typeof block.caption === 'string' && block.caption ? 8 + measureText(block.caption, { size: 24, width }).height : 0
+      const caption = typeof block.caption === 'string' && block.caption ? 8 + measureText(block.caption, { size: 24, width, family: style.family }).height : 0
       return width / (aspect && aspect > 0 ? aspect : MEDIA_ASPECT) + caption
     }
     case 'line':
@@ -180,8 +186,8 @@ function contentHeight(block: Block, width: number, style: TextStyle): number {
  * `layout` picks the default text size of the block's slot (a title-slot heading is 56 px, 96 on
  * title and section layouts).
  */
-export function blockHeight(block: Block, width: number, layout?: string): number {
-  return Math.ceil(contentHeight(block, Math.max(0, width), textStyle(block, layout)) - 1e-6)
+export function blockHeight(block: Block, width: number, layout?: string, fonts: ThemeFonts = DEFAULT_FONTS): number {
+  return Math.ceil(contentHeight(block, Math.max(0, width), textStyle(block, layout, block.slot, fonts)) - 1e-6)
 }
 
 /** Size steps autofit shrinks through (px). */
@@ -195,8 +201,8 @@ export const TEXT_BEARING = new Set(['text', 'heading', 'textbox', 'shape', 'lis
  * fits the box height (shrink writes it; the smallest step when nothing fits). Blocks without text
  * answer the box height and their current size.
  */
-export function fitText(block: Block, box: Box, layout?: string): { height: number; size: number } {
-  const style = textStyle(block, layout)
+export function fitText(block: Block, box: Box, layout?: string, fonts: ThemeFonts = DEFAULT_FONTS): { height: number; size: number } {
+  const style = textStyle(block, layout, block.slot, fonts)
   if (!TEXT_BEARING.has(block.kind) || isFlexible(block)) return { height: box.h, size: style.size }
   const needs = (size: number) => Math.ceil(contentHeight(block, box.w, { ...style, size }) - 1e-6)
   const height = needs(style.size)

@@ -6,6 +6,7 @@ import { LAYOUTS, type SlotName } from '../model/layouts.js'
 import { layoutSlots, type Box, type LayoutOptions, type SlotSpec } from './boxes.js'
 import { defaultSize, TEXT_BEARING } from './blocks.js'
 import { drawn, FIELDS, isCovering, type Drawn } from './stack.js'
+import { DEFAULT_FONTS, type ThemeFonts } from '../model/fonts.js'
 
 const round = (box: Box): Box => ({ x: Math.round(box.x), y: Math.round(box.y), w: Math.round(box.w), h: Math.round(box.h) })
 
@@ -22,9 +23,9 @@ function withoutFields(slide: Slide): Slide {
  * big-number slides become blocks (title → heading `title`, subtitle → text `subtitle`, byline →
  * text `byline`, attribution → text `attribution`). A freeform slide is returned as is.
  */
-export function toCanvas(slide: Slide): Slide {
+export function toCanvas(slide: Slide, fonts: ThemeFonts = DEFAULT_FONTS): Slide {
   if (slide.layout === 'freeform') return slide
-  const blocks = drawn(slide).items.map((item, z) => {
+  const blocks = drawn(slide, fonts).items.map((item, z) => {
     const block: Block = { ...structuredClone(item.block), pos: round(item.box), z }
     delete block.slot
     if (TEXT_BEARING.has(block.kind) && block.size === undefined) {

@@ -1,15 +1,20 @@
 /**
- * Inter's advance widths as a table, cut from the shipped font files at build time
- * (dist/fonts/inter-metrics.json) so a command that measures text reads one small JSON file instead
- * of loading fontkit and decoding a WOFF per weight (~60 ms a weight). The numbers are the font's
- * own: the table holds every code point the font maps, and the .notdef advance for the rest.
+ * The advance widths of every shipped face (src/model/fonts.ts: each family, each weight, upright)
+ * as a table cut from the font files at build time (dist/fonts/metrics.json), so a command that
+ * measures text reads one JSON file instead of loading fontkit and decoding a WOFF per face (~60 ms
+ * each). The numbers are the font's own: every code point the font maps, and the .notdef advance
+ * for the rest. Keys are `<family>/<weight>` ("Inter/700").
  */
 import { existsSync, readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { join } from 'node:path'
 import { packageRoot } from '../store/workspace.js'
+import { faceFile, FONT_FAMILIES } from '../model/fonts.js'
 
 export const WEIGHTS = [400, 500, 600, 700] as const
+
+/** The table key of a face. */
+export const faceKey = (family: string, weight: number) => `${family}/${weight}`
 
 export interface FaceMetrics {
   unitsPerEm: number
@@ -21,18 +26,20 @@ export interface FaceMetrics {
 
 export type MetricsTable = Record<string, FaceMetrics>
 
-export const metricsFile = () => join(packageRoot(), 'dist', 'fonts', 'inter-metrics.json')
+export const metricsFile = () => join(packageRoot(), 'dist', 'fonts', 'metrics.json')
 
 /** Reads every weight's advances from the font files with fontkit (build time, and the test that holds the table to the fonts). */
 export function buildMetricsTable(): MetricsTable {
   const load = createRequire(import.meta.url)
   const fontkit = load('fontkit') as { openSync(path: string): { unitsPerEm: number; characterSet: number[]; glyphForCodePoint(cp: number): { advanceWidth: number } } }
   const table: MetricsTable = {}
-  for (const weight of WEIGHTS) {
-    const font = fontkit.openSync(load.resolve(`@fontsource/inter/files/inter-latin-${weight}-normal.woff`))
-    const advances: Record<string, number> = {}
-    for (const cp of font.characterSet) advances[cp] = font.glyphForCodePoint(cp).advanceWidth
-    table[weight] = { unitsPerEm: font.unitsPerEm, advances, notdef: font.glyphForCodePoint(0x10ffff).advanceWidth }
+  for (const family of FONT_FAMILIES) {
+    for (const weight of family.weights) {
+      const font = fontkit.openSync(load.resolve(faceFile(family, weight, 'normal', 'woff2')))
+      const advances: Record<string, number> = {}
+      for (const cp of font.characterSet) advances[cp] = font.glyphForCodePoint(cp).advanceWidth
+      table[faceKey(family.name, weight)] = { unitsPerEm: font.unitsPerEm, advances, notdef: font.glyphForCodePoint(0x10ffff).advanceWidth }
+    }
   }
   return table
 }

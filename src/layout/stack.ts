@@ -18,6 +18,7 @@ import type { Block, Slide } from '../model/deck.js'
 import { SHEET, type SlotName } from '../model/layouts.js'
 import { LAYOUT_SLOTS, layoutSlots, STACK_GAP, type Box, type SlotSpec } from './boxes.js'
 import { blockHeight, isFlexible } from './blocks.js'
+import { DEFAULT_FONTS, type ThemeFonts } from '../model/fonts.js'
 
 export type Field = 'title' | 'subtitle' | 'byline' | 'attribution'
 export const FIELDS: Field[] = ['title', 'subtitle', 'byline', 'attribution']
@@ -88,8 +89,8 @@ function canvasBox(block: Block): Box {
 }
 
 /** Heights of a slot's blocks: natural for text, the shared room for flexible blocks. */
-function heights(blocks: Block[], spec: SlotSpec, layout: string): number[] {
-  const natural = blocks.map((b) => blockHeight(b, spec.box.w, layout))
+function heights(blocks: Block[], spec: SlotSpec, layout: string, fonts: ThemeFonts): number[] {
+  const natural = blocks.map((b) => blockHeight(b, spec.box.w, layout, fonts))
   const flexible = blocks.map(isFlexible)
   const count = flexible.filter(Boolean).length
   if (!count) return natural
@@ -102,7 +103,7 @@ function heights(blocks: Block[], spec: SlotSpec, layout: string): number[] {
 }
 
 /** Everything a slide draws, in drawing order (back to front), with its box and slot. */
-export function drawn(slide: Slide): { items: Drawn[]; slots: SlotFill[] } {
+export function drawn(slide: Slide, fonts: ThemeFonts = DEFAULT_FONTS): { items: Drawn[]; slots: SlotFill[] } {
   const blocks = slide.blocks ?? []
   if (slide.layout === 'freeform' || !LAYOUT_SLOTS[slide.layout]) {
     return { items: blocks.map((block) => ({ block, box: canvasBox(block) })), slots: [] }
@@ -128,7 +129,7 @@ export function drawn(slide: Slide): { items: Drawn[]; slots: SlotFill[] } {
   const slots: SlotFill[] = []
   for (const [slot, spec] of Object.entries(specs) as [SlotName, SlotSpec][]) {
     const items = bySlot.get(slot) ?? []
-    const hs = heights(items.map((d) => d.block), spec, layout)
+    const hs = heights(items.map((d) => d.block), spec, layout, fonts)
     const used = hs.reduce((a, b) => a + b, 0) + STACK_GAP * Math.max(0, items.length - 1)
     const { box } = spec
     let y = box.y
@@ -144,9 +145,9 @@ export function drawn(slide: Slide): { items: Drawn[]; slots: SlotFill[] } {
 }
 
 /** The box every block is drawn at, by block id (slide fields under the ids toCanvas gives them). */
-export function drawnBoxes(slide: Slide): Map<string, Box> {
+export function drawnBoxes(slide: Slide, fonts: ThemeFonts = DEFAULT_FONTS): Map<string, Box> {
   const out = new Map<string, Box>()
-  for (const item of drawn(slide).items) out.set(item.block.id, item.box)
+  for (const item of drawn(slide, fonts).items) out.set(item.block.id, item.box)
   return out
 }
 
@@ -156,18 +157,18 @@ export function drawnBoxes(slide: Slide): Map<string, Box> {
  * heights; flexible ones at the least they shrink to) and the gaps. Undefined for a block the slide
  * does not draw.
  */
-export function roomFor(slide: Slide, blockId: string): Box | undefined {
-  const { items, slots } = drawn(slide)
+export function roomFor(slide: Slide, blockId: string, fonts: ThemeFonts = DEFAULT_FONTS): Box | undefined {
+  const { items, slots } = drawn(slide, fonts)
   const item = items.find((d) => d.block.id === blockId)
   if (!item) return undefined
   if (!item.slot) return { ...item.box }
   const fill = slots.find((s) => s.slot === item.slot)!
   const others = items.filter((d) => d.slot === item.slot && d !== item)
-  const taken = others.reduce((sum, d) => sum + (isFlexible(d.block) ? Math.min(blockHeight(d.block, fill.box.w, slide.layout), MIN_FLEX) : d.box.h), 0)
+  const taken = others.reduce((sum, d) => sum + (isFlexible(d.block) ? Math.min(blockHeight(d.block, fill.box.w, slide.layout, fonts), MIN_FLEX) : d.box.h), 0)
   return { x: fill.box.x, y: item.box.y, w: fill.box.w, h: Math.max(0, fill.box.h - taken - STACK_GAP * others.length) }
 }
 
 /** Each slot's stack on a slotted slide, with its overflow past the slot's bottom ([] on freeform). */
-export function slotFills(slide: Slide): SlotFill[] {
-  return drawn(slide).slots
+export function slotFills(slide: Slide, fonts: ThemeFonts = DEFAULT_FONTS): SlotFill[] {
+  return drawn(slide, fonts).slots
 }

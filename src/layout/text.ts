@@ -1,6 +1,6 @@
 /**
- * Text measurement with real font metrics: fontkit over the shipped Inter files (@fontsource/inter,
- * SIL Open Font License 1.1; docs/layouts.md).
+ * Text measurement with real font metrics: the shipped faces (src/model/fonts.ts: Inter, Source
+ * Serif 4, JetBrains Mono; SIL Open Font License 1.1; docs/layouts.md), by family and weight.
  *
  * The model is the one the renderer follows (docs/layouts.md, "Text"): paragraphs split at "\n",
  * white space collapsed, lines broken greedily at spaces and after hyphens, a word wider than the
@@ -12,7 +12,8 @@
  * and every glyph advance and word width is cached per font.
  */
 import { createRequire } from 'node:module'
-import { metricsTable } from './metrics.js'
+import { faceKey, metricsTable } from './metrics.js'
+import { DEFAULT_FAMILY, faceFile, findFamily, nearestWeight } from '../model/fonts.js'
 
 export type Weight = 400 | 500 | 600 | 700
 
@@ -24,6 +25,8 @@ export interface MeasureOptions {
   /** Line height as a factor of the size (1.25 when absent). */
   lineHeight?: number
   weight?: Weight
+  /** The font family (src/model/fonts.ts); Inter when absent. */
+  family?: string
   /** Left indent inside each column, px. */
   indent?: number
   /** Equal columns (1 to 3) with a 32 px gap. */
@@ -81,25 +84,29 @@ class Face {
   }
 }
 
-const faces = new Map<Weight, Face>()
+const faces = new Map<string, Face>()
 
-/** The path of a shipped Inter file. */
-export function fontFile(weight: Weight): string {
-  return load.resolve(`@fontsource/inter/files/inter-latin-${weight}-normal.woff`)
+/** The path of a shipped font file (the `.woff2` geometry measures and the renderer draws). */
+export function fontFile(weight: Weight, family = DEFAULT_FAMILY): string {
+  const known = findFamily(family) ?? findFamily(DEFAULT_FAMILY)!
+  return load.resolve(faceFile(known, nearestWeight(known, weight), 'normal', 'woff2'))
 }
 
-export function face(weight: Weight = 400): Face {
-  let f = faces.get(weight)
+/** The measuring face of a family at a weight (the nearest weight it has; Inter for a family it does not know). */
+export function face(weight: Weight = 400, family = DEFAULT_FAMILY): Face {
+  const known = findFamily(family) ?? findFamily(DEFAULT_FAMILY)!
+  const key = faceKey(known.name, nearestWeight(known, weight))
+  let f = faces.get(key)
   if (!f) {
     // The advance table cut from these same files at build time, when there is one; fontkit otherwise.
-    const metrics = metricsTable()?.[weight]
+    const metrics = metricsTable()?.[key]
     if (metrics) {
       f = new Face({ unitsPerEm: metrics.unitsPerEm, glyphForCodePoint: (cp) => ({ advanceWidth: metrics.advances[cp] ?? metrics.notdef }) })
     } else {
       fontkit ??= load('fontkit') as Fontkit
-      f = new Face(fontkit.openSync(fontFile(weight)))
+      f = new Face(fontkit.openSync(fontFile(weight, known.name)))
     }
-    faces.set(weight, f)
+    faces.set(key, f)
   }
   return f
 }
@@ -184,7 +191,7 @@ export function measureText(text: string, options: MeasureOptions): Measure {
   const columns = Math.min(3, Math.max(1, Math.floor(options.columns ?? 1)))
   const columnWidth = (options.width - COLUMN_GAP * (columns - 1)) / columns
   const avail = Math.max(1, columnWidth - Math.max(0, options.indent ?? 0))
-  const f = face(options.weight ?? 400)
+  const f = face(options.weight ?? 400, options.family)
   const scale = size / f.unitsPerEm
   const widths: number[] = []
   for (const paragraph of stripMarkup(text).split('\n')) wrapParagraph(paragraph, avail, f, scale, widths)
@@ -195,7 +202,7 @@ export function measureText(text: string, options: MeasureOptions): Measure {
 }
 
 /** Width of a single line of plain text (no wrapping), px. */
-export function textWidth(text: string, size: number, weight: Weight = 400): number {
-  const f = face(weight)
+export function textWidth(text: string, size: number, weight: Weight = 400, family = DEFAULT_FAMILY): number {
+  const f = face(weight, family)
   return (f.units(text) * size) / f.unitsPerEm
 }

@@ -21,7 +21,8 @@ import { blockHeight, drawnBoxes, fitText, slotBoxes, slotFills, type Box } from
 import type { Block, DeckDoc, Slide } from './deck.js'
 import { SHEET } from './layouts.js'
 import { blockTexts, plainText, slideTexts } from './text.js'
-import { findTheme, paletteEntry } from './themes.js'
+import { findTheme, paletteEntry, themeFonts } from './themes.js'
+import type { ThemeFonts } from './fonts.js'
 
 export type Severity = 'error' | 'warning' | 'info'
 
@@ -162,13 +163,13 @@ function overlaps(slide: Slide, out: Finding[]): void {
   }
 }
 
-function overflow(slide: Slide, out: Finding[]): void {
+function overflow(slide: Slide, out: Finding[], fonts: ThemeFonts): void {
   // The canvas: text taller than its box (autofit grow makes the box follow the text; shrink steps the size down first).
   for (const block of slide.blocks ?? []) {
     const box = posOf(block)
     if (!box || !TEXT_BEARING.has(block.kind) || !hasText(block) || block.autofit === 'grow') continue
-    const size = block.autofit === 'shrink' ? fitText(block, box, slide.layout).size : undefined
-    const need = blockHeight(size === undefined ? block : { ...block, size }, box.w, slide.layout)
+    const size = block.autofit === 'shrink' ? fitText(block, box, slide.layout, fonts).size : undefined
+    const need = blockHeight(size === undefined ? block : { ...block, size }, box.w, slide.layout, fonts)
     if (need > box.h + TOLERANCE) {
       out.push({
         rule: 'overflow',
@@ -181,8 +182,8 @@ function overflow(slide: Slide, out: Finding[]): void {
   // Slotted layouts: a slot whose stack runs past its bottom (the renderer clips it there).
   if (slide.layout === 'freeform') return
   const real = new Set((slide.blocks ?? []).map((b) => b.id))
-  const boxes = drawnBoxes(slide)
-  for (const fill of slotFills(slide)) {
+  const boxes = drawnBoxes(slide, fonts)
+  for (const fill of slotFills(slide, fonts)) {
     if (fill.overflow <= TOLERANCE) continue
     const bottom = fill.box.y + fill.box.h
     const first = fill.blocks.find((id) => {
@@ -270,7 +271,7 @@ export function lintSlide(slide: Slide, doc: DeckDoc, options: LintOptions = {})
   missingAlt(slide, options, out)
   offSheet(slide, out)
   overlaps(slide, out)
-  overflow(slide, out)
+  overflow(slide, out, themeFonts(doc.manifest))
   tooManyWords(slide, out)
   lowContrast(slide, doc, out)
   notesOnly(slide, out)

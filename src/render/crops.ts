@@ -12,6 +12,7 @@ import { join, relative } from 'node:path'
 import type { DeckDoc, Slide } from '../model/deck.js'
 import type { SlideChange } from '../history/diff.js'
 import { drawnBoxes } from '../layout/stack.js'
+import { themeFonts } from '../model/themes.js'
 import type { Box } from '../layout/boxes.js'
 import { filesAt } from '../history/history.js'
 import { withReader } from '../history/index.js'
@@ -106,8 +107,8 @@ export async function reviewCrops(ws: Workspace, deckId: string, before: Side, a
     for (const change of pictured) {
       const slideBefore = before.doc && Object.hasOwn(before.doc.slides, change.slideId) ? before.doc.slides[change.slideId] : undefined
       const slideAfter = after.doc && Object.hasOwn(after.doc.slides, change.slideId) ? after.doc.slides[change.slideId] : undefined
-      const boxesBefore = slideBefore ? drawnBoxes(slideBefore) : new Map<string, Box>()
-      const boxesAfter = slideAfter ? drawnBoxes(slideAfter) : new Map<string, Box>()
+      const boxesBefore = slideBefore ? drawnBoxes(slideBefore, themeFonts(before.doc!.manifest)) : new Map<string, Box>()
+      const boxesAfter = slideAfter ? drawnBoxes(slideAfter, themeFonts(after.doc!.manifest)) : new Map<string, Box>()
       const targets: { blockId: string | null; box: Box }[] = []
       if (change.kind === 'added' || change.kind === 'removed' || !change.blocks.length) targets.push({ blockId: null, box: SHEET_BOX })
       else {

@@ -89,7 +89,7 @@ export function slideHtml(slide: Slide, manifest: Pick<Manifest, 'theme' | 'bran
     body: family(paint.theme.fonts.body),
     placements: new Map(),
   }
-  const { items, slots } = drawn(slide)
+  const { items, slots } = drawn(slide, paint.theme.fonts)
   for (const item of items) ctx.placements.set(item.block.id, placement(item))
   const background = colour(paint, slide.background ?? manifest.background, 'paper')
   const parts: string[] = []
@@ -107,12 +107,25 @@ export function slideHtml(slide: Slide, manifest: Pick<Manifest, 'theme' | 'bran
       parts.push(`<div class="slot" data-slot="${fill.slot}" style="left:${px(box.x)};top:${px(box.y)};width:${px(box.w)};height:${px(box.h)}">${inner}</div>`)
     }
   }
+  parts.push(coverRule(ctx, items))
   parts.push(furniture(ctx, freeform))
   if (view.markSkipped && slide.skip) {
     parts.push(`<div class="skipped" style="background:${colour(paint, 'ink')};color:${colour(paint, 'paper')}">Skipped</div>`)
   }
   const style = `background:${background};color:${colour(paint, 'ink')};font-family:${escapeHtml(ctx.body)}`
   return `<div class="sheet" data-slide="${escapeHtml(slide.id)}" data-appearance="${view.appearance}" style="${style}">${parts.join('')}</div>`
+}
+
+/** Title, section and closing slides carry the theme's accent rule: above the title (`top`) or beside it (`left`). */
+function coverRule(ctx: Context, items: Drawn[]): string {
+  const rule = ctx.paint.theme.cover.rule
+  if (rule === 'none' || !['title', 'section', 'closing'].includes(ctx.slide.layout)) return ''
+  const title = items.find((item) => item.slot === 'title')
+  if (!title) return ''
+  const accent = colour(ctx.paint, 'accent')
+  const { x, y, h } = title.box
+  const box = rule === 'top' ? { x, y: Math.max(0, y - 40), w: 120, h: 10 } : { x: Math.max(0, x - 48), y, w: 10, h }
+  return `<div class="cover-rule" style="position:absolute;left:${px(box.x)};top:${px(box.y)};width:${px(box.w)};height:${px(box.h)};background:${accent}"></div>`
 }
 
 /** The slide number and the brand kit's footer text, in the layout's footer band (the sheet's on the canvas), where the slide leaves it free. */
@@ -201,7 +214,7 @@ function contentHtml(ctx: Context, block: Block, box: Box, slot: string | undefi
 
 /** The text style of a block as CSS: family, size, weight, line height, colour, alignment, columns, indent. */
 function textCss(ctx: Context, block: Block, slot: string | undefined): { css: string; size: number; lineHeight: number } {
-  const style = textStyle(block, ctx.slide.layout, slot)
+  const style = textStyle(block, ctx.slide.layout, slot, ctx.paint.theme.fonts)
   const css = [
     `font-family:${escapeHtml(block.kind === 'heading' ? ctx.heading : ctx.body)}`,
     `font-size:${px(style.size)}`,
@@ -360,7 +373,7 @@ function pictureBlock(ctx: Context, block: Block, box: Box): string {
   const caption = str(block.caption)
   // In a slot the box holds the picture and its caption (geometry measured both); on the canvas the box is the picture's and the caption hangs below.
   const slotted = !(block.pos && typeof block.pos === 'object')
-  const captionHeight = caption && slotted ? 8 + measureText(caption, { size: 24, width: box.w }).height : 0
+  const captionHeight = caption && slotted ? 8 + measureText(caption, { size: 24, width: box.w, family: ctx.paint.theme.fonts.body }).height : 0
   const height = Math.max(0, box.h - captionHeight)
   let picture: string
   if (!asset) picture = placeholder(ctx, `Picture "${assetId}" has no file`, { ...box, h: height })

@@ -8,6 +8,7 @@ import writeFileAtomic from 'write-file-atomic'
 import type { DeckDoc, Slide } from '../model/deck.js'
 import { lintSlide, type AssetRecord } from '../model/lint.js'
 import { drawnBoxes } from '../layout/stack.js'
+import { themeFonts } from '../model/themes.js'
 import { fail } from '../core/errors.js'
 import { colour, escapeHtml, paintFor, type Appearance } from './paint.js'
 
@@ -66,7 +67,7 @@ function cellOverlay(job: SheetJob, slide: Slide, cell: SheetCell): string {
     }
   }
   if (job.overlay === 'plate') {
-    const boxes = drawnBoxes(slide)
+    const boxes = drawnBoxes(slide, themeFonts(job.doc.manifest))
     for (const block of slide.blocks ?? []) {
       const plate = block.plate
       const box = boxes.get(block.id)

@@ -11,6 +11,7 @@ import { drawn } from '../../src/layout/stack.js'
 import { fitText, SHAPE_INSET } from '../../src/layout/blocks.js'
 import type { DeckDoc, Slide } from '../../src/model/deck.js'
 import { orderedSlides } from '../../src/model/deck.js'
+import { THEMES, themeFonts } from '../../src/model/themes.js'
 import { ROOT } from '../helpers/studio.js'
 import { sheetPage } from '../helpers/render.js'
 
@@ -58,6 +59,15 @@ const STRESS: Slide[] = [
       { id: 'x4', kind: 'textbox', pos: { x: 900, y: 500, w: 300, h: 300 }, z: 3, size: 18, align: 'justify', text: LONG },
     ],
   },
+  {
+    // The same heading and text at widths near where each family breaks a line: a face mixed up anywhere shows here.
+    id: 'stress-widths',
+    layout: 'freeform',
+    blocks: [520, 580, 640, 700, 760, 820, 880, 940].flatMap((w, i) => [
+      { id: `h${i}`, kind: 'heading', pos: { x: 40, y: 20 + i * 108, w, h: 100 }, z: 2 * i, text: 'Revenue grew in every region' },
+      { id: `t${i}`, kind: 'textbox', size: 32, pos: { x: 1000 - 40, y: 20 + i * 108, w: w * 0.6, h: 100 }, z: 2 * i + 1, text: 'Costs fell by half at Acme' },
+    ]),
+  },
   { id: 'stress-5', layout: 'title', title: 'A display title that is long enough to wrap', subtitle: 'And a subtitle that also runs long, past the width of one line', byline: 'Byline · 24 November 2026' },
   { id: 'stress-6', layout: 'quote', attribution: '— Someone who talks at length', blocks: [{ id: 'q', kind: 'text', slot: 'body', text: '“We stopped arguing about the deck and started shipping it, which changed the team more than any tool before it.”' }] },
 ]
@@ -73,20 +83,20 @@ describe('geometry and Chromium agree on every text block', () => {
   })
   after(() => sheet?.close())
 
-  /** Blocks whose drawn text height is more than 1 px off geometry's, over a list of slides. */
-  async function disagreements(slides: Slide[]): Promise<{ problems: string[]; checked: number }> {
+  /** Blocks whose drawn text height is more than 1 px off geometry's, over a list of slides (in the theme the page was opened with). */
+  async function disagreements(slides: Slide[], page = sheet, fonts = themeFonts(doc.manifest)): Promise<{ problems: string[]; checked: number }> {
     const problems: string[] = []
     let checked = 0
     for (const slide of slides) {
-      const measured = new Map((await sheet.show(slide)).map((m) => [m.id, m]))
-      for (const item of drawn(slide).items) {
+      const measured = new Map((await page.show(slide)).map((m) => [m.id, m]))
+      for (const item of drawn(slide, fonts).items) {
         const { block } = item
         if (!TEXT_KINDS.has(block.kind) || (block.kind === 'shape' && !block.text)) continue
         const seen = measured.get(block.id)
         assert.ok(seen, `${slide.id}#${block.id} was not drawn`)
         // A slotted block's box is its natural height; a canvas block's is its pos, so compare what its text needs.
         const inset = block.kind === 'shape' ? 2 * SHAPE_INSET : 0
-        const expected = item.slot ? item.box.h - inset : fitText(block, item.box, slide.layout).height - inset
+        const expected = item.slot ? item.box.h - inset : fitText(block, item.box, slide.layout, fonts).height - inset
         const got = seen.text ?? 0
         checked++
         if (Math.abs(got - expected) > 1) problems.push(`${slide.id}#${block.id} (${block.kind}): Chromium ${got.toFixed(2)} px, geometry ${expected} px`)
@@ -105,5 +115,20 @@ describe('geometry and Chromium agree on every text block', () => {
     const { problems, checked } = await disagreements(STRESS)
     assert.ok(checked >= 15, `only ${checked} text blocks checked`)
     assert.deepEqual(problems, [])
+  })
+
+  it("agrees in every theme's own faces (serif and mono headings and text), on the stress slides and the brand sample", async () => {
+    for (const theme of THEMES.filter((t) => t.id !== 'simple')) {
+      const themed: DeckDoc = { ...doc, manifest: { ...doc.manifest, theme: theme.storedId } }
+      const page = await sheetPage(themed)
+      try {
+        const slides = [...STRESS, ...orderedSlides(doc).filter((_, i) => i % 3 === 0)]
+        const { problems, checked } = await disagreements(slides, page, theme.fonts)
+        assert.ok(checked >= 40, `${theme.id}: only ${checked} text blocks checked`)
+        assert.deepEqual(problems, [], theme.id)
+      } finally {
+        await page.close()
+      }
+    }
   })
 })

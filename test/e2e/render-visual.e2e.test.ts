@@ -18,6 +18,7 @@ import { PNG } from 'pngjs'
 import sharp from 'sharp'
 import type { Block, DeckDoc, Slide } from '../../src/model/deck.js'
 import { renderSlides } from '../../src/render/pipeline.js'
+import { THEMES } from '../../src/model/themes.js'
 import { ROOT } from '../helpers/studio.js'
 import { GALLERY_SLIDES, photo, writeGallery } from '../helpers/gallery.js'
 import { sheetPage } from '../helpers/render.js'
@@ -78,6 +79,31 @@ describe('the renderer against the reference pictures', () => {
       if (count > TOLERANCE) {
         writeFileSync(join(dir, `actual-${name}`), PNG.sync.write(got))
         problems.push(`${name}: ${count} pixels differ`)
+      }
+    }
+    assert.deepEqual(problems, [])
+  })
+
+  it('draws every theme, light and dark, as the references show (a title slide and a content slide each)', async () => {
+    const problems: string[] = []
+    for (const theme of THEMES) {
+      const themed: DeckDoc = { ...doc, manifest: { ...doc.manifest, theme: theme.storedId } }
+      const slides = GALLERY_SLIDES.filter((s) => s.id === 'title-1' || s.id === 'title-body-3' || s.id === 'chart-17')
+      const { records } = await renderSlides({ doc: themed, deckDir: join(dir, 'decks', 'gallery'), slides, appearances: ['light', 'dark'], scale: 1, format: 'png', outDir: join(dir, `theme-${theme.id}`), root: dir })
+      for (const record of records) {
+        const name = `theme-${theme.id}-${record.slideId}.${record.theme}.png`
+        const got = await halfSize(join(dir, record.file))
+        const reference = join(REFERENCES, name)
+        if (UPDATE) {
+          writeFileSync(reference, PNG.sync.write(got))
+          continue
+        }
+        if (!existsSync(reference)) {
+          problems.push(`${name}: no reference`)
+          continue
+        }
+        const count = differing(got, PNG.sync.read(readFileSync(reference)))
+        if (count > TOLERANCE) problems.push(`${name}: ${count} pixels differ`)
       }
     }
     assert.deepEqual(problems, [])

@@ -1,4 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs'
+import { themeFonts } from '../../model/themes.js'
 import { join } from 'node:path'
 import { defineAction } from '../../core/action.js'
 import { fail } from '../../core/errors.js'
@@ -172,8 +173,8 @@ export const blockAutofit = defineAction({
         const written: string[] = []
         if (input.apply && input.autofit !== 'none') {
           // A slotted block fits the room its slot leaves it, not the natural height it is drawn at.
-          const box = (block.pos as { x: number; y: number; w: number; h: number } | undefined) ?? roomFor(slide, block.id) ?? contentBox()
-          const fit = fitText(block as Block, box, slide.layout)
+          const box = (block.pos as { x: number; y: number; w: number; h: number } | undefined) ?? roomFor(slide, block.id, themeFonts(doc.manifest)) ?? contentBox()
+          const fit = fitText(block as Block, box, slide.layout, themeFonts(doc.manifest))
           if (input.autofit === 'grow') {
             block.pos = { ...box, h: tidy(fit.height) }
             written.push('/pos/h')

@@ -9,6 +9,7 @@
  * line without points is drawn along its box like any object. A connector's attached ends are
  * recomputed from the blocks they attach to whenever those blocks (or the line) move.
  */
+import { themeFonts } from '../../model/themes.js'
 import type { ActionContext } from '../../core/action.js'
 import { fail } from '../../core/errors.js'
 import type { Block, DeckDoc, Slide } from '../../model/deck.js'
@@ -59,7 +60,7 @@ export const isCanvas = (slide: Slide) => slide.layout === 'freeform'
 /** The slide, converted to the canvas first when it is not one (geometry measures every box). */
 export function canvasSlide(doc: DeckDoc, slideId: string): Slide {
   const slide = findSlide(doc, slideId)
-  if (!isCanvas(slide)) doc.slides[slideId] = toCanvas(slide)
+  if (!isCanvas(slide)) doc.slides[slideId] = toCanvas(slide, themeFonts(doc.manifest))
   return doc.slides[slideId]
 }
 

@@ -1,4 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs'
+import { themeFonts } from '../../model/themes.js'
 import { join } from 'node:path'
 import { checkInputBlock } from '../../model/check.js'
 import { defineAction, type ActionContext } from '../../core/action.js'
@@ -188,7 +189,7 @@ export const blockGet = defineAction({
     const doc = await ctx.target()
     const slide = findSlide(doc, input.slideId)
     const block = findBlock(slide, input.blockId)
-    const box = (block.pos as object | undefined) ?? drawnBoxes(slide).get(block.id) ?? null
+    const box = (block.pos as object | undefined) ?? drawnBoxes(slide, themeFonts(doc.manifest)).get(block.id) ?? null
     return { block, box, slot: block.slot ?? null, assets: assetsOf(ctx, doc.manifest.id, block), revision: doc.manifest.revision }
   },
 })
@@ -279,7 +280,7 @@ export const blockInsert = defineAction({
             setLineEnds(block, from, to)
           } else if (!block.pos) {
             const content = contentBox()
-            block.pos = { x: content.x, y: content.y, w: content.w, h: Math.max(blockHeight(block, content.w, slide.layout), 40) }
+            block.pos = { x: content.x, y: content.y, w: content.w, h: Math.max(blockHeight(block, content.w, slide.layout, themeFonts(doc.manifest)), 40) }
           }
           const z = block.z
           delete block.z

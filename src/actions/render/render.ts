@@ -5,7 +5,9 @@ import { fail } from '../../core/errors.js'
 import type { DeckDoc, Slide } from '../../model/deck.js'
 import { orderedSlides } from '../../model/deck.js'
 import { arr, bool, Box, FilePath, int, obj, oneOf, opt, SlideId, SlideIdsOrAll, str, Themes } from '../../model/schema.js'
-import { planned, result } from '../../model/results.js'
+import { result } from '../../model/results.js'
+import { FONT_FAMILIES } from '../../model/fonts.js'
+import { THEMES } from '../../model/themes.js'
 import type { Appearance } from '../../render/paint.js'
 import type { Workspace } from '../../store/workspace.js'
 import { readAssetRecords } from '../deck/lint.js'
@@ -169,21 +171,40 @@ export const renderSheet = defineAction({
 export const fontList = defineAction({
   id: 'font.list',
   label: 'List fonts',
-  doc: 'Lists the font catalog: each face with the name presentation software uses, category, weights, italic and licence.',
+  doc:
+    'Lists the font catalog shipped inside the package: each family with the name presentation software shows, category, weights, italic, licence, ' +
+    'and the themes that use it. Geometry measures text with these faces and renders draw with the same files.',
   group: 'render',
   milestone: 'M5',
   mutates: false,
   transports: 'CMHP',
   input: obj({}),
-  output: planned(
-    result({
-      fonts: arr(
-        obj({ name: str({ description: 'The name presentation software uses.' }), category: str(), weights: arr(int()), italic: bool(), licence: str() }),
-        { description: 'Faces.' },
-      ),
-    }),
-  ),
+  output: result({
+    fonts: arr(
+      obj({
+        name: str({ description: 'The family name presentation software shows.' }),
+        category: oneOf(['sans-serif', 'serif', 'monospace']),
+        weights: arr(int({ minimum: 100, maximum: 900 })),
+        italic: bool({ description: 'Italic faces ship too.' }),
+        licence: str({ description: 'SPDX licence id.' }),
+        themes: arr(str(), { description: 'Ids of the themes that draw with it.' }),
+      }),
+      { description: 'Font families.' },
+    ),
+  }),
   cli: 'fonts list',
   mcp: 'deck_fonts_list',
   example: {},
+  run: () => ({
+    fonts: FONT_FAMILIES.map((f) => ({
+      name: f.name,
+      category: f.category,
+      weights: [...f.weights],
+      italic: f.italic,
+      licence: f.licence,
+      themes: THEMES.filter((t) => t.fonts.heading === f.name || t.fonts.body === f.name).map((t) => t.id),
+    })),
+  }),
+  human: (r: { fonts: { name: string; category: string; weights: number[]; italic: boolean; themes: string[] }[] }) =>
+    r.fonts.map((f) => `${f.name}  ${f.category}, ${f.weights.join('/')}${f.italic ? ' + italic' : ''}  (themes: ${f.themes.join(', ') || 'none'})`).join('\n'),
 })

@@ -1,4 +1,5 @@
 import { defineAction } from '../../core/action.js'
+import { themeFonts } from '../../model/themes.js'
 import { fail } from '../../core/errors.js'
 import type { Block, DeckDoc, Slide } from '../../model/deck.js'
 import { findSlide, freeBlockId } from '../../model/edit.js'
@@ -194,7 +195,7 @@ export const diagramInsert = defineAction({
     const ids: string[] = []
     const doc = structuredClone(await ctx.target())
     const slide = findSlide(doc, input.slideId)
-    convertToCanvas(slide)
+    convertToCanvas(slide, themeFonts(doc.manifest))
     if (input.after !== undefined && !blocksOf(slide).some((b) => b.id === input.after)) {
       fail('not_found', `No block "${input.after}" on slide "${slide.id}".`, { pointer: '/after' })
     }

@@ -1,4 +1,5 @@
 import { defineAction } from '../../core/action.js'
+import { themeFonts } from '../../model/themes.js'
 import type { Slide } from '../../model/deck.js'
 import { findSlide } from '../../model/edit.js'
 import { LAYOUTS, type LayoutOptions } from '../../model/layouts.js'
@@ -101,7 +102,7 @@ export const slideApplyLayout = defineAction({
       (doc) => {
         checkSlideIds(doc, input.slideIds)
         for (const id of input.slideIds) {
-          const result = restructure(doc.slides[id], input.layout, { drop: true })
+          const result = restructure(doc.slides[id], input.layout, { drop: true, fonts: themeFonts(doc.manifest) })
           doc.slides[id] = result.slide
           if (result.dropped.length) dropped[id] = result.dropped
         }
@@ -134,7 +135,7 @@ export const slideToCanvas = defineAction({
         for (const id of input.slideIds) {
           const slide: Slide = doc.slides[id]
           if (isCanvas(slide)) continue
-          doc.slides[id] = { ...toCanvas(slide), id }
+          doc.slides[id] = { ...toCanvas(slide, themeFonts(doc.manifest)), id }
           converted.push(id)
         }
       },

@@ -1,10 +1,11 @@
 import { failed, ok, type Apply, type BlockInsertMutation } from './types.js'
 import { blocksOf, convertToCanvas, isCanvas, placeInSlot, placeInStack } from './slide-ops.js'
+import { themeFonts } from '../themes.js'
 
-export const apply: Apply<BlockInsertMutation> = (slide, mutation) => {
+export const apply: Apply<BlockInsertMutation> = (slide, mutation, doc) => {
   const block = structuredClone(mutation.block)
   if (blocksOf(slide).some((b) => b.id === block.id)) return failed(`Slide "${slide.id}" already has a block "${block.id}".`, '/block/id', 'id_taken')
-  if (block.pos !== undefined) convertToCanvas(slide)
+  if (block.pos !== undefined) convertToCanvas(slide, themeFonts(doc.manifest))
   if (isCanvas(slide)) {
     if (block.pos === undefined) return failed('A block on a canvas slide needs its box (pos).', '/block/pos')
     const error = placeInStack(slide, block, mutation.after)

@@ -3,6 +3,7 @@
  * canvas stack, canvas conversion in place, and the layout change (slide.setLayout, layout.set,
  * slide.applyLayout). Boxes come from geometry (src/layout), never from here.
  */
+import type { ThemeFonts } from '../fonts.js'
 import { refile, slotBoxes, toCanvas } from '../../layout/index.js'
 import type { Block, Slide } from '../deck.js'
 import { SLOTS, type LayoutOptions, type SlotName } from '../layouts.js'
@@ -27,9 +28,9 @@ export function assignSlide(slide: Slide, next: Slide): void {
 }
 
 /** Converts a slotted slide to the canvas in place (geometry measures the boxes); true when it converted. */
-export function convertToCanvas(slide: Slide): boolean {
+export function convertToCanvas(slide: Slide, fonts?: ThemeFonts): boolean {
   if (isCanvas(slide)) return false
-  assignSlide(slide, { ...toCanvas(structuredClone(slide)), id: slide.id })
+  assignSlide(slide, { ...toCanvas(structuredClone(slide), fonts), id: slide.id })
   return true
 }
 
@@ -145,9 +146,9 @@ export function changeLayout(source: Slide, layout: string, options?: LayoutOpti
  * appended to the main slot. With `drop`, a Title slide or a Main point keeps only what fits its
  * placeholders (one block each) and names the rest in `dropped`. To freeform is geometry's toCanvas.
  */
-export function restructure(source: Slide, layout: string, options: { drop?: boolean } = {}): { slide: Slide; dropped: string[] } {
+export function restructure(source: Slide, layout: string, options: { drop?: boolean; fonts?: ThemeFonts } = {}): { slide: Slide; dropped: string[] } {
   if (source.layout === layout) return { slide: structuredClone(source), dropped: [] }
-  if (layout === CANVAS) return { slide: { ...toCanvas(structuredClone(source)), id: source.id }, dropped: [] }
+  if (layout === CANVAS) return { slide: { ...toCanvas(structuredClone(source), options.fonts), id: source.id }, dropped: [] }
   const drop = Boolean(options.drop) && DROPPING_LAYOUTS.has(layout)
   const slots = layoutSlots(layout)
   const main = mainSlot(slots)
