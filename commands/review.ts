@@ -19,7 +19,7 @@ export default class Review extends Command {
     render: Flags.boolean({ description: 'Write before/after crops of every touched block (and thumbnails of slides added or removed), shown in the report.' }),
     theme: Flags.string({ description: 'Appearances of the pictures: light, dark or both (light,dark).', default: 'light' }),
     out: Flags.string({ description: 'Where the pictures go; .studio/review in the workspace when absent.' }),
-    'image-base': Flags.string({ description: 'URL prefix of picture links in the report (where CI publishes --out); the workspace-relative paths when absent.' }),
+    'image-base': Flags.string({ description: 'Where CI publishes the --out folder: picture links become <image-base>/<file name> (workspace paths when absent).' }),
     deck: Flags.string({ description: 'Only these decks (repeatable); every changed deck when absent.', multiple: true }),
     json: Flags.boolean({ description: 'Print the review as JSON.' }),
     root: Flags.string({ description: 'Workspace folder; default: STUDIO_ROOT, else found from the working directory upward.' }),

@@ -19,13 +19,14 @@ export interface ReviewPicture {
 export interface ReportOptions {
   /** Pictures to show under each slide (`studio review --render`). */
   crops?: ReviewPicture[]
-  /** Prefix of picture links (where the CI job publishes them); the paths as written when absent. */
+  /** Where the CI job publishes the pictures' folder: links become `<imageBase>/<file name>`; workspace paths when absent. */
   imageBase?: string
 }
 
 /** The Markdown of a change's pictures: one line per crop, before → after, 320 px wide. */
 function pictureLines(deck: string, slideId: string, options: ReportOptions): string[] {
-  const link = (path: string) => (options.imageBase ? `${options.imageBase.replace(/\/$/, '')}/${path.split('/').map(encodeURIComponent).join('/')}` : path.split('/').map(encodeURIComponent).join('/'))
+  // With imageBase, the pictures' folder is published as is: a link is the base and the file name.
+  const link = (path: string) => (options.imageBase ? `${options.imageBase.replace(/\/$/, '')}/${encodeURIComponent(path.split('/').pop()!)}` : path.split('/').map(encodeURIComponent).join('/'))
   const img = (path: string | null, alt: string) => (path ? `<img src="${link(path)}" alt="${alt}" width="320">` : `<sub>(${alt}: none)</sub>`)
   return (options.crops ?? [])
     .filter((c) => c.deck === deck && c.slideId === slideId)

@@ -222,7 +222,8 @@ function textCss(ctx: Context, block: Block, slot: string | undefined): { css: s
     `line-height:${px(style.size * style.lineHeight)}`,
     `color:${colour(ctx.paint, block.color, 'ink')}`,
   ]
-  const align = str(block.align)
+  // Text in a shape is centred unless the block says otherwise (as presentation software draws it).
+  const align = str(block.align) ?? (block.kind === 'shape' ? 'center' : undefined)
   if (align) css.push(`text-align:${align}`)
   const columns = num(block.columns)
   if (columns && columns > 1) css.push(`column-count:${Math.min(3, Math.floor(columns))}`, 'column-gap:32px', 'column-fill:balance')
@@ -424,7 +425,7 @@ function shapeBlock(ctx: Context, block: Block, box: Box, slot: string | undefin
   if (!text) return svg
   const { css } = textCss(ctx, block, slot)
   const content = `<div class="t" style="${css}">${textHtml(ctx.paint, text, paragraphSpacing(block))}</div>`
-  return `${svg}<div style="position:absolute;inset:0;padding:${SHAPE_INSET}px;${valignCss(block, block.pos ? 'middle' : 'top')}">${content}</div>`
+  return `${svg}<div style="position:absolute;inset:0;padding:${SHAPE_INSET}px;${valignCss(block, 'middle')}">${content}</div>`
 }
 
 function shaderBlock(ctx: Context, block: Block, box: Box): string {

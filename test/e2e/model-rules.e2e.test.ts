@@ -135,7 +135,7 @@ describe('the model check refuses colours that are neither hex nor a palette tok
     await refused(ws, ['block', 'set', 'title-body-2#b1', '/text', '<span style="color:banana">x</span>'], 400, 'invalid_input', '/slides/title-body-2/blocks/1/text')
     await refused(ws, ['slide', 'patch', 'title-1', '--input', JSON.stringify({ mutations: [{ kind: 'background.set', background: 'banana' }] })], 400, 'invalid_input', '/mutations/0')
     const message = (await refused(ws, ['slide', 'background', 'title-1', '--color', 'constructor'], 400, 'invalid_input', '/slides/title-1/background')).message
-    assert.match(message, /"constructor" is neither a hex colour .* nor a palette token of the deck \(ink, paper, accent, muted, rule, highlight\)/)
+    assert.match(message, /"constructor" is neither a hex colour .* nor a palette token of the deck \(ink, paper, accent, muted, rule, highlight, chart1, chart2, chart3, chart4, chart5, chart6\)/)
   })
 
   it('takes hex colours, the theme tokens and the tokens the brand kit adds', async () => {

@@ -108,7 +108,7 @@ describe('reviewing deck changes on a branch', () => {
 
   it('shows before and after pictures with --render: crops of touched blocks, thumbnails of slides added or removed', async () => {
     const r = await ok(ws, ['review', '--base', 'main', '--head', 'feature', '--markdown', '--render', '--image-base', 'https://ci.example/run/7'])
-    assert.match(r.stdout, /<sub>title<\/sub> <img src="https:\/\/ci\.example\/run\/7\/\.studio\/review\/quarterly-review-title-body-2-title\.light\.before\.png" alt="before" width="320"> → <img src="[^"]+title-body-2-title\.light\.after\.png"/)
+    assert.match(r.stdout, /<sub>title<\/sub> <img src="https:\/\/ci\.example\/run\/7\/quarterly-review-title-body-2-title\.light\.before\.png" alt="before" width="320"> → <img src="[^"]+title-body-2-title\.light\.after\.png"/)
     assert.match(r.stdout, /<sub>\(before: none\)<\/sub> → <img src="[^"]+quarterly-review-next-steps\.light\.after\.png"/)
     assert.match(r.stdout, /<img src="[^"]+quarterly-review-title-1\.light\.before\.png" alt="before" width="320"> → <sub>\(after: none\)<\/sub>/)
     const json = (await ok(ws, ['review', '--base', 'main', '--head', 'feature', '--json', '--render'])).json

@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict'
 import { readFileSync } from 'node:fs'
 import { describe, it } from 'node:test'
-import { actionsMarkdown, errorsMarkdown } from '../../scripts/docs.js'
+import { actionsMarkdown, errorsMarkdown, themesMarkdown } from '../../scripts/docs.js'
 
 describe('generated docs', () => {
-  it('docs/actions.md and docs/errors.md match the tables (run npm run docs after changing them)', () => {
+  it('docs/actions.md, docs/errors.md and docs/themes.md match the tables (run npm run docs after changing them)', () => {
+    assert.equal(readFileSync(new URL('../../docs/themes.md', import.meta.url), 'utf8'), themesMarkdown())
     assert.equal(readFileSync(new URL('../../docs/actions.md', import.meta.url), 'utf8'), actionsMarkdown())
     assert.equal(readFileSync(new URL('../../docs/errors.md', import.meta.url), 'utf8'), errorsMarkdown())
   })
