@@ -46,7 +46,12 @@ function num(value: unknown): number | undefined {
  * heads (subtitle, caption), 32 for statement support text, 24 in captions, 20 in footers, 48 in a
  * statement body and 160 in a big-number body.
  */
-export function defaultSize(block: Block, layout?: string, slot: string | undefined = block.slot): number {
+export function defaultSize(block: Block, layout?: string, slot: string | undefined = block.slot, scale = 1): number {
+  const base = baseSize(block, layout, slot)
+  return scale === 1 ? base : Math.round(base * scale)
+}
+
+function baseSize(block: Block, layout: string | undefined, slot: string | undefined): number {
   const heading = block.kind === 'heading'
   if (slot === 'title') return layout && DISPLAY_TITLE.has(layout) ? 96 : 56
   if (slot === 'body' && layout === 'big-number') return 160
@@ -64,7 +69,7 @@ export function defaultSize(block: Block, layout?: string, slot: string | undefi
 export function textStyle(block: Block, layout?: string, slot: string | undefined = block.slot, fonts: ThemeFonts = DEFAULT_FONTS): TextStyle {
   const spacing = (block.spacing ?? {}) as { line?: number }
   return {
-    size: num(block.size) ?? defaultSize(block, layout, slot),
+    size: num(block.size) ?? defaultSize(block, layout, slot, fonts.scale ?? 1),
     weight: block.kind === 'heading' ? 700 : 400,
     family: block.kind === 'heading' ? fonts.heading : fonts.body,
     lineHeight: num(spacing.line) ?? LINE_HEIGHT,

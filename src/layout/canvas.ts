@@ -29,8 +29,8 @@ export function toCanvas(slide: Slide, fonts: ThemeFonts = DEFAULT_FONTS): Slide
     const block: Block = { ...structuredClone(item.block), pos: round(item.box), z }
     delete block.slot
     if (TEXT_BEARING.has(block.kind) && block.size === undefined) {
-      const size = defaultSize(item.block, slide.layout, item.slot)
-      if (size !== defaultSize(block)) block.size = size
+      const size = defaultSize(item.block, slide.layout, item.slot, fonts.scale ?? 1)
+      if (size !== defaultSize(block, undefined, undefined, fonts.scale ?? 1)) block.size = size
     }
     return block
   })
@@ -79,12 +79,12 @@ const hasText = (block: Block) => TEXT_FIELD_KINDS.has(block.kind) && typeof blo
  * are dropped): blocks fall into the slots those options draw.
  * To `freeform`, refile is toCanvas.
  */
-export function refile(slide: Slide, layout: string, options?: LayoutOptions): { slide: Slide; dropped: string[] } {
-  if (layout === 'freeform') return { slide: toCanvas(slide), dropped: [] }
+export function refile(slide: Slide, layout: string, options?: LayoutOptions, fonts: ThemeFonts = DEFAULT_FONTS): { slide: Slide; dropped: string[] } {
+  if (layout === 'freeform') return { slide: toCanvas(slide, fonts), dropped: [] }
   if (!(LAYOUTS as readonly string[]).includes(layout)) throw new Error(`Unknown layout "${layout}".`)
   const specs = layoutSlots(layout, options)
   const slotted = slide.layout !== 'freeform'
-  const { items } = drawn(slide)
+  const { items } = drawn(slide, fonts)
   const covering: Block[] = []
   const filed = new Map<SlotName, Drawn[]>()
   for (const item of items) {
@@ -146,7 +146,7 @@ export function refile(slide: Slide, layout: string, options?: LayoutOptions): {
     for (const d of filed.get(slot) ?? []) {
       const block = clean(d.block)
       block.slot = slot
-      if (!slotted && typeof block.size === 'number' && block.size === defaultSize(block, layout, slot)) delete block.size
+      if (!slotted && typeof block.size === 'number' && block.size === defaultSize(block, layout, slot, fonts.scale ?? 1)) delete block.size
       blocks.push(block)
     }
   }

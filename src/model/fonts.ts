@@ -37,10 +37,12 @@ export function faceFile(family: FontFamily, weight: number, style: 'normal' | '
   return `${family.package}/files/${family.stem}-latin-${weight}-${style}.${ext}`
 }
 
-/** The families a theme draws with: headings and everything else. */
+/** How a theme sets type: the families of headings and of everything else, and its type scale. */
 export interface ThemeFonts {
   heading: string
   body: string
+  /** Every default text size (docs/layouts.md "Text") times this, rounded to a pixel; 1 is Simple's scale. A size a block sets is kept. */
+  scale?: number
 }
 
-export const DEFAULT_FONTS: ThemeFonts = { heading: DEFAULT_FAMILY, body: DEFAULT_FAMILY }
+export const DEFAULT_FONTS: ThemeFonts = { heading: DEFAULT_FAMILY, body: DEFAULT_FAMILY, scale: 1 }

@@ -63,7 +63,7 @@ export const slideSetLayout = defineAction({
       ctx,
       (doc) => {
         const slide = findSlide(doc, input.slideId)
-        const changed = changeLayout(slide, type, options)
+        const changed = changeLayout(slide, type, options, themeFonts(doc.manifest))
         doc.slides[input.slideId] = changed.slide
         dropped = changed.dropped
       },

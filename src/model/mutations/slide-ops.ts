@@ -126,7 +126,7 @@ function strip(block: Block): Block {
  * the layout's own), also when the layout stays; the model check refuses options the layout does
  * not take, freeform included.
  */
-export function changeLayout(source: Slide, layout: string, options?: LayoutOptions): { slide: Slide; dropped: string[] } {
+export function changeLayout(source: Slide, layout: string, options?: LayoutOptions, fonts?: ThemeFonts): { slide: Slide; dropped: string[] } {
   const given = options && Object.keys(options).length ? structuredClone(options) : undefined
   if (source.layout === layout) {
     const slide = structuredClone(source)
@@ -134,7 +134,7 @@ export function changeLayout(source: Slide, layout: string, options?: LayoutOpti
     if (given) slide.layoutOptions = given
     return { slide, dropped: [] }
   }
-  const { slide, dropped } = refile(structuredClone(source), layout, given)
+  const { slide, dropped } = refile(structuredClone(source), layout, given, fonts)
   const next: Slide = { ...slide, id: source.id, layout }
   if (given) next.layoutOptions = given
   return { slide: next, dropped }

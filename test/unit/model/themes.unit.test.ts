@@ -2,7 +2,7 @@ import assert from 'node:assert/strict'
 import { existsSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { describe, it } from 'node:test'
-import { blockHeight } from '../../../src/layout/blocks.js'
+import { blockHeight, textStyle } from '../../../src/layout/blocks.js'
 import { measureText } from '../../../src/layout/text.js'
 import { faceFile, findFamily, FONT_FAMILIES } from '../../../src/model/fonts.js'
 import { findTheme, paletteTokens, THEMES, themeFonts } from '../../../src/model/themes.js'
@@ -63,4 +63,15 @@ describe('the shipped themes', () => {
     assert.equal(blockHeight(heading, 700, 'title-body'), blockHeight(heading, 700, 'title-body', themeFonts({ theme: 'studio-simple' })))
     assert.notEqual(blockHeight(heading, 700, 'title-body', themeFonts({ theme: 'mono' })), blockHeight(heading, 700, 'title-body'))
   })
+
+  it("scale default text sizes by the theme's type scale, keeping sizes a block sets", () => {
+    const text = { id: 't', kind: 'text', slot: 'body', text: 'Costs fell by half.' }
+    const contrast = themeFonts({ theme: 'contrast' })
+    assert.equal(contrast.scale, 1.125)
+    assert.equal(textStyle(text, 'title-body', 'body').size, 28)
+    assert.equal(textStyle(text, 'title-body', 'body', contrast).size, 32)
+    assert.equal(textStyle({ ...text, size: 40 }, 'title-body', 'body', contrast).size, 40)
+    assert.equal(textStyle({ id: 'h', kind: 'heading', slot: 'title', text: 'T' }, 'title', 'title', themeFonts({ theme: 'mono' })).size, 90)
+  })
 })
+
