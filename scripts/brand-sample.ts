@@ -36,14 +36,17 @@ SECTIONS.forEach((name, s) => {
       case 5:
         slide = { id: id('title-body'), layout: 'title-body', blocks: [
           { id: 'title', kind: 'heading', slot: 'title', text: `${topic}: what changed` },
+          { id: 'b0', kind: 'text', slot: 'body', color: 'muted', text: 'Three things moved this quarter, and one of them moved a lot.' },
           { id: 'b1', kind: 'list', slot: 'body', marker: 'bullet', items: [{ text: 'Costs fell by half' }, { text: 'Lead time is two days', level: 2 }, { text: 'Customers renew earlier' }] },
         ] }
         break
       case 2:
         slide = { id: id('two-columns'), layout: 'two-columns', blocks: [
           { id: 'title', kind: 'heading', slot: 'title', text: `${topic}: before and after` },
-          { id: 'b1', kind: 'text', slot: 'left', text: 'Before: weekly releases and long reviews.' },
-          { id: 'b2', kind: 'text', slot: 'right', text: 'After: daily releases, <i>short</i> reviews.' },
+          { id: 'h1', kind: 'heading', level: 3, slot: 'left', text: 'Before' },
+          { id: 'b1', kind: 'text', slot: 'left', text: 'Weekly releases, long reviews and a freeze before every launch.' },
+          { id: 'h2', kind: 'heading', level: 3, slot: 'right', color: 'accent', text: 'After' },
+          { id: 'b2', kind: 'text', slot: 'right', text: 'Daily releases, <i>short</i> reviews, and launches nobody has to schedule.' },
         ] }
         break
       case 3:
@@ -58,13 +61,15 @@ SECTIONS.forEach((name, s) => {
       case 6:
         slide = { id: id('table'), layout: 'table', blocks: [
           { id: 'title', kind: 'heading', slot: 'title', text: `${topic}: numbers` },
-          { id: 'b1', kind: 'table', slot: 'body', header: true, rows: [['Metric', 'Q2', 'Q3'], ['Revenue', '1.2', '1.5'], ['Margin', '18%', '22%']] },
+          { id: 'b1', kind: 'table', slot: 'body', header: true, columnWidths: [2, 1, 1], rows: [['Metric', 'Q2', 'Q3'], ['Revenue ($M)', '1.2', '1.5'], ['Margin', '18%', '22%'], ['Lead time', '5 days', '2 days']] },
+          { id: 'c1', kind: 'text', slot: 'caption', color: 'muted', text: 'Source: finance and deployment logs.' },
         ] }
         break
       case 7:
         slide = { id: id('chart'), layout: 'chart', blocks: [
           { id: 'title', kind: 'heading', slot: 'title', text: `${topic}: trend` },
-          { id: 'b1', kind: 'chart', slot: 'media', chartType: 'column', data: { categories: ['Q1', 'Q2', 'Q3', 'Q4'], series: [{ name: 'Revenue', values: [1, 1.2, 1.5, 1.9] }] }, alt: 'Revenue by quarter, rising' },
+          { id: 'b1', kind: 'chart', slot: 'media', chartType: 'column', data: { categories: ['Q1', 'Q2', 'Q3', 'Q4'], series: [{ name: 'Revenue', values: [1, 1.2, 1.5, 1.9] }, { name: 'Costs', values: [0.9, 0.8, 0.7, 0.6] }] }, alt: 'Revenue by quarter rising from 1 to 1.9, costs falling from 0.9 to 0.6' },
+          { id: 'c1', kind: 'text', slot: 'caption', color: 'muted', text: 'Revenue and costs, $M.' },
         ] }
         break
       case 8:
@@ -73,16 +78,20 @@ SECTIONS.forEach((name, s) => {
       case 9:
         slide = { id: id('comparison'), layout: 'comparison', blocks: [
           { id: 'title', kind: 'heading', slot: 'title', text: `${topic}: options` },
-          { id: 'b1', kind: 'list', slot: 'left', marker: 'number', items: [{ text: 'Build' }, { text: 'Buy' }] },
-          { id: 'b2', kind: 'list', slot: 'right', marker: 'number', items: [{ text: 'Faster' }, { text: 'Cheaper' }] },
+          { id: 'h1', kind: 'text', slot: 'subtitle', text: 'Build it' },
+          { id: 'h2', kind: 'text', slot: 'caption', text: 'Buy it' },
+          { id: 'b1', kind: 'list', slot: 'left', marker: 'bullet', items: [{ text: 'Fits our process exactly' }, { text: 'Six months to first release' }] },
+          { id: 'b2', kind: 'list', slot: 'right', marker: 'bullet', items: [{ text: 'Live next month' }, { text: 'We adapt to it' }] },
         ] }
         break
       case 10:
         slide = { id: id('freeform'), layout: 'freeform', blocks: [
-          { id: 'b1', kind: 'shape', shape: 'rounded', pos: { x: 160, y: 300, w: 360, h: 240 }, z: 0, text: 'Plan' },
-          { id: 'b2', kind: 'shape', shape: 'rounded', pos: { x: 620, y: 300, w: 360, h: 240 }, z: 1, text: 'Build' },
-          { id: 'b3', kind: 'shape', shape: 'rounded', pos: { x: 1080, y: 300, w: 360, h: 240 }, z: 2, text: 'Ship' },
-          { id: 'b4', kind: 'textbox', pos: { x: 160, y: 120, w: 1280, h: 100 }, z: 3, text: `${topic}: how we work` },
+          { id: 'b1', kind: 'shape', shape: 'rounded', fill: 'accent', color: 'paper', size: 40, pos: { x: 160, y: 320, w: 360, h: 240 }, z: 0, text: 'Plan' },
+          { id: 'b2', kind: 'shape', shape: 'rounded', fill: 'accent', color: 'paper', size: 40, pos: { x: 620, y: 320, w: 360, h: 240 }, z: 1, text: 'Build' },
+          { id: 'b3', kind: 'shape', shape: 'rounded', fill: 'accent', color: 'paper', size: 40, pos: { x: 1080, y: 320, w: 360, h: 240 }, z: 2, text: 'Ship' },
+          { id: 'b4', kind: 'heading', level: 2, pos: { x: 160, y: 120, w: 1280, h: 100 }, z: 3, text: `${topic}: how we work` },
+          { id: 'l1', kind: 'line', connector: true, arrow: 'end', strokeWidth: 4, start: { block: 'b1', side: 'right' }, end: { block: 'b2', side: 'left' }, pos: { x: 520, y: 440, w: 100, h: 4 }, z: 4 },
+          { id: 'l2', kind: 'line', connector: true, arrow: 'end', strokeWidth: 4, start: { block: 'b2', side: 'right' }, end: { block: 'b3', side: 'left' }, pos: { x: 980, y: 440, w: 100, h: 4 }, z: 5 },
         ] }
         break
       default:
