@@ -24,6 +24,9 @@ export type Field = 'title' | 'subtitle' | 'byline' | 'attribution'
 export const FIELDS: Field[] = ['title', 'subtitle', 'byline', 'attribution']
 const FIELD_SLOT: Record<Field, SlotName> = { title: 'title', subtitle: 'subtitle', byline: 'caption', attribution: 'caption' }
 
+/** The gap between the blocks of a slot: the theme's, else 24 px. */
+const gapOf = (fonts: ThemeFonts) => fonts.gap ?? STACK_GAP
+
 /** The least room a flexible block gets in a stack. */
 export const MIN_FLEX = 96
 
@@ -94,7 +97,7 @@ function heights(blocks: Block[], spec: SlotSpec, layout: string, fonts: ThemeFo
   const flexible = blocks.map(isFlexible)
   const count = flexible.filter(Boolean).length
   if (!count) return natural
-  const fixed = natural.reduce((sum, h, i) => sum + (flexible[i] ? 0 : h), 0) + STACK_GAP * (blocks.length - 1)
+  const fixed = natural.reduce((sum, h, i) => sum + (flexible[i] ? 0 : h), 0) + gapOf(fonts) * (blocks.length - 1)
   const room = spec.box.h - fixed
   const share = Math.floor(room / count)
   const last = flexible.lastIndexOf(true)
@@ -130,14 +133,14 @@ export function drawn(slide: Slide, fonts: ThemeFonts = DEFAULT_FONTS): { items:
   for (const [slot, spec] of Object.entries(specs) as [SlotName, SlotSpec][]) {
     const items = bySlot.get(slot) ?? []
     const hs = heights(items.map((d) => d.block), spec, layout, fonts)
-    const used = hs.reduce((a, b) => a + b, 0) + STACK_GAP * Math.max(0, items.length - 1)
+    const used = hs.reduce((a, b) => a + b, 0) + gapOf(fonts) * Math.max(0, items.length - 1)
     const { box } = spec
     let y = box.y
     if (used <= box.h && spec.anchor === 'middle') y += Math.round((box.h - used) / 2)
     if (used <= box.h && spec.anchor === 'bottom') y += box.h - used
     items.forEach((item, i) => {
       item.box = { x: box.x, y, w: box.w, h: hs[i] }
-      y += hs[i] + STACK_GAP
+      y += hs[i] + gapOf(fonts)
     })
     slots.push({ slot, box: { ...box }, blocks: items.map((d) => d.block.id), used, overflow: Math.max(0, used - box.h) })
   }
@@ -165,7 +168,7 @@ export function roomFor(slide: Slide, blockId: string, fonts: ThemeFonts = DEFAU
   const fill = slots.find((s) => s.slot === item.slot)!
   const others = items.filter((d) => d.slot === item.slot && d !== item)
   const taken = others.reduce((sum, d) => sum + (isFlexible(d.block) ? Math.min(blockHeight(d.block, fill.box.w, slide.layout, fonts), MIN_FLEX) : d.box.h), 0)
-  return { x: fill.box.x, y: item.box.y, w: fill.box.w, h: Math.max(0, fill.box.h - taken - STACK_GAP * others.length) }
+  return { x: fill.box.x, y: item.box.y, w: fill.box.w, h: Math.max(0, fill.box.h - taken - gapOf(fonts) * others.length) }
 }
 
 /** Each slot's stack on a slotted slide, with its overflow past the slot's bottom ([] on freeform). */

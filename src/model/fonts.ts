@@ -43,6 +43,8 @@ export interface ThemeFonts {
   body: string
   /** Every default text size (docs/layouts.md "Text") times this, rounded to a pixel; 1 is Simple's scale. A size a block sets is kept. */
   scale?: number
+  /** Spacing: the gap between blocks stacked in a slot, px (24, Simple's, when absent). */
+  gap?: number
 }
 
-export const DEFAULT_FONTS: ThemeFonts = { heading: DEFAULT_FAMILY, body: DEFAULT_FAMILY, scale: 1 }
+export const DEFAULT_FONTS: ThemeFonts = { heading: DEFAULT_FAMILY, body: DEFAULT_FAMILY, scale: 1, gap: 24 }

@@ -30,7 +30,7 @@ export const THEMES: Theme[] = [
     name: 'Simple',
     sentence: 'Inter on white or near-black with one blue accent: the default.',
     appearances: ['light', 'dark'],
-    fonts: { heading: 'Inter', body: 'Inter', scale: 1 },
+    fonts: { heading: 'Inter', body: 'Inter', scale: 1, gap: 24 },
     palette: tokens({
       ink: ['#111111', '#f4f4f2'],
       paper: ['#ffffff', '#141414'],
@@ -53,7 +53,7 @@ export const THEMES: Theme[] = [
     name: 'Editorial',
     sentence: 'Source Serif 4 headlines over Inter text on warm paper, a brick-red accent: reports and essays.',
     appearances: ['light', 'dark'],
-    fonts: { heading: 'Source Serif 4', body: 'Inter', scale: 1 },
+    fonts: { heading: 'Source Serif 4', body: 'Inter', scale: 1, gap: 32 },
     palette: tokens({
       ink: ['#1b1b1b', '#f2efe8'],
       paper: ['#fbfaf7', '#1a1917'],
@@ -76,7 +76,7 @@ export const THEMES: Theme[] = [
     name: 'Mono',
     sentence: 'JetBrains Mono headings over Inter, a green accent: engineering reviews and demos.',
     appearances: ['light', 'dark'],
-    fonts: { heading: 'JetBrains Mono', body: 'Inter', scale: 0.9375 },
+    fonts: { heading: 'JetBrains Mono', body: 'Inter', scale: 0.9375, gap: 24 },
     palette: tokens({
       ink: ['#16181d', '#e6e8eb'],
       paper: ['#f7f7f5', '#0f1115'],
@@ -99,7 +99,7 @@ export const THEMES: Theme[] = [
     name: 'Contrast',
     sentence: 'Black and white with a signal yellow, Inter throughout: big rooms and bright projectors.',
     appearances: ['light', 'dark'],
-    fonts: { heading: 'Inter', body: 'Inter', scale: 1.125 },
+    fonts: { heading: 'Inter', body: 'Inter', scale: 1.125, gap: 32 },
     palette: tokens({
       ink: ['#000000', '#ffffff'],
       paper: ['#ffffff', '#000000'],
@@ -122,7 +122,7 @@ export const THEMES: Theme[] = [
     name: 'Midnight',
     sentence: 'Deep navy and violet, Inter throughout; at its best dark: keynotes and launches.',
     appearances: ['dark', 'light'],
-    fonts: { heading: 'Inter', body: 'Inter', scale: 1 },
+    fonts: { heading: 'Inter', body: 'Inter', scale: 1, gap: 24 },
     palette: tokens({
       ink: ['#0b1020', '#e8ecff'],
       paper: ['#eef2ff', '#0b1020'],
@@ -145,7 +145,7 @@ export const THEMES: Theme[] = [
     name: 'Paper',
     sentence: 'Source Serif 4 throughout on cream, a forest-green accent: talks that read like a page.',
     appearances: ['light', 'dark'],
-    fonts: { heading: 'Source Serif 4', body: 'Source Serif 4', scale: 1.0625 },
+    fonts: { heading: 'Source Serif 4', body: 'Source Serif 4', scale: 1.0625, gap: 32 },
     palette: tokens({
       ink: ['#2b2620', '#efe8dc'],
       paper: ['#f4efe6', '#221e19'],

@@ -21,7 +21,7 @@ export const themeList = defineAction({
         name: str(),
         sentence: str({ description: 'What the theme is for.' }),
         appearances: arr(oneOf(['light', 'dark'])),
-        fonts: obj({ heading: str({ description: 'Family of headings (font.list).' }), body: str({ description: 'Family of everything else.' }), scale: num({ exclusiveMinimum: 0, description: 'Type scale: every default text size times this (1 for Simple).' }) }),
+        fonts: obj({ heading: str({ description: 'Family of headings (font.list).' }), body: str({ description: 'Family of everything else.' }), scale: num({ exclusiveMinimum: 0, description: 'Type scale: every default text size times this (1 for Simple).' }), gap: num({ minimum: 0, description: 'Spacing: the gap between blocks stacked in a slot, px.' }) }),
         palette: { type: 'object', additionalProperties: obj({ light: str(), dark: str() }), description: 'Colours by palette token, light and dark: ink, paper, accent, muted, rule, highlight, chart1..chart6.' },
         cover: obj({ rule: oneOf(['top', 'left', 'none'], { description: 'The accent rule of title, section and closing slides.' }) }),
       }),

@@ -4,6 +4,7 @@ import { createRequire } from 'node:module'
 import { describe, it } from 'node:test'
 import { blockHeight, textStyle } from '../../../src/layout/blocks.js'
 import { measureText } from '../../../src/layout/text.js'
+import { drawnBoxes } from '../../../src/layout/stack.js'
 import { faceFile, findFamily, FONT_FAMILIES } from '../../../src/model/fonts.js'
 import { findTheme, paletteTokens, THEMES, themeFonts } from '../../../src/model/themes.js'
 import { luminance } from '../../../src/render/paint.js'
@@ -72,6 +73,16 @@ describe('the shipped themes', () => {
     assert.equal(textStyle(text, 'title-body', 'body', contrast).size, 32)
     assert.equal(textStyle({ ...text, size: 40 }, 'title-body', 'body', contrast).size, 40)
     assert.equal(textStyle({ id: 'h', kind: 'heading', slot: 'title', text: 'T' }, 'title', 'title', themeFonts({ theme: 'mono' })).size, 90)
+  })
+
+  it("stack a slot's blocks with the theme's gap", () => {
+    const slide = { id: 's', layout: 'title-body', blocks: [{ id: 'a', kind: 'text', slot: 'body', text: 'One' }, { id: 'b', kind: 'text', slot: 'body', text: 'Two' }] }
+    const gap = (theme: string) => {
+      const boxes = drawnBoxes(slide, themeFonts({ theme }))
+      return boxes.get('b')!.y - (boxes.get('a')!.y + boxes.get('a')!.h)
+    }
+    assert.equal(gap('studio-simple'), 24)
+    assert.equal(gap('paper'), 32)
   })
 })
 
