@@ -152,8 +152,11 @@ export async function applyChanges(ws: Workspace, keys: string[], changes: FileC
   const tx = randomBytes(8).toString('hex')
   const entries: JournalEntry[] = live.map((change, n) => ({ rel: change.rel, existed: lexists(join(ws.root, change.rel)), n }))
   const journal: Journal = { v: 2, tx, started: Date.now(), keys, entries }
-  await mkdir(backupDir(ws, tx), { recursive: true })
+  // The journal first, then the pre-image folder: a kill between the two leaves a journal whose
+  // pre-images are missing (restore skips them: nothing was written yet), never a folder no journal names.
+  await mkdir(journalDir(ws), { recursive: true })
   for (const key of keys) await writeFileAtomic(journalPath(ws, key), JSON.stringify(journal), { fsync: true })
+  await mkdir(backupDir(ws, tx))
   fault('after-journal')
 
   const added: string[] = []
@@ -401,7 +404,36 @@ export async function repairPending(ws: Workspace): Promise<string[]> {
     const note = await withLocks(join(ws.stateDir, 'locks'), [key], () => repair(ws, key))
     if (note) notes.push(note)
   }
+  await dropOrphanPreImages(ws)
   return notes
+}
+
+/** Pre-image folders older than this that no journal names are left over (a kill inside an older build's write). */
+const ORPHAN_AGE_MS = 10 * 60 * 1000
+
+/**
+ * Removes `tx-<tx>` pre-image folders that no journal names and that are older than ten minutes
+ * (a younger one may belong to a write that is starting right now).
+ */
+async function dropOrphanPreImages(ws: Workspace): Promise<void> {
+  let names: string[]
+  try {
+    names = readdirSync(journalDir(ws))
+  } catch {
+    return
+  }
+  const folders = names.filter((name) => name.startsWith('tx-'))
+  if (!folders.length) return
+  const named = new Set(names.filter((name) => name.endsWith('.json')).map((name) => readJournal(join(journalDir(ws), name))?.tx).filter(Boolean))
+  for (const folder of folders) {
+    if (named.has(folder.slice(3))) continue
+    try {
+      if (Date.now() - statSync(join(journalDir(ws), folder)).mtimeMs < ORPHAN_AGE_MS) continue
+      await rm(join(journalDir(ws), folder), { recursive: true, force: true })
+    } catch {
+      // gone meanwhile
+    }
+  }
 }
 
 /** File changes that copy a folder's files (relative paths) into another folder. */

@@ -88,6 +88,23 @@ describe('deck unpack --replace', () => {
 })
 
 describe('crash repair', () => {
+  it('removes a pre-image folder no journal names once it is ten minutes old, and keeps a younger one', async () => {
+    const ws = await workspaceWithDeck('Orphans')
+    try {
+      const journal = join(ws.dir, '.studio', 'journal')
+      mkdirSync(join(journal, 'tx-0000000000000001'), { recursive: true })
+      writeFileSync(join(journal, 'tx-0000000000000001', '0'), 'old bytes')
+      const old = new Date(Date.now() - 11 * 60 * 1000)
+      utimesSync(join(journal, 'tx-0000000000000001'), old, old)
+      mkdirSync(join(journal, 'tx-0000000000000002'))
+      const info = await studio(ws.dir, ['info', '--json'])
+      assert.equal(info.code, 0, info.stdout)
+      assert.deepEqual(readdirSync(journal).filter((n) => n.startsWith('tx-')), ['tx-0000000000000002'])
+    } finally {
+      ws.cleanup()
+    }
+  })
+
   it("puts back only what the interrupted write touched: the user's own edits and untracked files stay", async () => {
     const ws = await workspaceWithDeck('Mine')
     try {
