@@ -404,8 +404,33 @@ export async function repairPending(ws: Workspace): Promise<string[]> {
     const note = await withLocks(join(ws.stateDir, 'locks'), [key], () => repair(ws, key))
     if (note) notes.push(note)
   }
+  await dropJournalTemps(ws)
   await dropOrphanPreImages(ws)
   return notes
+}
+
+/**
+ * A kill inside the atomic write of a journal leaves its temp file (`<key>.json.<n>`): the write had
+ * not begun. Removed under the key's lock, so no live writer of that key is writing its journal.
+ */
+async function dropJournalTemps(ws: Workspace): Promise<void> {
+  let names: string[]
+  try {
+    names = readdirSync(journalDir(ws))
+  } catch {
+    return
+  }
+  const temps = new Map<string, string[]>()
+  for (const name of names) {
+    const match = /^(.+)\.json\.\d+$/.exec(name)
+    if (match) temps.set(match[1], [...(temps.get(match[1]) ?? []), name])
+  }
+  for (const [key, files] of temps) {
+    // The lock file is named after the sanitized key, as the journal is: the same lock as the writer's.
+    await withLocks(join(ws.stateDir, 'locks'), [key], async () => {
+      for (const file of files) await rm(join(journalDir(ws), file), { force: true })
+    })
+  }
 }
 
 /** Pre-image folders older than this that no journal names are left over (a kill inside an older build's write). */

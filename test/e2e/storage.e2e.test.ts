@@ -88,7 +88,7 @@ describe('deck unpack --replace', () => {
 })
 
 describe('crash repair', () => {
-  it('removes a pre-image folder no journal names once it is ten minutes old, and keeps a younger one', async () => {
+  it('removes a pre-image folder no journal names once it is ten minutes old (keeping a younger one) and a journal temp file a kill left', async () => {
     const ws = await workspaceWithDeck('Orphans')
     try {
       const journal = join(ws.dir, '.studio', 'journal')
@@ -97,9 +97,11 @@ describe('crash repair', () => {
       const old = new Date(Date.now() - 11 * 60 * 1000)
       utimesSync(join(journal, 'tx-0000000000000001'), old, old)
       mkdirSync(join(journal, 'tx-0000000000000002'))
+      // A journal whose atomic write was killed before its rename: the write had not begun.
+      writeFileSync(join(journal, `deck-${ws.deckId}.json.1569650160`), '{"v":2,"tx":"ab')
       const info = await studio(ws.dir, ['info', '--json'])
       assert.equal(info.code, 0, info.stdout)
-      assert.deepEqual(readdirSync(journal).filter((n) => n.startsWith('tx-')), ['tx-0000000000000002'])
+      assert.deepEqual(readdirSync(journal).filter((n) => n.startsWith('tx-') || n.includes('.json.')), ['tx-0000000000000002'])
     } finally {
       ws.cleanup()
     }
