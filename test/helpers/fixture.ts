@@ -5,7 +5,8 @@
  *
  * With `{ contract: true }` (the contract test and the fuzzer) it also holds what the examples of
  * deck.restore and version.restore need: a trashed deck `old-pitch` at revision 1, and version 1
- * ("Sent to the board") naming revision 2, a draft whose opening slide said "Q3 draft".
+ * ("Sent to the board") naming revision 2, a draft whose opening slide said "Q3 draft"; and the
+ * photo asset.add adds, photos/harbour.jpg.
  */
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
@@ -102,6 +103,10 @@ export async function fixtureWorkspace(options: { contract?: boolean } = {}) {
       }),
     )
     writeFileSync(join(trashed, 'slides', 'title-1.json'), canonicalJson({ id: 'title-1', layout: 'title', title: 'Old pitch' }))
+    // The photo asset.add's example adds (outside decks/: a file of the user's).
+    const { default: sharp } = await import('sharp')
+    mkdirSync(join(ws.dir, 'photos'), { recursive: true })
+    writeFileSync(join(ws.dir, 'photos', 'harbour.jpg'), await sharp({ create: { width: 1200, height: 800, channels: 3, background: '#35607a' } }).jpeg().toBuffer())
   }
   writeFileSync(join(dir, 'deck.json'), canonicalJson(manifest))
   writeSlides(FIXTURE_SLIDES)
