@@ -75,7 +75,9 @@ const GIT_LOCK = '~git'
  * makes the process kill itself with SIGKILL at that point of a write, as a power cut or `kill -9`
  * would. `mid-write` fires after the first file of several is written; `in-write` leaves a half-written
  * temp file of the last one, as a kill inside the atomic writer does. `index-locked` instead creates
- * git's index.lock just before the commit (in STUDIO_FAULT_GIT_ROOT, default the working directory).
+ * git's index.lock just before the commit (in STUDIO_FAULT_GIT_ROOT, default the working directory);
+ * `in-commit` leaves git's index, HEAD and branch ref locks and kills the process, as a kill of
+ * `git commit` itself does.
  */
 function fault(point: string): void {
   if (process.env.STUDIO_FAULT !== point) return
@@ -83,6 +85,13 @@ function fault(point: string): void {
     // Not a kill: another git takes the index just before the commit, as a user's `git add` racing us would.
     writeFileSync(join(gitDirOf(process.env.STUDIO_FAULT_GIT_ROOT ?? process.cwd()), 'index.lock'), '')
     return
+  }
+  if (point === 'in-commit') {
+    // A kill while git commits: its index, HEAD and branch ref locks are left behind, as after a kill -9 of git itself.
+    const dir = gitDirOf(process.env.STUDIO_FAULT_GIT_ROOT ?? process.cwd())
+    for (const name of ['index.lock', 'HEAD.lock']) writeFileSync(join(dir, name), '')
+    const ref = /^ref: (refs\/heads\/\S+)$/.exec(readFileSync(join(dir, 'HEAD'), 'utf8').trim())?.[1]
+    if (ref) writeFileSync(join(dir, `${ref}.lock`), '')
   }
   process.kill(process.pid, 'SIGKILL')
 }
@@ -186,6 +195,7 @@ export async function applyChanges(ws: Workspace, keys: string[], changes: FileC
     fault('after-write')
     await withLocks(join(ws.stateDir, 'locks'), [GIT_LOCK], async () => {
       fault('index-locked')
+      fault('in-commit')
       if (added.length) {
         indexTouched = true
         await ws.git.raw(['add', '--', ...added])
@@ -348,7 +358,28 @@ async function repairLegacy(ws: Workspace, journal: LegacyJournal, key: string):
  * workspace_busy, and nothing touched.
  */
 async function settleIndexLock(ws: Workspace, journal: { started?: number }): Promise<void> {
-  const lock = join(ws.git.gitDir, 'index.lock')
+  for (const lock of gitLockFiles(ws)) await settleLock(ws, lock, journal)
+}
+
+/**
+ * The lock files a killed `git commit` can leave: the index's, HEAD's, the current branch ref's and
+ * packed-refs'. (A kill while git updates the ref leaves HEAD.lock or refs/heads/<branch>.lock, and
+ * every later commit fails on it.)
+ */
+function gitLockFiles(ws: Workspace): string[] {
+  const dir = ws.git.gitDir
+  const locks = [join(dir, 'index.lock'), join(dir, 'HEAD.lock'), join(dir, 'packed-refs.lock')]
+  try {
+    const head = readFileSync(join(dir, 'HEAD'), 'utf8').trim()
+    const ref = /^ref: (refs\/heads\/[^\s]+)$/.exec(head)?.[1]
+    if (ref && !ref.split('/').includes('..')) locks.push(join(dir, `${ref}.lock`))
+  } catch {
+    // no HEAD: nothing more to settle
+  }
+  return locks
+}
+
+async function settleLock(ws: Workspace, lock: string, journal: { started?: number }): Promise<void> {
   for (let waited = 0; existsSync(lock); waited += 100) {
     const holders = indexLockHolders(lock, ws.git.gitRoot)
     if (holders === null || holders.length === 0) {
@@ -365,11 +396,11 @@ async function settleIndexLock(ws: Workspace, journal: { started?: number }): Pr
       }
       throw new StudioError(
         'workspace_busy',
-        `An interrupted studio write needs repair, and git's index is locked (${lock}) by something studio cannot identify as its own. Nothing was touched. If no git command is running, remove that file and retry.`,
+        `An interrupted studio write needs repair, and git is locked (${lock}) by something studio cannot identify as its own. Nothing was touched. If no git command is running, remove that file and retry.`,
       )
     }
     if (waited >= 3000) {
-      throw new StudioError('workspace_busy', `An interrupted studio write needs repair, but a git process (pid ${holders.join(', ')}) holds git's index. Nothing was touched; retry when it is done.`)
+      throw new StudioError('workspace_busy', `An interrupted studio write needs repair, but a git process (pid ${holders.join(', ')}) holds ${lock}. Nothing was touched; retry when it is done.`)
     }
     await new Promise((resolve) => setTimeout(resolve, 100))
   }

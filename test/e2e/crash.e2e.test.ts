@@ -84,7 +84,7 @@ const CASES: Case[] = [
 ]
 
 describe('a write killed at each fault point', () => {
-  for (const point of ['after-journal', 'mid-write', 'in-write', 'after-write', 'after-commit']) {
+  for (const point of ['after-journal', 'mid-write', 'in-write', 'after-write', 'in-commit', 'after-commit']) {
     for (const c of CASES) {
       // A single-file write has no middle.
       if (point === 'mid-write' && c.name.startsWith('a rename')) continue
