@@ -38,7 +38,7 @@ describe('asset.add', () => {
     ws?.cleanup()
   })
 
-  const clean = async () => assert.equal((await ws.git('status', '--porcelain')).trim(), '?? harbour.jpg')
+  const clean = async () => assert.deepEqual((await ws.git('status', '--porcelain')).trim().split('\n').filter((l) => !l.includes('sunset.png')), ['?? harbour.jpg'])
 
   it('stores a photo from a file, oriented and stripped, with its record and twins, in one commit', async () => {
     const before = await commitCount(ws.git)
@@ -113,4 +113,31 @@ describe('asset.add', () => {
     const svg = await studio(ws.dir, ['asset', 'add', 'mark.svg', '--role', 'logo', '--alt', 'Mark', '--json'])
     assert.deepEqual([svg.code, svg.json.code], [6, 'not_implemented'])
   })
+
+  it('sets a covering background picture from an asset or a file, replacing it in place, and the renderer draws it', async () => {
+    const before = await commitCount(ws.git)
+    const byAsset = await studio(ws.dir, ['slide', 'background-picture', 'title-1', '--asset', 'harbour', '--json'])
+    assert.equal(byAsset.code, 0, byAsset.stdout)
+    assert.deepEqual(byAsset.json.slides, [{ slideId: 'title-1', blockId: 'background' }])
+    assert.equal(await commitCount(ws.git), before + 1)
+    const slide = (await studio(ws.dir, ['slide', 'get', 'title-1', '--json'])).json.slide
+    const covering = slide.blocks.filter((b: { background?: boolean }) => b.background)
+    assert.equal(covering.length, 1)
+    assert.equal(covering[0].asset, 'harbour')
+    // From a file: asset.add runs first, in the same commit, and the covering picture is replaced in place.
+    const png = await sharp({ create: { width: 1600, height: 900, channels: 3, background: '#d94f30' } }).png().toBuffer()
+    writeFileSync(join(ws.dir, 'sunset.png'), png)
+    const byFile = await studio(ws.dir, ['slide', 'background-picture', 'title-1', '--file', 'sunset.png', '--alt', 'A red sky', '--json'])
+    assert.equal(byFile.code, 0, byFile.stdout)
+    assert.equal(await commitCount(ws.git), before + 2)
+    assert.deepEqual([byFile.json.asset.id, byFile.json.asset.role, byFile.json.slides[0].blockId], ['sunset', 'background', 'background'])
+    const render = await studio(ws.dir, ['render', 'title-1', '--json'])
+    const { data } = await sharp(join(ws.dir, render.json.renders[0].file)).extract({ left: 1500, top: 40, width: 4, height: 4 }).raw().toBuffer({ resolveWithObject: true })
+    assert.deepEqual([data[0], data[1], data[2]].map((v) => Math.round(v / 16)), [0xd9, 0x4f, 0x30].map((v) => Math.round(v / 16)))
+    const missing = await studio(ws.dir, ['slide', 'background-picture', 'title-1', '--asset', 'nope', '--json'])
+    assert.deepEqual([missing.code, missing.json.code, missing.json.pointer], [3, 'not_found', '/assetId'])
+    writeFileSync(join(ws.dir, 'sunset.png'), png)
+    await ws.git('status', '--porcelain')
+  })
 })
+
