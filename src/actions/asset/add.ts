@@ -119,12 +119,11 @@ export const assetAdd = defineAction<AddInput, any>({
  */
 export async function addPicture(ctx: ActionContext, deckId: string, input: AddInput): Promise<{ record: Record<string, unknown> & { id: string }; twinFiles: string[] }> {
     const { bytes, name } = await sourceBytes(ctx, input)
-    const head = bytes.subarray(0, 512).toString('utf8').trimStart()
-    if (head.startsWith('<svg') || head.startsWith('<?xml') || head.startsWith('<!DOCTYPE svg')) {
-      fail('not_implemented', 'SVG pictures are stored after sanitizing, which is not built on this instance yet; add a PNG, JPEG or WebP.', { pointer: input.url !== undefined ? '/url' : '/file', details: { implemented: false } })
-    }
-    const { ingestRaster, twinsOf } = await import('../../media/images.js')
-    const image = await ingestRaster(bytes, { pointer: input.url !== undefined ? '/url' : '/file' })
+    const pointer = input.url !== undefined ? '/url' : '/file'
+    const head = bytes.subarray(0, 512).toString('utf8').replace(/^\uFEFF/, '').trimStart()
+    const isSvg = head.startsWith('<svg') || head.startsWith('<?xml') || head.startsWith('<!DOCTYPE svg') || head.startsWith('<!--')
+    const { ingestRaster, twinsOf, ingestSvg } = await import('../../media/images.js')
+    const image = isSvg ? await ingestSvg(bytes, { pointer }) : await ingestRaster(bytes, { pointer })
     const { default: slugify } = await import('@sindresorhus/slugify')
     const id = input.id ?? (slugify(name).slice(0, 100).replace(/^-+|-+$/g, '') || 'picture')
     if (!/^[a-z0-9]+(?:-[a-z0-9]+)*$/.test(id)) fail('invalid_input', `"${id}" is not an asset id (a slug).`, { pointer: '/id' })
@@ -132,7 +131,7 @@ export async function addPicture(ctx: ActionContext, deckId: string, input: AddI
     if (deckAssetIds(ctx.ws, deckId, new Map(), [], []).has(id)) fail('id_taken', `Deck "${deckId}" already has an asset "${id}".`, { pointer: '/id' })
     const folder = `decks/${deckId}/assets`
     const twins = await twinsOf(image)
-    const twinFiles = twins.map((t) => `${folder}/${id}@${t.scale}x.${image.format}`)
+    const twinFiles = twins.map((t) => `${folder}/${id}@${t.scale}x.${t.format}`)
     const source = provenance(input)
     const record = {
       id,
@@ -145,6 +144,7 @@ export async function addPicture(ctx: ActionContext, deckId: string, input: AddI
       height: image.height,
       digest: image.digest,
       twins: twinFiles.map((f) => f.slice(folder.length + 1)),
+      ...(image.removed?.length ? { sanitized: image.removed } : {}),
     }
     ctx.stageFile(`${folder}/${id}.${image.format}`, image.bytes)
     twins.forEach((t, i) => ctx.stageFile(twinFiles[i], t.bytes))
