@@ -382,3 +382,40 @@ row('MCP deck_rename call (median)', median(mcpWrite), 'ms', x(mcpWrite, mcp.com
   console.log('Chromium launch (in process, 5 times)'.padEnd(44), median(launches).toFixed(0).padStart(10), ''.padStart(9), ''.padStart(8), `node -e 0 beside the renders: ${median(runs.node).toFixed(0)} ms`)
   console.log(`studio build (single-file HTML, ${(size / 1048576).toFixed(2)} MB)`.padEnd(44), median(builds.build).toFixed(0).padStart(10), ''.padStart(9), `${(median(builds.build) / median(builds.node)).toFixed(2)}x`.padStart(8), 'x node -e 0')
 }
+
+// ---- Media (issue 10): the two-tone screen in megapixels per second on a 3200 × 1800 picture, and
+// its 1-bit PNG, against a baseline pass that only reads every byte, interleaved.
+{
+  const { tsImport } = await import('tsx/esm/api')
+  const { screen, screenPng } = await tsImport('../src/media/dither.ts', import.meta.url)
+  const width = 3200
+  const height = 1800
+  const grey = new Uint8Array(width * height)
+  for (let i = 0; i < grey.length; i++) grey[i] = (i * 2654435761) >>> 24
+  let sink = 0
+  const runs = await interleaved(15, {
+    read: () => {
+      let s = 0
+      for (let i = 0; i < grey.length; i++) s += grey[i]
+      sink += s
+    },
+    bayer8: () => {
+      sink += screen(grey, width, height, { pattern: 'bayer8', cell: 1 }).coverage[0]
+    },
+    blue64: () => {
+      sink += screen(grey, width, height, { pattern: 'blue64', cell: 2 }).coverage[0]
+    },
+    png: () => {
+      sink += screenPng(screen(grey, width, height, { pattern: 'bayer8', cell: 2 }), ['#000000', '#ffffff']).length
+    },
+  })
+  const mp = (width * height) / 1e6
+  console.log('')
+  console.log(`media: the two-tone screen on ${width} x ${height} (${mp.toFixed(2)} MP), 15 interleaved rounds${sink ? '' : ' '}`)
+  console.log('case'.padEnd(44), 'median ms'.padStart(10), 'MP/s'.padStart(9), 'ratio'.padStart(8))
+  const line = (name, xs, note = '') => console.log(name.padEnd(44), median(xs).toFixed(1).padStart(10), (mp / (median(xs) / 1000)).toFixed(0).padStart(9), `${(median(xs) / median(runs.read)).toFixed(2)}x`.padStart(8), note)
+  line('read every byte (baseline)', runs.read)
+  line('screen, Bayer 8x8, cell 1', runs.bayer8, 'target >= 100 MP/s')
+  line('screen, blue noise 64, cell 2', runs.blue64)
+  line('screen + 1-bit PNG (Bayer, cell 2)', runs.png, 'measured before: 55 ms with its PNG')
+}

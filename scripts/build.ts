@@ -73,7 +73,7 @@ await build({
   // only for what it runs (and a test can see what a command loaded).
   external: [
     'typescript', 'ts-node', 'archiver', 'yauzl', 'ajv', 'ajv-formats', 'sharp', 'playwright-core',
-    'pptxgenjs', 'pdf-lib', '@modelcontextprotocol/sdk', 'undici',
+    'pptxgenjs', 'pdf-lib', '@modelcontextprotocol/sdk', 'undici', 'jsdom', 'dompurify',
   ],
   minify: !process.env.STUDIO_BUILD_NOMINIFY,
   sourcemap: 'linked',

@@ -23,7 +23,7 @@ export const MAX_PIXELS = 80_000_000
 export const MAX_SIDE = 6400
 export const TWIN_WIDTHS = [1600, 3200] as const
 
-export type StoredFormat = 'jpg' | 'png' | 'webp'
+export type StoredFormat = 'jpg' | 'png' | 'webp' | 'svg'
 
 export interface IngestedImage {
   bytes: Buffer
@@ -32,6 +32,8 @@ export interface IngestedImage {
   height: number
   /** sha256 of the stored bytes (hex). */
   digest: string
+  /** SVG only: what sanitizing removed. */
+  removed?: string[]
   /** What the input was, as sharp read it. */
   input: { format: string; width: number; height: number; orientation?: number; pages?: number; hasAlpha: boolean }
 }
@@ -82,21 +84,40 @@ export async function ingestRaster(input: Buffer, options: { pointer?: string; m
   }
 }
 
-function encode(image: import('sharp').Sharp, format: StoredFormat): import('sharp').Sharp {
+function encode(image: import('sharp').Sharp, format: Exclude<StoredFormat, 'svg'> | StoredFormat): import('sharp').Sharp {
   if (format === 'jpg') return image.flatten({ background: '#ffffff' }).jpeg({ quality: 88, mozjpeg: true })
   if (format === 'webp') return image.webp({ quality: 88 })
   return image.png({ compressionLevel: 9 })
 }
 
-/** The twins of a stored picture: its rendered widths (never wider than the picture itself). */
-export async function twinsOf(image: IngestedImage): Promise<{ scale: 1 | 2; width: number; height: number; bytes: Buffer }[]> {
+/**
+ * An SVG picture: sanitized (src/media/svg.ts) and stored as SVG; its size from width/height or the
+ * viewBox (1600 × 900 when it gives none).
+ */
+export async function ingestSvg(input: Buffer, options: { pointer?: string } = {}): Promise<IngestedImage> {
+  const { sanitizeSvg } = await import('./svg.js')
+  const clean = await sanitizeSvg(input, { pointer: options.pointer })
+  const bytes = Buffer.from(clean.svg, 'utf8')
+  const width = Math.round(clean.width ?? 1600)
+  const height = Math.round(clean.height ?? 900)
+  return { bytes, format: 'svg', width, height, digest: createHash('sha256').update(bytes).digest('hex'), removed: clean.removed, input: { format: 'svg', width, height, hasAlpha: true } }
+}
+
+/** The twins of a stored picture: its rendered widths (never wider than a raster picture; an SVG is drawn to PNG at both). */
+export async function twinsOf(image: IngestedImage): Promise<{ scale: 1 | 2; width: number; height: number; format: StoredFormat; bytes: Buffer }[]> {
   const load = await sharp()
-  const out: { scale: 1 | 2; width: number; height: number; bytes: Buffer }[] = []
+  const out: { scale: 1 | 2; width: number; height: number; format: StoredFormat; bytes: Buffer }[] = []
   for (const [i, target] of TWIN_WIDTHS.entries()) {
+    if (image.format === 'svg') {
+      const density = Math.min(2400, Math.max(1, (72 * target) / image.width))
+      const { data, info } = await load(image.bytes, { density, limitInputPixels: MAX_PIXELS }).resize({ width: target }).png().toBuffer({ resolveWithObject: true })
+      out.push({ scale: (i + 1) as 1 | 2, width: info.width, height: info.height, format: 'png', bytes: data })
+      continue
+    }
     const width = Math.min(target, image.width)
     const resized = encode(load(image.bytes).resize({ width, withoutEnlargement: true }), image.format)
     const { data, info } = await resized.toBuffer({ resolveWithObject: true })
-    out.push({ scale: (i + 1) as 1 | 2, width: info.width, height: info.height, bytes: data })
+    out.push({ scale: (i + 1) as 1 | 2, width: info.width, height: info.height, format: image.format, bytes: data })
   }
   return out
 }

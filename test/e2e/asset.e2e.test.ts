@@ -38,7 +38,7 @@ describe('asset.add', () => {
     ws?.cleanup()
   })
 
-  const clean = async () => assert.equal((await ws.git('status', '--porcelain')).trim(), '?? harbour.jpg')
+  const clean = async () => assert.deepEqual((await ws.git('status', '--porcelain')).trim().split('\n').filter((l) => !l.includes('sunset.png') && !l.includes('mark.svg')), ['?? harbour.jpg'])
 
   it('stores a photo from a file, oriented and stripped, with its record and twins, in one commit', async () => {
     const before = await commitCount(ws.git)
@@ -106,11 +106,50 @@ describe('asset.add', () => {
     assert.equal(existsSync(join(ws.dir, 'decks', ws.deckId, 'assets', 'bomb.png')), false)
   })
 
-  it('answers 501 by name for what is not built yet: two-tone, SVG', async () => {
+  it('answers 501 by name for what is not built yet: two-tone', async () => {
     const twoTone = await studio(ws.dir, ['asset', 'add', 'harbour.jpg', '--id', 'tt', '--role', 'picture', '--alt', 'x', '--two-tone', '--json'])
     assert.deepEqual([twoTone.code, twoTone.json.code, twoTone.json.pointer], [6, 'not_implemented', '/twoTone'])
-    writeFileSync(join(ws.dir, 'mark.svg'), '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><rect width="10" height="10"/></svg>')
-    const svg = await studio(ws.dir, ['asset', 'add', 'mark.svg', '--role', 'logo', '--alt', 'Mark', '--json'])
-    assert.deepEqual([svg.code, svg.json.code], [6, 'not_implemented'])
+  })
+
+  it('stores an SVG only after sanitizing it, with PNG twins drawn from the clean file', async () => {
+    writeFileSync(join(ws.dir, 'mark.svg'), '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 40 20" onload="alert(1)"><script>alert(2)</script><rect width="40" height="20" fill="#0a7d5a"/><image href="http://169.254.169.254/x"/></svg>')
+    const r = await studio(ws.dir, ['asset', 'add', 'mark.svg', '--role', 'logo', '--alt', 'Mark', '--json'])
+    assert.equal(r.code, 0, r.stdout)
+    assert.deepEqual([r.json.asset.format, r.json.asset.width, r.json.asset.height], ['svg', 40, 20])
+    assert.deepEqual(r.json.asset.sanitized, ['external reference', 'onload attribute', 'script'])
+    const stored = readFileSync(join(ws.dir, 'decks', ws.deckId, 'assets', 'mark.svg'), 'utf8')
+    assert.doesNotMatch(stored, /script|onload|169\.254/)
+    const twin = await sharp(join(ws.dir, r.json.twins[0])).metadata()
+    assert.deepEqual([twin.format, twin.width, twin.height], ['png', 1600, 800])
+    writeFileSync(join(ws.dir, 'mark.svg'), '<!DOCTYPE svg [<!ENTITY a "a">]><svg xmlns="http://www.w3.org/2000/svg">&a;</svg>')
+    const bomb = await studio(ws.dir, ['asset', 'add', 'mark.svg', '--id', 'mark-2', '--role', 'logo', '--alt', 'Mark', '--json'])
+    assert.deepEqual([bomb.code, bomb.json.code], [2, 'invalid_input'])
+  })
+
+  it('sets a covering background picture from an asset or a file, replacing it in place, and the renderer draws it', async () => {
+    const before = await commitCount(ws.git)
+    const byAsset = await studio(ws.dir, ['slide', 'background-picture', 'title-1', '--asset', 'harbour', '--json'])
+    assert.equal(byAsset.code, 0, byAsset.stdout)
+    assert.deepEqual(byAsset.json.slides, [{ slideId: 'title-1', blockId: 'background' }])
+    assert.equal(await commitCount(ws.git), before + 1)
+    const slide = (await studio(ws.dir, ['slide', 'get', 'title-1', '--json'])).json.slide
+    const covering = slide.blocks.filter((b: { background?: boolean }) => b.background)
+    assert.equal(covering.length, 1)
+    assert.equal(covering[0].asset, 'harbour')
+    // From a file: asset.add runs first, in the same commit, and the covering picture is replaced in place.
+    const png = await sharp({ create: { width: 1600, height: 900, channels: 3, background: '#d94f30' } }).png().toBuffer()
+    writeFileSync(join(ws.dir, 'sunset.png'), png)
+    const byFile = await studio(ws.dir, ['slide', 'background-picture', 'title-1', '--file', 'sunset.png', '--alt', 'A red sky', '--json'])
+    assert.equal(byFile.code, 0, byFile.stdout)
+    assert.equal(await commitCount(ws.git), before + 2)
+    assert.deepEqual([byFile.json.asset.id, byFile.json.asset.role, byFile.json.slides[0].blockId], ['sunset', 'background', 'background'])
+    const render = await studio(ws.dir, ['render', 'title-1', '--json'])
+    const { data } = await sharp(join(ws.dir, render.json.renders[0].file)).extract({ left: 1500, top: 40, width: 4, height: 4 }).raw().toBuffer({ resolveWithObject: true })
+    assert.deepEqual([data[0], data[1], data[2]].map((v) => Math.round(v / 16)), [0xd9, 0x4f, 0x30].map((v) => Math.round(v / 16)))
+    const missing = await studio(ws.dir, ['slide', 'background-picture', 'title-1', '--asset', 'nope', '--json'])
+    assert.deepEqual([missing.code, missing.json.code, missing.json.pointer], [3, 'not_found', '/assetId'])
+    writeFileSync(join(ws.dir, 'sunset.png'), png)
+    await ws.git('status', '--porcelain')
   })
 })
+

@@ -6,7 +6,7 @@
  * With `{ contract: true }` (the contract test and the fuzzer) it also holds what the examples of
  * deck.restore and version.restore need: a trashed deck `old-pitch` at revision 1, and version 1
  * ("Sent to the board") naming revision 2, a draft whose opening slide said "Q3 draft"; and the
- * photo asset.add adds, photos/harbour.jpg.
+ * photo asset.add adds, photos/harbour.jpg, and an asset `harbour` for slide.setBackgroundPicture.
  */
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
@@ -106,7 +106,11 @@ export async function fixtureWorkspace(options: { contract?: boolean } = {}) {
     // The photo asset.add's example adds (outside decks/: a file of the user's).
     const { default: sharp } = await import('sharp')
     mkdirSync(join(ws.dir, 'photos'), { recursive: true })
-    writeFileSync(join(ws.dir, 'photos', 'harbour.jpg'), await sharp({ create: { width: 1200, height: 800, channels: 3, background: '#35607a' } }).jpeg().toBuffer())
+    const harbour = await sharp({ create: { width: 1200, height: 800, channels: 3, background: '#35607a' } }).jpeg().toBuffer()
+    writeFileSync(join(ws.dir, 'photos', 'harbour.jpg'), harbour)
+    // And an asset of the deck that slide.setBackgroundPicture's example shows.
+    writeFileSync(join(dir, 'assets', 'harbour.jpg'), harbour)
+    writeFileSync(join(dir, 'assets', 'harbour.json'), canonicalJson({ id: 'harbour', role: 'picture', alt: 'The harbour', file: 'harbour.jpg' }))
   }
   writeFileSync(join(dir, 'deck.json'), canonicalJson(manifest))
   writeSlides(FIXTURE_SLIDES)

@@ -96,7 +96,7 @@ export const assetAdd = defineAction<AddInput, any>({
     if (black !== undefined) input.treatment = { ...(input.treatment as object | undefined), black: Number(black) }
     return input
   },
-  example: { file: 'photos/harbour.jpg', role: 'picture', alt: 'Container cranes at the harbour at dusk', artist: 'A. Photographer', license: 'CC BY 4.0', baseRevision: 3 },
+  example: { file: 'photos/harbour.jpg', id: 'harbour-dusk', role: 'picture', alt: 'Container cranes at the harbour at dusk', artist: 'A. Photographer', license: 'CC BY 4.0', baseRevision: 3 },
   run: async (ctx, input: AddInput) => {
     // Parts of the action that come with later work answer 501 by name, before anything is read.
     for (const [field, what] of [['twoTone', 'the two-tone pipeline'], ['treatment', 'the two-tone pipeline'], ['plate', 'the two-tone pipeline'], ['replaceSource', 'continuous sources (two-tone)'], ['upload', 'hosted uploads']] as const) {
@@ -104,13 +104,26 @@ export const assetAdd = defineAction<AddInput, any>({
     }
     const doc = await ctx.target()
     const deckId = doc.manifest.id
+    const { record, twinFiles } = await addPicture(ctx, deckId, input)
+    // The deck's revision moves with the files (one commit).
+    ctx.stage(deckId, structuredClone(doc))
+    return (docs: Map<string, import('../../model/deck.js').DeckDoc | null>) => ({ asset: record, twins: twinFiles, metrics: null, revision: docs.get(deckId)!.manifest.revision })
+  },
+  human: (r: { asset: { id: string; width: number; height: number; format: string } }) => `Added asset ${r.asset.id} (${r.asset.width} × ${r.asset.height} ${r.asset.format})`,
+})
+
+/**
+ * Reads, cleans and stages a raster picture as asset `input.id` (or the slug of its file name) of
+ * deck `deckId`: the file, its twins and its record. The caller stages the deck so one commit holds
+ * them. Shared by asset.add and slide.setBackgroundPicture's file and url forms.
+ */
+export async function addPicture(ctx: ActionContext, deckId: string, input: AddInput): Promise<{ record: Record<string, unknown> & { id: string }; twinFiles: string[] }> {
     const { bytes, name } = await sourceBytes(ctx, input)
-    const head = bytes.subarray(0, 512).toString('utf8').trimStart()
-    if (head.startsWith('<svg') || head.startsWith('<?xml') || head.startsWith('<!DOCTYPE svg')) {
-      fail('not_implemented', 'SVG pictures are stored after sanitizing, which is not built on this instance yet; add a PNG, JPEG or WebP.', { pointer: input.url !== undefined ? '/url' : '/file', details: { implemented: false } })
-    }
-    const { ingestRaster, twinsOf } = await import('../../media/images.js')
-    const image = await ingestRaster(bytes, { pointer: input.url !== undefined ? '/url' : '/file' })
+    const pointer = input.url !== undefined ? '/url' : '/file'
+    const head = bytes.subarray(0, 512).toString('utf8').replace(/^\uFEFF/, '').trimStart()
+    const isSvg = head.startsWith('<svg') || head.startsWith('<?xml') || head.startsWith('<!DOCTYPE svg') || head.startsWith('<!--')
+    const { ingestRaster, twinsOf, ingestSvg } = await import('../../media/images.js')
+    const image = isSvg ? await ingestSvg(bytes, { pointer }) : await ingestRaster(bytes, { pointer })
     const { default: slugify } = await import('@sindresorhus/slugify')
     const id = input.id ?? (slugify(name).slice(0, 100).replace(/^-+|-+$/g, '') || 'picture')
     if (!/^[a-z0-9]+(?:-[a-z0-9]+)*$/.test(id)) fail('invalid_input', `"${id}" is not an asset id (a slug).`, { pointer: '/id' })
@@ -118,7 +131,7 @@ export const assetAdd = defineAction<AddInput, any>({
     if (deckAssetIds(ctx.ws, deckId, new Map(), [], []).has(id)) fail('id_taken', `Deck "${deckId}" already has an asset "${id}".`, { pointer: '/id' })
     const folder = `decks/${deckId}/assets`
     const twins = await twinsOf(image)
-    const twinFiles = twins.map((t) => `${folder}/${id}@${t.scale}x.${image.format}`)
+    const twinFiles = twins.map((t) => `${folder}/${id}@${t.scale}x.${t.format}`)
     const source = provenance(input)
     const record = {
       id,
@@ -131,18 +144,15 @@ export const assetAdd = defineAction<AddInput, any>({
       height: image.height,
       digest: image.digest,
       twins: twinFiles.map((f) => f.slice(folder.length + 1)),
+      ...(image.removed?.length ? { sanitized: image.removed } : {}),
     }
     ctx.stageFile(`${folder}/${id}.${image.format}`, image.bytes)
     twins.forEach((t, i) => ctx.stageFile(twinFiles[i], t.bytes))
     ctx.stageFile(`${folder}/${id}.json`, canonicalJson(record))
-    // The deck's revision moves with the files (one commit).
-    ctx.stage(deckId, structuredClone(doc))
-    return (docs: Map<string, import('../../model/deck.js').DeckDoc | null>) => ({ asset: record, twins: twinFiles, metrics: null, revision: docs.get(deckId)!.manifest.revision })
-  },
-  human: (r: { asset: { id: string; width: number; height: number; format: string } }) => `Added asset ${r.asset.id} (${r.asset.width} × ${r.asset.height} ${r.asset.format})`,
-})
+    return { record, twinFiles }
+}
 
-interface AddInput {
+export interface AddInput {
   id?: string
   file?: string
   url?: string

@@ -1,4 +1,10 @@
+import { existsSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { defineAction, type CliParsed } from '../../core/action.js'
+import { fail } from '../../core/errors.js'
+import type { Block } from '../../model/deck.js'
+import { canonicalJson } from '../../store/canonical.js'
+import { freeId } from '../../layout/stack.js'
 import { arr, BlockId, bool, BR, Colour, nullable, num, obj, openObj, opt, ref, SlideId, SlideIds, str } from '../../model/schema.js'
 import { planned, written } from '../../model/results.js'
 import { DitherSchema, MaterialId } from '../block/picture.js'
@@ -74,17 +80,81 @@ export const slideSetBackgroundPicture = defineAction({
     replace: opt(bool({ description: 'Replace the covering picture at the bottom of the stack; on unless set.', default: true })),
     baseRevision: BR,
   }),
-  output: planned(
-    written({
-      slides: arr(obj({ slideId: SlideId, blockId: BlockId }), { description: 'Each slide with the id of its covering picture block.' }),
-      asset: { ...ref('Asset'), description: 'The asset shown (added when a file, url or upload was given).' },
-    }),
-  ),
+  output: written({
+    slides: arr(obj({ slideId: SlideId, blockId: BlockId }), { description: 'Each slide with the id of its covering picture block.' }),
+    asset: { ...ref('Asset'), description: 'The asset shown (added when a file, url or upload was given).' },
+  }),
   cli: 'slide background-picture <slideIds> --asset <assetId> --file <file> --url <url> --alt <alt> --dither --no-replace',
   mcp: 'deck_set_slide_background_picture',
   cliInput: ditherSwitch,
   example: { slideIds: ['title-1'], assetId: 'harbour', alt: 'The harbour at dawn', baseRevision: 3 },
+  run: async (ctx, input: BackgroundPictureInput) => {
+    const forms = (['assetId', 'file', 'url', 'upload'] as const).filter((k) => input[k] !== undefined)
+    if (forms.length !== 1) fail('invalid_input', 'Name the picture once: assetId, file, url or upload.', { pointer: `/${forms[1] ?? 'assetId'}` })
+    if (input.upload !== undefined) fail('not_implemented', 'Hosted uploads are not built on this instance yet.', { pointer: '/upload', details: { implemented: false } })
+    if (input.dither !== undefined) fail('not_implemented', 'The two-tone screen on a background picture is not built on this instance yet.', { pointer: '/dither', details: { implemented: false } })
+    const doc = await ctx.target()
+    checkSlideIds(doc, input.slideIds)
+    const deckId = doc.manifest.id
+    const folder = join(ctx.ws.deckDir(deckId), 'assets')
+    let asset: Record<string, unknown> & { id: string }
+    if (input.assetId !== undefined) {
+      const file = join(folder, `${input.assetId}.json`)
+      if (!/^[a-z0-9]+(?:-[a-z0-9]+)*$/.test(input.assetId) || !existsSync(file)) fail('not_found', `Deck "${deckId}" has no asset "${input.assetId}".`, { pointer: '/assetId' })
+      asset = JSON.parse(readFileSync(file, 'utf8'))
+      if (input.alt !== undefined && input.alt !== asset.alt) {
+        // A picture's alt text lives on its asset (docs/model.md): one description for every use.
+        asset = { ...asset, alt: input.alt }
+        ctx.stageFile(`decks/${deckId}/assets/${input.assetId}.json`, canonicalJson(asset))
+      }
+    } else {
+      if (input.alt === undefined) fail('invalid_input', 'A picture added from a file or URL needs its alt text.', { pointer: '/alt' })
+      const { addPicture } = await import('../asset/add.js')
+      asset = (await addPicture(ctx, deckId, { file: input.file, url: input.url, role: 'background', alt: input.alt })).record
+    }
+    const placed: { slideId: string; blockId: string }[] = []
+    return stageDeck(
+      ctx,
+      (next) => {
+        for (const slideId of input.slideIds) {
+          const slide = next.slides[slideId]
+          const blocks = slide.blocks ?? []
+          const covering = blocks.filter((b) => b.kind === 'picture' && b.background === true)
+          const used = new Set(blocks.map((b) => b.id))
+          let blockId: string
+          if (covering.length && input.replace !== false) {
+            // Replace the covering picture at the bottom of the stack: keep its id and place.
+            covering[0].asset = asset.id
+            blockId = covering[0].id
+          } else {
+            blockId = used.has('background') ? freeId(used, 'background') : 'background'
+            const block: Block = { id: blockId, kind: 'picture', asset: asset.id, background: true }
+            if (slide.layout === 'freeform') {
+              block.pos = { x: 0, y: 0, w: 1600, h: 900 }
+              block.z = -1
+            } else block.slot = 'media'
+            slide.blocks = [block, ...blocks]
+          }
+          placed.push({ slideId, blockId })
+        }
+      },
+      () => ({ slides: placed, asset }),
+    )
+  },
 })
+
+interface BackgroundPictureInput {
+  slideIds: string[]
+  assetId?: string
+  file?: string
+  url?: string
+  upload?: string
+  alt?: string
+  dither?: Record<string, unknown>
+  replace?: boolean
+}
+
+
 
 export const slideSetBackgroundMaterial = defineAction({
   id: 'slide.setBackgroundMaterial',
