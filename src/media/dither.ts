@@ -6,7 +6,7 @@
  * Tone curve first: black and white points stretch the levels, gamma bends them, polarity inverts
  * them. Then each cell (1–4 picture pixels square) compares its level with the pattern's threshold at
  * that cell: Bayer 8×8 or 4×4, a 64×64 blue-noise matrix (void and cluster, made once per process,
- * deterministic), or seeded white noise. `strength` pulls every threshold toward the middle (1: the
+ * deterministic), or seeded white noise. `spread` pulls every threshold toward the middle (1: the
  * full pattern; 0: a hard cut at 50 %). Three tones split the levels in two halves, each screened.
  * Deterministic: the same picture and parameters give the same bytes.
  */
@@ -19,8 +19,8 @@ export interface DitherParams {
   /** Picture pixels per cell side, 1–4. */
   cell?: 1 | 2 | 3 | 4
   tone?: 'two' | 'three'
-  /** 0–1: how much of the pattern's spread the thresholds keep. */
-  strength?: number
+  /** 0–1: how much of the pattern's spread the thresholds keep (1 when absent; 0 is a hard cut at 50 %). Not the model's `strength`, which blends the screen over its source where it is drawn. */
+  spread?: number
   /** Black and white points, 0–1 (levels at or below black are ink, at or above white are paper). */
   black?: number
   white?: number
@@ -169,7 +169,7 @@ export function screen(grey: Uint8Array, width: number, height: number, params: 
   if (grey.length !== width * height) throw new RangeError(`${grey.length} bytes for ${width} × ${height}`)
   const cell = params.cell ?? 2
   const three = params.tone === 'three'
-  const strength = Math.min(1, Math.max(0, params.strength ?? 1))
+  const spread = Math.min(1, Math.max(0, params.spread ?? 1))
   const black = params.black ?? 0
   const white = params.white ?? 1
   const gamma = params.gamma ?? 1
@@ -184,7 +184,7 @@ export function screen(grey: Uint8Array, width: number, height: number, params: 
   }
   const { n, t } = matrix(params.pattern ?? 'bayer8', params.seed ?? 1)
   const thresholds = new Float32Array(t.length)
-  for (let i = 0; i < t.length; i++) thresholds[i] = 0.5 + (t[i] - 0.5) * strength
+  for (let i = 0; i < t.length; i++) thresholds[i] = 0.5 + (t[i] - 0.5) * spread
   const tones = new Uint8Array(width * height)
   const counts = [0, 0, 0]
   for (let y = 0; y < height; y++) {

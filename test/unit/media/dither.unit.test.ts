@@ -32,14 +32,14 @@ describe('the two-tone screen', () => {
     assert.deepEqual(screen(flat(64), 64, 64, { pattern: 'bayer8', cell: 1, polarity: 'inverted' }).coverage, [0.25, 0.75])
   })
 
-  it('applies black and white points, gamma and strength before the pattern', () => {
+  it('applies black and white points, gamma and spread before the pattern', () => {
     assert.deepEqual(screen(flat(60), 64, 64, { black: 0.25 }).coverage, [1, 0])
     assert.deepEqual(screen(flat(200), 64, 64, { white: 0.75 }).coverage, [0, 1])
     const plain = screen(flat(64), 64, 64, { cell: 1 }).coverage[1]
     const bright = screen(flat(64), 64, 64, { cell: 1, gamma: 2 }).coverage[1]
     assert.ok(bright > plain, `gamma 2: ${bright} paper, gamma 1: ${plain}`)
-    assert.deepEqual(screen(flat(120), 64, 64, { strength: 0 }).coverage, [1, 0])
-    assert.deepEqual(screen(flat(140), 64, 64, { strength: 0 }).coverage, [0, 1])
+    assert.deepEqual(screen(flat(120), 64, 64, { spread: 0 }).coverage, [1, 0])
+    assert.deepEqual(screen(flat(140), 64, 64, { spread: 0 }).coverage, [0, 1])
   })
 
   it('repeats a threshold over a cell of 1–4 pixels', () => {
