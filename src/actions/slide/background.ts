@@ -59,7 +59,7 @@ export const slideSetBackground = defineAction({
     ),
 })
 
-export const slideSetBackgroundPicture = defineAction({
+export const slideSetBackgroundPicture = defineAction<BackgroundPictureInput, any>({
   id: 'slide.setBackgroundPicture',
   label: 'Set background picture',
   doc:
@@ -141,6 +141,8 @@ export const slideSetBackgroundPicture = defineAction({
       () => ({ slides: placed, asset }),
     )
   },
+  human: (r: { slides: { slideId: string; blockId: string }[]; asset: { id: string }; revision: number }) =>
+    `${r.slides.map((s) => `${s.slideId}: background picture ${r.asset.id} (block ${s.blockId})`).join('\n')}\nrevision ${r.revision}`,
 })
 
 interface BackgroundPictureInput {
