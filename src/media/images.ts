@@ -96,10 +96,17 @@ function encode(image: import('sharp').Sharp, format: Exclude<StoredFormat, 'svg
  */
 export async function ingestSvg(input: Buffer, options: { pointer?: string } = {}): Promise<IngestedImage> {
   const { sanitizeSvg } = await import('./svg.js')
-  const clean = await sanitizeSvg(input, { pointer: options.pointer })
+  let clean: import('./svg.js').SanitizedSvg
+  try {
+    // 2 MiB: the sanitizer's worst case grows with element count (5 MiB of tiny elements took seconds).
+    clean = sanitizeSvg(input, { maxBytes: 2 * 1024 * 1024 })
+  } catch (error) {
+    return fail('invalid_input', (error as Error).message, { pointer: options.pointer ?? '/file' })
+  }
   const bytes = Buffer.from(clean.svg, 'utf8')
-  const width = Math.round(clean.width ?? 1600)
-  const height = Math.round(clean.height ?? 900)
+  // Its size: width and height, else the viewBox, else the sheet's.
+  const width = Math.round(clean.width ?? clean.viewBox?.[2] ?? 1600)
+  const height = Math.round(clean.height ?? clean.viewBox?.[3] ?? 900)
   return { bytes, format: 'svg', width, height, digest: createHash('sha256').update(bytes).digest('hex'), removed: clean.removed, input: { format: 'svg', width, height, hasAlpha: true } }
 }
 

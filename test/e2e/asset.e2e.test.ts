@@ -116,7 +116,8 @@ describe('asset.add', () => {
     const r = await studio(ws.dir, ['asset', 'add', 'mark.svg', '--role', 'logo', '--alt', 'Mark', '--json'])
     assert.equal(r.code, 0, r.stdout)
     assert.deepEqual([r.json.asset.format, r.json.asset.width, r.json.asset.height], ['svg', 40, 20])
-    assert.deepEqual(r.json.asset.sanitized, ['external reference', 'onload attribute', 'script'])
+    const removed = r.json.asset.sanitized as string[]
+    assert.ok(removed.includes('script') && removed.includes('onload attribute') && removed.some((l) => /href|external/.test(l)), removed.join(', '))
     const stored = readFileSync(join(ws.dir, 'decks', ws.deckId, 'assets', 'mark.svg'), 'utf8')
     assert.doesNotMatch(stored, /script|onload|169\.254/)
     const twin = await sharp(join(ws.dir, r.json.twins[0])).metadata()
