@@ -408,12 +408,7 @@ async function settleLock(ws: Workspace, lock: string, journal: { started?: numb
 
 /** The lock keys of every journal left in the workspace (for reads and `deck repair`). */
 export function pendingKeys(ws: Workspace): string[] {
-  let names: string[]
-  try {
-    names = readdirSync(journalDir(ws))
-  } catch {
-    return []
-  }
+  const names = journalNames(ws)
   const keys = new Set<string>()
   for (const name of names) {
     if (!name.endsWith('.json')) continue
@@ -445,12 +440,7 @@ export async function repairPending(ws: Workspace): Promise<string[]> {
  * not begun. Removed under the key's lock, so no live writer of that key is writing its journal.
  */
 async function dropJournalTemps(ws: Workspace): Promise<void> {
-  let names: string[]
-  try {
-    names = readdirSync(journalDir(ws))
-  } catch {
-    return
-  }
+  const names = journalNames(ws)
   const temps = new Map<string, string[]>()
   for (const name of names) {
     const match = /^(.+)\.json\.\d+$/.exec(name)
@@ -464,6 +454,15 @@ async function dropJournalTemps(ws: Workspace): Promise<void> {
   }
 }
 
+/** The names in the journal folder ([] when there is none). */
+function journalNames(ws: Workspace): string[] {
+  try {
+    return readdirSync(journalDir(ws))
+  } catch {
+    return []
+  }
+}
+
 /** Pre-image folders older than this that no journal names are left over (a kill inside an older build's write). */
 const ORPHAN_AGE_MS = 10 * 60 * 1000
 
@@ -472,12 +471,7 @@ const ORPHAN_AGE_MS = 10 * 60 * 1000
  * (a younger one may belong to a write that is starting right now).
  */
 async function dropOrphanPreImages(ws: Workspace): Promise<void> {
-  let names: string[]
-  try {
-    names = readdirSync(journalDir(ws))
-  } catch {
-    return
-  }
+  const names = journalNames(ws)
   const folders = names.filter((name) => name.startsWith('tx-'))
   if (!folders.length) return
   const named = new Set(names.filter((name) => name.endsWith('.json')).map((name) => readJournal(join(journalDir(ws), name))?.tx).filter(Boolean))

@@ -40,6 +40,16 @@ function differing(a: PNG, b: PNG): number {
   return pixelmatch(a.data, b.data, undefined, a.width, a.height, { threshold: THRESHOLD })
 }
 
+/** Compares a render at half size with its committed reference (or rewrites it with STUDIO_UPDATE_REFERENCES=1). */
+async function checkReference(name: string, file: string, problems: string[]): Promise<void> {
+  const got = await halfSize(file)
+  const reference = join(REFERENCES, name)
+  if (UPDATE) return writeFileSync(reference, PNG.sync.write(got))
+  if (!existsSync(reference)) return void problems.push(`${name}: no reference (run with STUDIO_UPDATE_REFERENCES=1 and look at it)`)
+  const count = differing(got, PNG.sync.read(readFileSync(reference)))
+  if (count > TOLERANCE) problems.push(`${name}: ${count} pixels differ`)
+}
+
 describe('the renderer against the reference pictures', () => {
   let dir: string
   let doc: DeckDoc
@@ -65,21 +75,7 @@ describe('the renderer against the reference pictures', () => {
     const problems: string[] = []
     for (const record of records) {
       const name = `${record.slideId}.${record.theme}.png`
-      const got = await halfSize(join(dir, record.file))
-      const reference = join(REFERENCES, name)
-      if (UPDATE) {
-        writeFileSync(reference, PNG.sync.write(got))
-        continue
-      }
-      if (!existsSync(reference)) {
-        problems.push(`${name}: no reference (run with STUDIO_UPDATE_REFERENCES=1 and look at it)`)
-        continue
-      }
-      const count = differing(got, PNG.sync.read(readFileSync(reference)))
-      if (count > TOLERANCE) {
-        writeFileSync(join(dir, `actual-${name}`), PNG.sync.write(got))
-        problems.push(`${name}: ${count} pixels differ`)
-      }
+      await checkReference(name, join(dir, record.file), problems)
     }
     assert.deepEqual(problems, [])
   })
@@ -92,18 +88,7 @@ describe('the renderer against the reference pictures', () => {
       const { records } = await renderSlides({ doc: themed, deckDir: join(dir, 'decks', 'gallery'), slides, appearances: ['light', 'dark'], scale: 1, format: 'png', outDir: join(dir, `theme-${theme.id}`), root: dir })
       for (const record of records) {
         const name = `theme-${theme.id}-${record.slideId}.${record.theme}.png`
-        const got = await halfSize(join(dir, record.file))
-        const reference = join(REFERENCES, name)
-        if (UPDATE) {
-          writeFileSync(reference, PNG.sync.write(got))
-          continue
-        }
-        if (!existsSync(reference)) {
-          problems.push(`${name}: no reference`)
-          continue
-        }
-        const count = differing(got, PNG.sync.read(readFileSync(reference)))
-        if (count > TOLERANCE) problems.push(`${name}: ${count} pixels differ`)
+        await checkReference(name, join(dir, record.file), problems)
       }
     }
     assert.deepEqual(problems, [])
