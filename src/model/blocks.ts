@@ -12,6 +12,7 @@
  */
 import { LAYOUTS, SLOTS } from './layouts.js'
 import { anyOf, arr, bool, Box, Colour, int, lit, num, obj, oneOf, opt, str, type Schema, BlockId, SlideId, unknown, openObj } from './schema.js'
+import { DitherSchema } from './dither.js'
 
 export const BLOCK_KINDS = ['text', 'heading', 'list', 'table', 'picture', 'shape', 'line', 'chart', 'textbox', 'shader', 'html'] as const
 export type BlockKind = (typeof BLOCK_KINDS)[number]
@@ -140,7 +141,7 @@ export const BLOCK_SCHEMAS: Record<BlockKind, Schema> = {
       cropAnchor: opt(Point),
       aspect: opt(num({ exclusiveMinimum: 0 })),
       caption: opt(Text),
-      dither: opt(openObj('Two-tone screen (picture.dither).')),
+      dither: opt(DitherSchema),
       background: opt(bool({ description: 'The covering picture at the bottom of the stack.' })),
     },
     'A picture of an asset.',

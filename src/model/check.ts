@@ -5,6 +5,7 @@
  * validator and the few it touches (a rename: the manifest only). Pointers name the place in the
  * whole document (`/slides/<id>/blocks/<i>/...`).
  */
+import { ditherIssue, type DitherField } from './dither.js'
 import { validatorFor } from '../core/validate.js'
 import { StudioError, type ErrorCode } from '../core/errors.js'
 import { AnyBlock, BLOCK_KINDS, BLOCK_SCHEMAS, StoredSlide } from './blocks.js'
@@ -212,6 +213,10 @@ export async function documentIssues(doc: DeckDoc, slides?: Iterable<string>, co
       if (issues.length > held) continue
       colourSites(BLOCK_SCHEMAS[block.kind], block, at, colours)
       textIssues(blockTextSites(block, at), palette, issues)
+      if (block.kind === 'picture' && block.dither && typeof block.dither === 'object') {
+        const issue = ditherIssue(block.dither as DitherField)
+        if (issue) issues.push({ pointer: `${at}/dither${issue.pointer}`, message: issue.message })
+      }
       if (block.kind === 'picture' && context.assets && !(await assetIds()).has(String(block.asset))) {
         issues.push({ pointer: `${at}/asset`, message: `names asset "${block.asset}", which deck "${doc.manifest.id}" does not hold (no assets/${block.asset}.json nor a file of it); add it first`, code: 'not_found' })
       }

@@ -21,17 +21,23 @@ import { chartSvg } from './charts.js'
 import { colour, escapeHtml, paintFor, px, withAlpha, type Appearance, type Paint } from './paint.js'
 import { maskClip, shapePath } from './shapes.js'
 import { paragraphRuns, paragraphHtml, textHtml } from './text.js'
+import { resolveDither, type ResolvedDither } from '../model/dither.js'
 
 export interface AssetView {
   /** Where the renderer's page loads the file from (a URL the page can reach, or a data: URL). */
   url: string
   alt?: string
+  /** The picture's own width and height (its aspect), when known. */
+  width?: number
+  height?: number
 }
 
 export interface SlideView {
   appearance: Appearance
   /** The file of an asset id, or undefined when it has none (a placeholder is drawn). */
   asset(id: string): AssetView | undefined
+  /** The two-tone variant of a dithered picture drawn at `width` × `height` sheet pixels (src/media/variants.ts); undefined draws the source. */
+  variant?(assetId: string, dither: ResolvedDither, width: number, height: number): AssetView | undefined
   /** The slide's number in the deck (drawn when the deck's counter is on). */
   number?: number
   /** Draw a "Skipped" tag on a skipped slide (renders and sheets do; the show leaves skipped slides out). */
@@ -368,14 +374,39 @@ function placeholder(ctx: Context, label: string, box: Box): string {
   return `<div class="ph" style="width:100%;height:100%;border:2px dashed ${rule};color:${muted};font:400 ${size}px/1.3 ${escapeHtml(ctx.body)}">${escapeHtml(label)}</div>`
 }
 
+/** The height of a picture block's picture: its box less the caption a slotted picture holds. */
+export function pictureHeight(block: Block, box: Box, bodyFamily: string): number {
+  const caption = str(block.caption)
+  // In a slot the box holds the picture and its caption (geometry measured both); on the canvas the box is the picture's and the caption hangs below.
+  const slotted = !(block.pos && typeof block.pos === 'object')
+  const captionHeight = caption && slotted ? 8 + measureText(caption, { size: 24, width: box.w, family: bodyFamily }).height : 0
+  return Math.max(0, box.h - captionHeight)
+}
+
+/**
+ * The size a picture of aspect `width` / `height` is drawn at in an area of `areaW` × `areaH` sheet
+ * pixels, after its crop and fit: the size its two-tone variant is screened at. Without a known aspect,
+ * the drawn size of the picture element itself.
+ */
+export function drawnPictureSize(block: Block, areaW: number, areaH: number, natural?: { width?: number; height?: number }): { w: number; h: number } {
+  const crop = (block.crop ?? {}) as { left?: number; right?: number; top?: number; bottom?: number }
+  const sw = Math.max(0.01, 1 - (num(crop.left) ?? 0) - (num(crop.right) ?? 0))
+  const sh = Math.max(0.01, 1 - (num(crop.top) ?? 0) - (num(crop.bottom) ?? 0))
+  const w = areaW / sw
+  const h = areaH / sh
+  const nw = num(natural?.width)
+  const nh = num(natural?.height)
+  if (!nw || !nh) return { w: Math.max(1, Math.round(w)), h: Math.max(1, Math.round(h)) }
+  const s = block.fit === 'contain' ? Math.min(w / nw, h / nh) : Math.max(w / nw, h / nh)
+  return { w: Math.max(1, Math.round(nw * s)), h: Math.max(1, Math.round(nh * s)) }
+}
+
 function pictureBlock(ctx: Context, block: Block, box: Box): string {
   const assetId = str(block.asset) ?? ''
   const asset = ctx.view.asset(assetId)
   const caption = str(block.caption)
-  // In a slot the box holds the picture and its caption (geometry measured both); on the canvas the box is the picture's and the caption hangs below.
   const slotted = !(block.pos && typeof block.pos === 'object')
-  const captionHeight = caption && slotted ? 8 + measureText(caption, { size: 24, width: box.w, family: ctx.paint.theme.fonts.body }).height : 0
-  const height = Math.max(0, box.h - captionHeight)
+  const height = pictureHeight(block, box, ctx.paint.theme.fonts.body)
   let picture: string
   if (!asset) picture = placeholder(ctx, `Picture "${assetId}" has no file`, { ...box, h: height })
   else {
@@ -392,11 +423,18 @@ function pictureBlock(ctx: Context, block: Block, box: Box): string {
     if (brightness) filters.push(`brightness(${Math.round((1 + brightness) * 1000) / 1000})`)
     if (contrast) filters.push(`contrast(${Math.round((1 + contrast) * 1000) / 1000})`)
     const fit = block.fit === 'contain' ? 'contain' : 'cover'
-    const img =
-      `<img src="${escapeHtml(asset.url)}" alt="${escapeHtml(asset.alt ?? '')}" style="position:absolute;` +
-      `left:${Math.round((-l / sw) * 1e6) / 1e4}%;top:${Math.round((-t / sh) * 1e6) / 1e4}%;` +
-      `width:${Math.round((1 / sw) * 1e6) / 1e4}%;height:${Math.round((1 / sh) * 1e6) / 1e4}%;object-fit:${fit};` +
-      `${filters.length ? `filter:${filters.join(' ')};` : ''}${flipCss(block)}">`
+    const place =
+      `position:absolute;left:${Math.round((-l / sw) * 1e6) / 1e4}%;top:${Math.round((-t / sh) * 1e6) / 1e4}%;` +
+      `width:${Math.round((1 / sw) * 1e6) / 1e4}%;height:${Math.round((1 / sh) * 1e6) / 1e4}%;object-fit:${fit};${flipCss(block)}`
+    // A dithered picture: its screen (drawn at the picture's size on the sheet) over the source at the field's strength.
+    const dither = block.dither && typeof block.dither === 'object' ? resolveDither(block.dither as Record<string, unknown>) : undefined
+    const drawn = dither ? drawnPictureSize(block, box.w, height, asset) : undefined
+    const variant = dither && drawn && ctx.view.variant ? ctx.view.variant(assetId, dither, drawn.w, drawn.h) : undefined
+    let img = `<img src="${escapeHtml(asset.url)}" alt="${escapeHtml(asset.alt ?? '')}" style="${place}${filters.length ? `filter:${filters.join(' ')};` : ''}">`
+    if (variant && dither) {
+      const screenImg = (extra: string, alt: string) => `<img src="${escapeHtml(variant.url)}" alt="${alt}" data-variant style="${place}image-rendering:pixelated;${extra}">`
+      img = dither.strength >= 1 ? screenImg('', escapeHtml(asset.alt ?? '')) : `${img.replace(/alt="[^"]*"/, 'alt=""')}${screenImg(`opacity:${Math.max(0, dither.strength)};`, escapeHtml(asset.alt ?? ''))}`
+    }
     const clip = maskClip(block.mask, box.w, height)
     picture = `<div style="position:relative;width:100%;height:${px(height)};overflow:hidden${clip ? `;clip-path:${clip}` : ''}">${img}</div>`
   }

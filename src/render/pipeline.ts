@@ -17,7 +17,9 @@ import type { DeckDoc, Slide } from '../model/deck.js'
 import { fail } from '../core/errors.js'
 import { assetIdOfFile } from '../model/assets.js'
 import { launchBrowser, type Browser } from './browser.js'
-import { documentHtml, slideHtml, type AssetView } from './html.js'
+import { documentHtml, slideHtml, type AssetView, type SlideView } from './html.js'
+import { sourceFileOf } from '../media/variants.js'
+import { assetSize, Variants } from './variants.js'
 import { fontFaceCss, fontFileOf } from './faces.js'
 import type { Appearance } from './paint.js'
 
@@ -65,7 +67,7 @@ export function assetFiles(deckDir: string): Map<string, string> {
   const names = readdirSync(dir).sort()
   for (const name of names) {
     const ext = extname(name).toLowerCase()
-    if (!IMAGE_EXT.has(ext) || name.includes('.source.')) continue
+    if (!IMAGE_EXT.has(ext) || name.includes('.source.') || name.includes('.dither-')) continue
     const id = assetIdOfFile(name)
     if (!id) continue
     const plain = name === `${id}${extname(name)}`
@@ -103,6 +105,14 @@ function fileDigest(path: string): string {
 export function slideHash(doc: DeckDoc, slide: Slide, number: number, appearance: Appearance, scale: number, format: string, assets: Map<string, string>): string {
   const { theme, brandKit, defaults, background } = doc.manifest
   const files = slideAssetIds(slide).map((id) => [id, assets.has(id) ? fileDigest(assets.get(id)!) : null])
+  // A dithered picture is screened from the asset's continuous source, sized by its record.
+  for (const block of slide.blocks ?? []) {
+    if (block.kind !== 'picture' || !block.dither || typeof block.asset !== 'string' || !assets.has(block.asset)) continue
+    const dir = dirname(assets.get(block.asset)!)
+    const source = sourceFileOf(dir, block.asset)
+    const record = join(dir, `${block.asset}.json`)
+    files.push([`${block.asset} source`, source ? fileDigest(source) : null], [`${block.asset} record`, existsSync(record) ? fileDigest(record) : null])
+  }
   const payload = JSON.stringify({ v: RENDERER_VERSION, slide, number, theme, brandKit, defaults, background, files, appearance, scale, format })
   return createHash('sha256').update(payload).digest('hex').slice(0, 32)
 }
@@ -192,12 +202,17 @@ export async function renderSlides(job: RenderJob): Promise<{ records: RenderRec
   }
   if (!todo.length) return { records, launchMs: null }
   const browser = await launchBrowser()
+  const variants = new Variants(job.deckDir, job.doc.manifest, job.root)
   try {
-    const view = (appearance: Appearance, slide: Slide) => ({
+    const view = (appearance: Appearance, slide: Slide): SlideView => ({
       appearance,
       number: numberOf(slide.id),
       markSkipped: true,
-      asset: (id: string): AssetView | undefined => (assets.has(id) ? { url: `${ORIGIN}/assets/${encodeURIComponent(relative(join(job.deckDir, 'assets'), assets.get(id)!))}` } : undefined),
+      asset: (id: string): AssetView | undefined => (assets.has(id) ? { url: `${ORIGIN}/assets/${encodeURIComponent(relative(join(job.deckDir, 'assets'), assets.get(id)!))}`, ...assetSize(job.deckDir, id) } : undefined),
+      variant: (id, dither, width, height) => {
+        const variant = variants.variant(id, dither, width, height)
+        return variant ? { url: `${ORIGIN}/variants/${variant.key}` } : undefined
+      },
     })
     const fontCss = fontFaceCss(job.doc.manifest, (file) => `${ORIGIN}/fonts/${encodeURIComponent(file)}`)
     const shell = documentHtml([], fontCss, 'html,body{width:1600px;height:900px;overflow:hidden}')
@@ -205,7 +220,7 @@ export async function renderSlides(job: RenderJob): Promise<{ records: RenderRec
     let next = 0
     let done = 0
     const run = async () => {
-      const page = await preparedPage(browser, job, shell)
+      const page = await preparedPage(browser, job, shell, variants)
       const cdp = await page.context().newCDPSession(page)
       try {
         while (next < todo.length) {
@@ -248,7 +263,7 @@ export async function renderSlides(job: RenderJob): Promise<{ records: RenderRec
 }
 
 /** A page of this batch's browser, routed to the deck's files and loaded with the shell document. */
-async function preparedPage(browser: Browser, job: RenderJob, shell: string) {
+async function preparedPage(browser: Browser, job: RenderJob, shell: string, variants: Variants) {
   const page = await browser.page(job.scale)
   const assetsDir = join(job.deckDir, 'assets')
   await page.route('**/*', async (route) => {
@@ -256,6 +271,11 @@ async function preparedPage(browser: Browser, job: RenderJob, shell: string) {
     if (!url.startsWith(`${ORIGIN}/`)) return route.abort('blockedbyclient')
     const rest = decodeURIComponent(url.slice(ORIGIN.length + 1))
     let file: string | undefined
+    if (rest.startsWith('variants/')) {
+      const bytes = await variants.bytes(rest.slice('variants/'.length), job.scale).catch(() => undefined)
+      if (!bytes) return route.fulfill({ status: 404, body: '' })
+      return route.fulfill({ status: 200, body: bytes, headers: { 'content-type': 'image/png', 'cache-control': 'max-age=3600' } })
+    }
     if (rest.startsWith('assets/')) {
       const name = rest.slice('assets/'.length)
       if (!name.includes('/') && !name.includes('\\') && name !== '..') file = join(assetsDir, name)

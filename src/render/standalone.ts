@@ -14,12 +14,15 @@ import { fontFaceCss, fontFileOf } from './faces.js'
 import { escapeHtml } from './paint.js'
 import { SHEET_CSS, slideHtml } from './html.js'
 import { assetFiles } from './pipeline.js'
+import { assetSize, Variants } from './variants.js'
 
 export interface StandaloneOptions {
   includeSkipped?: boolean
   includeNotes?: boolean
   /** Re-encode raster pictures at this quality (1–100), at most 3200 px wide. */
   quality?: number
+  /** The workspace root: two-tone variants drawn for the build are cached under its .studio/cache. */
+  root?: string
 }
 
 export interface StandaloneItem {
@@ -150,6 +153,8 @@ export async function buildStandalone(doc: DeckDoc, deckDir: string, options: St
   const appearance = doc.manifest.defaults?.appearance ?? 'light'
   const files = assetFiles(deckDir)
   const used = new Set<string>()
+  const variants = new Variants(deckDir, doc.manifest, options.root)
+  const usedVariants = new Set<string>()
   const items: StandaloneItem[] = []
 
   const fontBytes = new Map<string, number>()
@@ -167,7 +172,13 @@ export async function buildStandalone(doc: DeckDoc, deckDir: string, options: St
       asset: (id) => {
         if (!files.has(id)) return undefined
         used.add(id)
-        return { url: `#asset:${id}` }
+        return { url: `#asset:${id}`, ...assetSize(deckDir, id) }
+      },
+      variant: (id, dither, width, height) => {
+        const variant = variants.variant(id, dither, width, height)
+        if (!variant) return undefined
+        usedVariants.add(variant.key)
+        return { url: `#asset:dither-${variant.key}` }
       },
     })
     // Pictures are filled in from one dictionary by the player, so a picture shown twice is stored once.
@@ -183,6 +194,11 @@ export async function buildStandalone(doc: DeckDoc, deckDir: string, options: St
     const { mime, bytes } = await pictureData(files.get(id)!, options.quality)
     pictures[id] = `data:${mime};base64,${bytes.toString('base64')}`
     items.push({ name: `picture ${id}`, bytes: pictures[id].length })
+  }
+  for (const key of [...usedVariants].sort()) {
+    const bytes = (await variants.bytes(key, 2))!
+    pictures[`dither-${key}`] = `data:image/png;base64,${bytes.toString('base64')}`
+    items.push({ name: `two-tone picture ${variants.known(key)!.assetId} (${key})`, bytes: pictures[`dither-${key}`].length })
   }
   const notes = options.includeNotes ? slides.map((s) => s.notes ?? '') : null
   const title = escapeHtml(doc.manifest.title)

@@ -1,6 +1,8 @@
-import { existsSync } from 'node:fs'
+import { createHash } from 'node:crypto'
+import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { readFile, stat } from 'node:fs/promises'
-import { basename, extname } from 'node:path'
+import { basename, extname, join } from 'node:path'
+import type { PlateName } from '../../media/variants.js'
 import { defineAction, type ActionContext } from '../../core/action.js'
 import { fail } from '../../core/errors.js'
 import { arr, bool, BR, nullable, obj, openObj, opt, ref, str } from '../../model/schema.js'
@@ -98,58 +100,126 @@ export const assetAdd = defineAction<AddInput, any>({
   },
   example: { file: 'photos/harbour.jpg', id: 'harbour-dusk', role: 'picture', alt: 'Container cranes at the harbour at dusk', artist: 'A. Photographer', license: 'CC BY 4.0', baseRevision: 3 },
   run: async (ctx, input: AddInput) => {
-    // Parts of the action that come with later work answer 501 by name, before anything is read.
-    for (const [field, what] of [['twoTone', 'the two-tone pipeline'], ['treatment', 'the two-tone pipeline'], ['plate', 'the two-tone pipeline'], ['replaceSource', 'continuous sources (two-tone)'], ['upload', 'hosted uploads']] as const) {
-      if (input[field] !== undefined && input[field] !== false) fail('not_implemented', `asset.add ${field}: ${what} is not built on this instance yet; add the picture without it.`, { pointer: `/${field}`, details: { implemented: false } })
-    }
+    if (input.upload !== undefined) fail('not_implemented', 'asset.add upload: hosted uploads are not built on this instance yet; add the picture from a file, a data: URL or a URL.', { pointer: '/upload', details: { implemented: false } })
     const doc = await ctx.target()
     const deckId = doc.manifest.id
-    const { record, twinFiles } = await addPicture(ctx, deckId, input)
+    const added = input.replaceSource !== undefined ? await attachSource(ctx, deckId, input) : await addPicture(ctx, deckId, input)
     // The deck's revision moves with the files (one commit).
     ctx.stage(deckId, structuredClone(doc))
-    return (docs: Map<string, import('../../model/deck.js').DeckDoc | null>) => ({ asset: record, twins: twinFiles, metrics: null, revision: docs.get(deckId)!.manifest.revision })
+    return (docs: Map<string, import('../../model/deck.js').DeckDoc | null>) => ({ asset: added.record, twins: added.twinFiles, metrics: added.metrics ?? null, revision: docs.get(deckId)!.manifest.revision })
   },
-  human: (r: { asset: { id: string; width: number; height: number; format: string } }) => `Added asset ${r.asset.id} (${r.asset.width} × ${r.asset.height} ${r.asset.format})`,
+  human: (r: { asset: { id: string; width: number; height: number; format: string; treatment?: unknown }; metrics: { coverage: number[]; plate?: { name: string; clearance: number } } | null }) =>
+    [
+      `Added asset ${r.asset.id} (${r.asset.width} × ${r.asset.height} ${r.asset.treatment ? 'two-tone' : r.asset.format})`,
+      ...(r.metrics ? [`${Math.round(r.metrics.coverage[0] * 100)}% ink${r.metrics.plate ? `; ${r.metrics.plate.name} plate ${Math.round(r.metrics.plate.clearance * 100)}% clear` : ''}`] : []),
+    ].join('\n'),
 })
 
+/** An asset id's record, read from the deck's assets folder (404 when the deck has no such asset). */
+export function readAssetRecord(ctx: ActionContext, deckId: string, assetId: string, pointer: string): Record<string, unknown> & { id: string } {
+  const file = join(ctx.ws.deckDir(deckId), 'assets', `${assetId}.json`)
+  if (!/^[a-z0-9]+(?:-[a-z0-9]+)*$/.test(assetId) || !existsSync(file)) fail('not_found', `Deck "${deckId}" has no asset "${assetId}".`, { pointer })
+  return JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown> & { id: string }
+}
+
+/** Stages `bytes` as the kept continuous source of asset `assetId`, removing a source of another format; answers its file name. */
+export function stageSource(ctx: ActionContext, deckId: string, assetId: string, bytes: Buffer, format: string): string {
+  const dir = join(ctx.ws.deckDir(deckId), 'assets')
+  const name = `${assetId}.source.${format}`
+  for (const old of existsSync(dir) ? readdirSync(dir) : []) if (old.startsWith(`${assetId}.source.`) && old !== name) ctx.stageFile(`decks/${deckId}/assets/${old}`, null)
+  ctx.stageFile(`decks/${deckId}/assets/${name}`, bytes)
+  return name
+}
+
+/** replaceSource: the file becomes the continuous source of an existing asset (a block dither re-tones from it). */
+async function attachSource(ctx: ActionContext, deckId: string, input: AddInput): Promise<Added> {
+  const record = readAssetRecord(ctx, deckId, input.replaceSource!, '/replaceSource')
+  const { image } = await ingest(ctx, input)
+  const sourceFile = stageSource(ctx, deckId, record.id, image.bytes, image.format)
+  const next = { ...record, sourceFile, sourceDigest: image.digest }
+  ctx.stageFile(`decks/${deckId}/assets/${record.id}.json`, canonicalJson(next))
+  const folder = `decks/${deckId}/assets`
+  return { record: next, twinFiles: ((record.twins as string[] | undefined) ?? []).map((t) => `${folder}/${t}`), metrics: (record.metrics as Record<string, unknown> | undefined) ?? null }
+}
+
+interface Added {
+  record: Record<string, unknown> & { id: string }
+  twinFiles: string[]
+  metrics?: Record<string, unknown> | null
+}
+
+async function ingest(ctx: ActionContext, input: AddInput) {
+  const { bytes, name } = await sourceBytes(ctx, input)
+  const pointer = input.url !== undefined ? '/url' : '/file'
+  const head = bytes.subarray(0, 512).toString('utf8').replace(/^\uFEFF/, '').trimStart()
+  const isSvg = head.startsWith('<svg') || head.startsWith('<?xml') || head.startsWith('<!DOCTYPE svg') || head.startsWith('<!--')
+  const { ingestRaster, ingestSvg } = await import('../../media/images.js')
+  const image = isSvg ? await ingestSvg(bytes, { pointer }) : await ingestRaster(bytes, { pointer })
+  return { image, name }
+}
+
 /**
- * Reads, cleans and stages a raster picture as asset `input.id` (or the slug of its file name) of
- * deck `deckId`: the file, its twins and its record. The caller stages the deck so one commit holds
- * them. Shared by asset.add and slide.setBackgroundPicture's file and url forms.
+ * Reads, cleans and stages a picture as asset `input.id` (or the slug of its file name) of deck
+ * `deckId`: the file, its twins and its record; with `twoTone` (or a treatment or plate) the
+ * two-tone pipeline's twins, the source kept as `<id>.source.<ext>`, the treatment and metrics. The
+ * caller stages the deck so one commit holds them. Shared by asset.add and
+ * slide.setBackgroundPicture's file and url forms.
  */
-export async function addPicture(ctx: ActionContext, deckId: string, input: AddInput): Promise<{ record: Record<string, unknown> & { id: string }; twinFiles: string[] }> {
-    const { bytes, name } = await sourceBytes(ctx, input)
-    const pointer = input.url !== undefined ? '/url' : '/file'
-    const head = bytes.subarray(0, 512).toString('utf8').replace(/^\uFEFF/, '').trimStart()
-    const isSvg = head.startsWith('<svg') || head.startsWith('<?xml') || head.startsWith('<!DOCTYPE svg') || head.startsWith('<!--')
-    const { ingestRaster, twinsOf, ingestSvg } = await import('../../media/images.js')
-    const image = isSvg ? await ingestSvg(bytes, { pointer }) : await ingestRaster(bytes, { pointer })
-    const { default: slugify } = await import('@sindresorhus/slugify')
-    const id = input.id ?? (slugify(name).slice(0, 100).replace(/^-+|-+$/g, '') || 'picture')
-    if (!/^[a-z0-9]+(?:-[a-z0-9]+)*$/.test(id)) fail('invalid_input', `"${id}" is not an asset id (a slug).`, { pointer: '/id' })
-    const { deckAssetIds } = await import('../../model/assets.js')
-    if (deckAssetIds(ctx.ws, deckId, new Map(), [], []).has(id)) fail('id_taken', `Deck "${deckId}" already has an asset "${id}".`, { pointer: '/id' })
-    const folder = `decks/${deckId}/assets`
-    const twins = await twinsOf(image)
-    const twinFiles = twins.map((t) => `${folder}/${id}@${t.scale}x.${t.format}`)
-    const source = provenance(input)
+export async function addPicture(ctx: ActionContext, deckId: string, input: AddInput): Promise<Added> {
+  const { image, name } = await ingest(ctx, input)
+  const { default: slugify } = await import('@sindresorhus/slugify')
+  const id = input.id ?? (slugify(name).slice(0, 100).replace(/^-+|-+$/g, '') || 'picture')
+  if (!/^[a-z0-9]+(?:-[a-z0-9]+)*$/.test(id)) fail('invalid_input', `"${id}" is not an asset id (a slug).`, { pointer: '/id' })
+  const { deckAssetIds } = await import('../../model/assets.js')
+  if (deckAssetIds(ctx.ws, deckId, new Map(), [], []).has(id)) fail('id_taken', `Deck "${deckId}" already has an asset "${id}".`, { pointer: '/id' })
+  const folder = `decks/${deckId}/assets`
+  const source = provenance(input)
+  const common = { id, role: input.role, alt: input.alt, ...(source ? { source } : {}) }
+  if (input.twoTone || input.treatment !== undefined || input.plate !== undefined) {
+    const { resolveTreatment, twoToneTwins } = await import('../../media/variants.js')
+    const { twoTonePalette } = await import('../../render/variants.js')
+    const treatment = resolveTreatment(input.treatment)
+    const palette = twoTonePalette((await ctx.target()).manifest)
+    const { twins, metrics } = await twoToneTwins(image.bytes, image.width, image.height, treatment, palette, input.plate as PlateName | undefined)
+    const sourceFile = stageSource(ctx, deckId, id, image.bytes, image.format)
+    const twinFiles = twins.map((t) => `${folder}/${id}@${t.scale}x.png`)
+    twins.forEach((t, i) => ctx.stageFile(twinFiles[i], t.bytes))
     const record = {
-      id,
-      role: input.role,
-      alt: input.alt,
-      ...(source ? { source } : {}),
-      file: `${id}.${image.format}`,
-      format: image.format,
+      ...common,
+      file: `${id}@2x.png`,
+      format: 'png',
       width: image.width,
       height: image.height,
-      digest: image.digest,
+      digest: createHash('sha256').update(twins[1].bytes).digest('hex'),
+      sourceFile,
+      sourceDigest: image.digest,
       twins: twinFiles.map((f) => f.slice(folder.length + 1)),
+      treatment,
+      palette,
+      ...(input.plate ? { plate: input.plate } : {}),
+      metrics,
       ...(image.removed?.length ? { sanitized: image.removed } : {}),
     }
-    ctx.stageFile(`${folder}/${id}.${image.format}`, image.bytes)
-    twins.forEach((t, i) => ctx.stageFile(twinFiles[i], t.bytes))
     ctx.stageFile(`${folder}/${id}.json`, canonicalJson(record))
-    return { record, twinFiles }
+    return { record, twinFiles, metrics: metrics as unknown as Record<string, unknown> }
+  }
+  const { twinsOf } = await import('../../media/images.js')
+  const twins = await twinsOf(image)
+  const twinFiles = twins.map((t) => `${folder}/${id}@${t.scale}x.${t.format}`)
+  const record = {
+    ...common,
+    file: `${id}.${image.format}`,
+    format: image.format,
+    width: image.width,
+    height: image.height,
+    digest: image.digest,
+    twins: twinFiles.map((f) => f.slice(folder.length + 1)),
+    ...(image.removed?.length ? { sanitized: image.removed } : {}),
+  }
+  ctx.stageFile(`${folder}/${id}.${image.format}`, image.bytes)
+  twins.forEach((t, i) => ctx.stageFile(twinFiles[i], t.bytes))
+  ctx.stageFile(`${folder}/${id}.json`, canonicalJson(record))
+  return { record, twinFiles }
 }
 
 export interface AddInput {

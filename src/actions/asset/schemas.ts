@@ -1,4 +1,5 @@
-import { arr, int, num, oneOf, openObj, str, SLUG } from '../../model/schema.js'
+import { arr, int, num, obj, oneOf, openObj, opt, str, SLUG, type Schema } from '../../model/schema.js'
+import { DitherSchema } from '../../model/dither.js'
 
 export const AssetId = str({ pattern: SLUG, maxLength: 120, description: 'Asset id: a slug under assets/.' })
 
@@ -10,7 +11,11 @@ export const AssetRole = oneOf(ASSET_ROLES, {
 })
 
 export const Plate = oneOf(['lower-left', 'lower-right', 'upper-left'], { description: 'Rectangle the two-tone metrics are screened against.' })
-export const Treatment = openObj('Two-tone treatment (two variants; members not shown).')
+/** A two-tone treatment: the picture dither field's screen settings (strength aside: a treated asset is all screen). */
+export const Treatment: Schema = (() => {
+  const { strength: _strength, ...members } = (DitherSchema.properties ?? {}) as Record<string, Schema>
+  return obj(Object.fromEntries(Object.entries(members).map(([k, v]) => [k, opt(v)])), { description: 'Two-tone treatment: pattern, tone, cell, black, white, gamma, polarity (the dither field without strength); absent members take defaults.' })
+})()
 export const Uniforms = openObj('Shader uniforms by name.')
 export const MaterialId = str({ pattern: '^[a-z]+:[A-Za-z0-9_-]+$', description: 'Catalog id from material.list or shader.list, e.g. paper:<name>.' })
 export const Backend = oneOf(['angle-metal', 'swiftshader'], { description: 'Capture browser graphics backend.' })

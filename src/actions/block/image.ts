@@ -20,7 +20,7 @@ type Trim = Partial<Record<(typeof TRIM_SIDES)[number], number>>
 const pictureResult = written({ block: { ...ref('Block'), description: 'The picture block after the write.' }, slide: ref('Slide') })
 
 /** The picture a call names (404 for an unknown id, 400 for a block of another kind). */
-function pictureIn(doc: DeckDoc, slideIdValue: string, blockIdValue: string) {
+export function pictureIn(doc: DeckDoc, slideIdValue: string, blockIdValue: string) {
   return blockOfKind(findSlide(doc, slideIdValue), blockIdValue, ['picture'], 'a picture')
 }
 

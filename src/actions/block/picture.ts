@@ -1,6 +1,17 @@
 import { defineAction } from '../../core/action.js'
 import { arr, bool, BR, nullable, num, obj, oneOf, openObj, opt, ref, SlideIdsOrAll, str, type Schema } from '../../model/schema.js'
 import { planned, RevisionIfWritten, written } from '../../model/results.js'
+import { DitherSchema, resolveDither } from '../../model/dither.js'
+import { existsSync, readdirSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { fail } from '../../core/errors.js'
+import type { Block, DeckDoc, Slide } from '../../model/deck.js'
+import { findSlide } from '../../model/edit.js'
+import { canonicalJson } from '../../store/canonical.js'
+import { metricWarnings, variantFileName, type PlateName, type ToneMetrics } from '../../media/variants.js'
+import { drawnSizeOf, Variants } from '../../render/variants.js'
+import { blockIn, canvasSlide, editSlide, isCanvas } from './canvas.js'
+import { pictureIn } from './image.js'
 import { defined, gather, given, without } from './cli.js'
 import { blockId, blockIds, slideId } from './common.js'
 
@@ -10,24 +21,11 @@ export const MaterialId = str({ pattern: '^(paper|proto):[a-z0-9][a-z0-9-]*$', d
 
 const DITHER_FIELDS = ['pattern', 'tone', 'cell', 'strength', 'black', 'white', 'gamma', 'polarity'] as const
 
-/** The deck's two-tone screen over a picture's continuous source; absent members take the deck's treatment. */
-export const DitherSchema: Schema = obj(
-  {
-    pattern: opt(oneOf(['bayer8', 'bayer4', 'blue64', 'random'], { description: 'Screen pattern; bayer8 when absent.' })),
-    tone: opt(oneOf(['two', 'three', 'original'], { description: 'Tones of the screen; two when absent.' })),
-    cell: opt(oneOf([1, 2, 3, 4], { description: 'Sheet pixels per cell; 2 when absent.' })),
-    strength: opt(num({ minimum: 0, maximum: 1, description: 'How strongly the screen replaces the source, 0 to 1.' })),
-    black: opt(num({ minimum: 0, maximum: 1, description: 'Black point: source tones below it print as ink, 0 to 1.' })),
-    white: opt(num({ minimum: 0, maximum: 1, description: 'White point: source tones above it print as paper, 0 to 1.' })),
-    gamma: opt(num({ minimum: 0.1, maximum: 5, description: 'Gamma applied to the source before screening.' })),
-    polarity: opt(oneOf(['normal', 'inverted'], { description: 'normal prints dark tones as ink; inverted swaps ink and paper.' })),
-  },
-  { description: 'Two-tone screen settings (pattern, tone, cell, strength, black, white, gamma, polarity); absent members take defaults.' },
-)
+export { DitherSchema } from '../../model/dither.js'
 
 const TRIM_SIDES = ['left', 'right', 'top', 'bottom'] as const
 
-export const pictureDither = defineAction({
+export const pictureDither = defineAction<any, any>({
   id: 'picture.dither',
   label: 'Dither picture',
   doc:
@@ -43,14 +41,13 @@ export const pictureDither = defineAction({
     dither: { ...nullable(DitherSchema), description: 'The two-tone screen settings, or null to remove the field.' },
     baseRevision: BR,
   }),
-  output: planned(
-    written({
-      block: { ...ref('Block'), description: 'The picture block after the write.' },
-      variant: { ...nullable(str()), description: 'The variant key of the screened picture; null once the dither is off.' },
-      metrics: { ...nullable(openObj('Tone metrics of the variant.')), description: 'Tone metrics of the variant; null once the dither is off.' },
-      warnings: arr(str(), { description: 'Warnings (for example plate clearance).' }),
-    }),
-  ),
+  output: written({
+    block: { ...ref('Block'), description: 'The picture block after the write.' },
+    slide: ref('Slide'),
+    variant: { ...nullable(str()), description: 'The variant key of the screened picture (16 hex; its file is assets/<assetId>.dither-<key>@<scale>x.png once materialized); null once the dither is off.' },
+    metrics: { ...nullable(openObj('Tone metrics of the variant: coverage per tone (ink first), width and height in sheet px, and the plate clearance when the asset names a plate.')), description: 'Tone metrics of the variant; null once the dither is off.' },
+    warnings: arr(str(), { description: 'Warnings (for example plate clearance).' }),
+  }),
   cli: 'block dither <slideId>#<blockId> --pattern <pattern> --tone <tone> --cell <cell> --strength <strength> --black <black> --white <white> --gamma <gamma> --polarity <polarity> --off',
   mcp: 'deck_dither_picture',
   cliInput: (parsed) => {
@@ -60,9 +57,63 @@ export const pictureDither = defineAction({
   },
   annotations: { idempotent: true },
   example: { slideId: 'picture-caption-4', blockId: 'b1', dither: { pattern: 'bayer8', tone: 'two', cell: 2 }, baseRevision: 3 },
+  run: async (ctx, input: { slideId: string; blockId: string; dither: Record<string, unknown> | null }) => {
+    let after: { doc: DeckDoc; block: Block } | undefined
+    const staged = await editSlide(ctx, input.slideId, (doc) => {
+      let picture = pictureIn(doc, input.slideId, input.blockId)
+      if (input.dither !== null && picture.pos && !isCanvas(findSlide(doc, input.slideId))) {
+        canvasSlide(doc, input.slideId)
+        picture = pictureIn(doc, input.slideId, input.blockId)
+      }
+      if (input.dither === null) delete picture.dither
+      else picture.dither = input.dither
+      after = { doc, block: picture }
+    })
+    let variant: string | null = null
+    let metrics: ToneMetrics | null = null
+    const warnings: string[] = []
+    if (input.dither !== null && after) {
+      const measured = await measureVariant(ctx.ws.deckDir(after.doc.manifest.id), after.doc, findSlide(after.doc, input.slideId), after.block)
+      variant = measured.key
+      metrics = measured.metrics
+      warnings.push(...measured.warnings)
+    }
+    return (docs: Map<string, DeckDoc | null>) => {
+      const answer = staged(docs)
+      return { block: blockIn(answer.slide as Slide, input.blockId), slide: answer.slide, variant, metrics, warnings, revision: answer.revision }
+    }
+  },
+  human: (r: { block: { id: string }; variant: string | null; metrics: ToneMetrics | null; warnings: string[]; revision: number }) =>
+    [r.variant ? `${r.block.id}: two-tone variant ${r.variant}, ${Math.round((r.metrics?.coverage[0] ?? 0) * 100)}% ink` : `${r.block.id}: dither removed`, ...r.warnings, `revision ${r.revision}`].join('\n'),
 })
 
-export const pictureMaterialize = defineAction({
+/** The variant a dithered picture draws: its key, and the metrics of its screen at 1x. */
+async function measureVariant(deckDir: string, doc: DeckDoc, slide: Slide, block: Block): Promise<{ key: string; metrics: ToneMetrics; warnings: string[] }> {
+  const assetId = String(block.asset)
+  const size = drawnSizeOf(doc.manifest, slide, block, deckDir)
+  if (!size) return fail('invalid_input', `Slide "${slide.id}" does not draw picture "${block.id}", so it has no size to screen at.`, { pointer: '/blockId' })
+  const variants = new Variants(deckDir, doc.manifest, undefined)
+  const variant = variants.variant(assetId, resolveDither(block.dither as Record<string, unknown>), size.w, size.h)
+  if (!variant) return fail('not_found', `Asset "${assetId}" has no picture file to screen (assets/${assetId}.<ext> or a kept source).`, { pointer: '/blockId' })
+  const plate = assetPlate(deckDir, assetId)
+  const { screenPicture } = await import('../../media/variants.js')
+  const { metrics } = await screenPicture(variant.spec.source, variant.spec.dither, size.w, size.h, 1, variant.spec, plate)
+  return { key: variant.key, metrics, warnings: metricWarnings(metrics, `Picture ${block.id}`) }
+}
+
+/** The plate an asset's record names, if any. */
+function assetPlate(deckDir: string, assetId: string): PlateName | undefined {
+  const file = join(deckDir, 'assets', `${assetId}.json`)
+  if (!existsSync(file)) return undefined
+  try {
+    const plate = (JSON.parse(readFileSync(file, 'utf8')) as { plate?: unknown }).plate
+    return plate === 'lower-left' || plate === 'lower-right' || plate === 'upper-left' ? plate : undefined
+  } catch {
+    return undefined
+  }
+}
+
+export const pictureMaterialize = defineAction<any, any>({
   id: 'picture.materialize',
   label: 'Materialize pictures',
   doc:
@@ -80,16 +131,97 @@ export const pictureMaterialize = defineAction({
     dryRun: opt(bool({ description: 'Name missing variants, write nothing.' })),
     baseRevision: BR,
   }),
-  output: planned(
-    written({
-      written: arr(str(), { description: 'Variant files written.' }),
-      missing: arr(str(), { description: 'Variants that were missing (all a dry run reports).' }),
-      pruned: arr(str(), { description: 'Variant files removed by prune.' }),
-      revision: RevisionIfWritten,
-    }),
-  ),
+  output: obj({
+    written: arr(str(), { description: 'Variant files written, workspace-relative.' }),
+    missing: arr(str(), { description: 'Variant files that were missing, workspace-relative (all a dry run reports).' }),
+    pruned: arr(str(), { description: 'Variant files removed by prune, workspace-relative.' }),
+    revision: RevisionIfWritten,
+  }),
   cli: 'picture materialize <slideIds> --prune --scale <scale> --dry-run',
   mcp: 'deck_materialize_pictures',
   annotations: { idempotent: true },
   example: { slideIds: 'all', scale: 2, dryRun: true, baseRevision: 3 },
+  run: async (ctx, input: { slideIds?: string[] | 'all'; blockIds?: string[]; prune?: boolean; scale?: 1 | 2; dryRun?: boolean }) => {
+    const doc = await ctx.target()
+    const deckId = doc.manifest.id
+    const deckDir = ctx.ws.deckDir(deckId)
+    const folder = `decks/${deckId}/assets`
+    const scale = input.scale ?? 2
+    const named = input.slideIds === undefined || input.slideIds === 'all' ? Object.keys(doc.slides) : input.slideIds
+    for (const [i, id] of named.entries()) if (!Object.hasOwn(doc.slides, id)) fail('not_found', `Deck "${deckId}" has no slide "${id}".`, { pointer: `/slideIds/${i}` })
+    const only = input.blockIds ? new Set(input.blockIds) : undefined
+    const variants = new Variants(deckDir, doc.manifest, ctx.ws.root)
+    // Every variant the deck's pictures draw (prune keeps these, whichever slides were named) and those of the named pictures.
+    const wanted = new Map<string, { assetId: string; key: string; file: string; entry: Record<string, unknown> }>()
+    const referenced = new Set<string>()
+    for (const slide of Object.values(doc.slides)) {
+      for (const block of slide.blocks ?? []) {
+        if (block.kind !== 'picture' || !block.dither || typeof block.asset !== 'string') continue
+        const size = drawnSizeOf(doc.manifest, slide, block, deckDir)
+        const variant = size ? variants.variant(block.asset, resolveDither(block.dither as Record<string, unknown>), size.w, size.h) : undefined
+        if (!variant || !size) continue
+        referenced.add(variant.key)
+        if (!named.includes(slide.id) || (only && !only.has(block.id))) continue
+        const file = `${folder}/${variantFileName(block.asset, variant.key, scale)}`
+        const { strength: _s, ...screenSettings } = variant.spec.dither
+        wanted.set(file, { assetId: block.asset, key: variant.key, file, entry: { key: variant.key, dither: screenSettings, width: size.w, height: size.h, ink: variant.spec.ink, paper: variant.spec.paper } })
+      }
+    }
+    for (const [i, id] of (input.blockIds ?? []).entries()) {
+      if (!named.some((slideId) => doc.slides[slideId].blocks?.some((b) => b.id === id && b.kind === 'picture'))) fail('not_found', `No slide named holds a picture "${id}".`, { pointer: `/blockIds/${i}` })
+    }
+    const missing = [...wanted.keys()].filter((file) => !existsSync(join(ctx.ws.root, file))).sort()
+    const pruned: string[] = []
+    if (input.prune) {
+      const dir = join(deckDir, 'assets')
+      for (const name of existsSync(dir) ? readdirSync(dir).sort() : []) {
+        const match = /^([a-z0-9-]+)\.dither-([0-9a-f]{16})@[12]x\.png$/.exec(name)
+        if (match && !referenced.has(match[2])) pruned.push(`${folder}/${name}`)
+      }
+    }
+    if (input.dryRun || (!missing.length && !pruned.length)) return { written: [], missing, pruned: input.dryRun ? pruned : [] }
+    // Draw the missing files; record every variant on its asset's record.
+    const records = new Map<string, Record<string, unknown>>()
+    const recordOf = (assetId: string) => {
+      if (!records.has(assetId)) {
+        const file = join(deckDir, 'assets', `${assetId}.json`)
+        records.set(assetId, existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>) : { id: assetId })
+      }
+      return records.get(assetId)!
+    }
+    for (const file of missing) {
+      const want = wanted.get(file)!
+      const bytes = (await variants.bytes(want.key, scale))!
+      ctx.stageFile(file, bytes)
+      const record = recordOf(want.assetId)
+      const list = (Array.isArray(record.variants) ? record.variants : []) as Record<string, unknown>[]
+      const entry = list.find((v) => v.key === want.key)
+      const name = file.slice(folder.length + 1)
+      if (entry) entry.files = [...new Set([...((entry.files as string[]) ?? []), name])].sort()
+      else list.push({ ...want.entry, files: [name] })
+      record.variants = list.sort((a, b) => String(a.key).localeCompare(String(b.key)))
+    }
+    for (const file of pruned) {
+      ctx.stageFile(file, null)
+      const name = file.slice(folder.length + 1)
+      const match = /^([a-z0-9-]+)\.dither-([0-9a-f]{16})@/.exec(name)!
+      if (!existsSync(join(deckDir, 'assets', `${match[1]}.json`))) continue
+      const record = recordOf(match[1])
+      if (!Array.isArray(record.variants)) continue
+      const list = (record.variants as Record<string, unknown>[])
+        .map((v) => (v.key === match[2] ? { ...v, files: ((v.files as string[]) ?? []).filter((f) => f !== name) } : v))
+        .filter((v) => (v.files as string[]).length)
+      if (list.length) record.variants = list
+      else delete record.variants
+    }
+    for (const [assetId, record] of records) ctx.stageFile(`${folder}/${assetId}.json`, canonicalJson(record))
+    ctx.stage(deckId, structuredClone(doc))
+    return (docs: Map<string, DeckDoc | null>) => ({ written: missing, missing, pruned, revision: docs.get(deckId)!.manifest.revision })
+  },
+  human: (r: { written: string[]; missing: string[]; pruned: string[]; revision?: number }) =>
+    [
+      r.written.length ? `Wrote ${r.written.length} variant file${r.written.length === 1 ? '' : 's'}` : r.missing.length ? `Missing (dry run): ${r.missing.join(', ')}` : 'Every variant is written',
+      ...(r.pruned.length ? [`${r.revision === undefined ? 'Would prune' : 'Pruned'}: ${r.pruned.join(', ')}`] : []),
+      ...(r.revision !== undefined ? [`revision ${r.revision}`] : []),
+    ].join('\n'),
 })

@@ -214,7 +214,7 @@ export const buildRun = defineAction({
     const doc = await ctx.target()
     const target = (await ctx.outputPath(input.out, '/out')).abs
     const { buildStandalone } = await import('../../render/standalone.js')
-    const built = await buildStandalone(doc, ctx.ws.deckDir(doc.manifest.id), input)
+    const built = await buildStandalone(doc, ctx.ws.deckDir(doc.manifest.id), { ...input, root: ctx.ws.root })
     const bytes = Buffer.byteLength(built.html)
     const budget = Math.round((input.budgetMB ?? 16) * 1024 * 1024)
     if (bytes > budget) {

@@ -92,7 +92,6 @@ export const slideSetBackgroundPicture = defineAction<BackgroundPictureInput, an
     const forms = (['assetId', 'file', 'url', 'upload'] as const).filter((k) => input[k] !== undefined)
     if (forms.length !== 1) fail('invalid_input', 'Name the picture once: assetId, file, url or upload.', { pointer: `/${forms[1] ?? 'assetId'}` })
     if (input.upload !== undefined) fail('not_implemented', 'Hosted uploads are not built on this instance yet.', { pointer: '/upload', details: { implemented: false } })
-    if (input.dither !== undefined) fail('not_implemented', 'The two-tone screen on a background picture is not built on this instance yet.', { pointer: '/dither', details: { implemented: false } })
     const doc = await ctx.target()
     checkSlideIds(doc, input.slideIds)
     const deckId = doc.manifest.id
@@ -125,10 +124,13 @@ export const slideSetBackgroundPicture = defineAction<BackgroundPictureInput, an
           if (covering.length && input.replace !== false) {
             // Replace the covering picture at the bottom of the stack: keep its id and place.
             covering[0].asset = asset.id
+            // The picture is as this call names it: screened when it gives a dither, plain otherwise.
+            if (input.dither !== undefined) covering[0].dither = input.dither
+            else delete covering[0].dither
             blockId = covering[0].id
           } else {
             blockId = used.has('background') ? freeId(used, 'background') : 'background'
-            const block: Block = { id: blockId, kind: 'picture', asset: asset.id, background: true }
+            const block: Block = { id: blockId, kind: 'picture', asset: asset.id, background: true, ...(input.dither !== undefined ? { dither: input.dither } : {}) }
             if (slide.layout === 'freeform') {
               block.pos = { x: 0, y: 0, w: 1600, h: 900 }
               block.z = -1

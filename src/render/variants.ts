@@ -1,0 +1,95 @@
+/**
+ * The two-tone variants a render draws (src/media/variants.ts): for each dithered picture of the
+ * slides, its key from the source's digest, the screen, the drawn size and the theme's light ink and
+ * paper; its bytes from the deck's materialized file when `picture.materialize` wrote one, else from
+ * the workspace cache `.studio/cache/variants/` (never committed), else drawn now and cached.
+ */
+import { existsSync, mkdirSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import type { Block, Manifest, Slide } from '../model/deck.js'
+import { themeFonts } from '../model/themes.js'
+import { drawnBoxes } from '../layout/index.js'
+import { drawnPictureSize, pictureHeight } from './html.js'
+import type { ResolvedDither } from '../model/dither.js'
+import { drawVariant, fileSha256, sourceFileOf, variantFileName, variantKey, type VariantSpec } from '../media/variants.js'
+import writeFileAtomic from 'write-file-atomic'
+import { colour, paintFor } from './paint.js'
+
+/** The ink and paper two-tone pictures are drawn in: the theme's light ones, in every appearance. */
+export function twoTonePalette(manifest: Pick<Manifest, 'theme' | 'brandKit'>): { ink: string; paper: string } {
+  const paint = paintFor(manifest, 'light')
+  return { ink: colour(paint, 'ink'), paper: colour(paint, 'paper', 'paper') }
+}
+
+export interface Variant {
+  key: string
+  assetId: string
+  spec: VariantSpec
+}
+
+export class Variants {
+  private readonly byKey = new Map<string, Variant>()
+  private readonly palette: { ink: string; paper: string }
+
+  constructor(
+    private readonly deckDir: string,
+    manifest: Pick<Manifest, 'theme' | 'brandKit'>,
+    /** The workspace root (its .studio/cache holds drawn variants); none keeps them in memory only. */
+    private readonly root?: string,
+  ) {
+    this.palette = twoTonePalette(manifest)
+  }
+
+  /** The variant of asset `assetId` screened with `dither` at `width` × `height` sheet pixels; undefined when the asset has no source. */
+  variant(assetId: string, dither: ResolvedDither, width: number, height: number): Variant | undefined {
+    if (!/^[a-z0-9]+(?:-[a-z0-9]+)*$/.test(assetId)) return undefined
+    const source = sourceFileOf(join(this.deckDir, 'assets'), assetId)
+    if (!source) return undefined
+    const spec: VariantSpec = { source, sourceDigest: fileSha256(source), dither, width, height, ...this.palette }
+    const key = variantKey(spec)
+    const variant = { key, assetId, spec }
+    this.byKey.set(key, variant)
+    return variant
+  }
+
+  known(key: string): Variant | undefined {
+    return this.byKey.get(key)
+  }
+
+  /** The PNG of a known variant at `scale`. */
+  async bytes(key: string, scale: number): Promise<Buffer | undefined> {
+    const variant = this.byKey.get(key)
+    if (!variant) return undefined
+    const committed = join(this.deckDir, 'assets', variantFileName(variant.assetId, key, scale))
+    if (existsSync(committed)) return readFileSync(committed)
+    const cached = this.root ? join(this.root, '.studio', 'cache', 'variants', `${key}@${scale}x.png`) : undefined
+    if (cached && existsSync(cached)) return readFileSync(cached)
+    const { png } = await drawVariant(variant.spec, scale)
+    if (cached) {
+      mkdirSync(join(this.root!, '.studio', 'cache', 'variants'), { recursive: true })
+      await writeFileAtomic(cached, png)
+    }
+    return png
+  }
+}
+
+/** The size (sheet px) a picture block of `slide` is drawn at, as the renderer draws it; undefined when the slide does not draw it. */
+export function drawnSizeOf(manifest: Pick<Manifest, 'theme'>, slide: Slide, block: Block, deckDir: string): { w: number; h: number } | undefined {
+  const fonts = themeFonts(manifest)
+  const box = drawnBoxes(slide, fonts).get(block.id)
+  if (!box) return undefined
+  const height = pictureHeight(block, box, fonts.body)
+  return drawnPictureSize(block, box.w, height, typeof block.asset === 'string' ? assetSize(deckDir, block.asset) : undefined)
+}
+
+/** An asset's own width and height, from its record (the aspect a dithered picture is screened at). */
+export function assetSize(deckDir: string, id: string): { width?: number; height?: number } {
+  const record = join(deckDir, 'assets', `${id}.json`)
+  if (!existsSync(record)) return {}
+  try {
+    const { width, height } = JSON.parse(readFileSync(record, 'utf8')) as { width?: unknown; height?: unknown }
+    return typeof width === 'number' && typeof height === 'number' ? { width, height } : {}
+  } catch {
+    return {}
+  }
+}
