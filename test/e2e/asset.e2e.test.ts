@@ -1,7 +1,7 @@
 /**
  * asset.add through its CLI form and HTTP: a picture from a file, a data: URL or a URL (through the
  * SSRF guard), cleaned and stored with its record and twins in one commit, drawn by the renderer;
- * bombs and non-pictures refused with nothing written; the parts not built yet answer 501 by name.
+ * bombs and non-pictures refused with nothing written; hosted uploads (not built yet) answer 501 by name.
  */
 import assert from 'node:assert/strict'
 import { existsSync, readFileSync, writeFileSync } from 'node:fs'
@@ -106,9 +106,9 @@ describe('asset.add', () => {
     assert.equal(existsSync(join(ws.dir, 'decks', ws.deckId, 'assets', 'bomb.png')), false)
   })
 
-  it('answers 501 by name for what is not built yet: two-tone', async () => {
-    const twoTone = await studio(ws.dir, ['asset', 'add', 'harbour.jpg', '--id', 'tt', '--role', 'picture', '--alt', 'x', '--two-tone', '--json'])
-    assert.deepEqual([twoTone.code, twoTone.json.code, twoTone.json.pointer], [6, 'not_implemented', '/twoTone'])
+  it('answers 501 by name for what is not built yet: hosted uploads', async () => {
+    const upload = await studio(ws.dir, ['asset', 'add', '--input', JSON.stringify({ upload: 'uploads/p1/big.jpg', id: 'tt', role: 'picture', alt: 'x' }), '--json'])
+    assert.deepEqual([upload.code, upload.json.code, upload.json.pointer], [6, 'not_implemented', '/upload'])
   })
 
   it('stores an SVG only after sanitizing it, with PNG twins drawn from the clean file', async () => {
