@@ -419,3 +419,34 @@ row('MCP deck_rename call (median)', median(mcpWrite), 'ms', x(mcpWrite, mcp.com
   line('screen, blue noise 64, cell 2', runs.blue64)
   line('screen + 1-bit PNG (Bayer, cell 2)', runs.png, 'measured before: 55 ms with its PNG')
 }
+
+// ---- Media: asset.add of a 12-megapixel photo (4240 × 2832, EXIF-rotated, stripped, twins), cold
+// CLI, against a cold node process that only decodes and re-encodes the same photo with sharp (the
+// work no ingest can skip), interleaved; and the same add with --two-tone.
+{
+  const { default: sharp } = await import('sharp')
+  const dir = mkdtempSync(join(tmpdir(), 'studio-bench-media-'))
+  execFileSync(node, [BIN, 'init', dir, '--json'])
+  execFileSync(node, [BIN, 'deck', 'create', 'Media', '--json'], { cwd: dir })
+  const w = 4240
+  const h = 2832
+  const raw = Buffer.alloc(w * h * 3)
+  for (let i = 0; i < raw.length; i++) raw[i] = ((i * 2654435761) >>> 24) & 0xff
+  const photo = join(dir, 'photo.jpg')
+  writeFileSync(photo, await sharp(raw, { raw: { width: w, height: h, channels: 3 } }).blur(2).withMetadata({ orientation: 6 }).jpeg({ quality: 90 }).toBuffer())
+  const reencode = `require(${JSON.stringify(join(ROOT, 'node_modules', 'sharp'))})(${JSON.stringify(photo)}).rotate().jpeg({quality:88,mozjpeg:true}).toBuffer().then(()=>{})`
+  const R = Number(process.env.BENCH_MEDIA_ROUNDS ?? 7)
+  const runs = await interleaved(R, {
+    sharp: () => time(node, ['-e', reencode]),
+    add: (i) => time(node, [BIN, 'asset', 'add', photo, '--id', `photo-${i}`, '--role', 'picture', '--alt', 'A photo', '--json'], { cwd: dir }),
+    twoTone: (i) => time(node, [BIN, 'asset', 'add', photo, '--id', `screen-${i}`, '--role', 'picture', '--alt', 'A photo', '--two-tone', '--json'], { cwd: dir }),
+  })
+  console.log('')
+  console.log(`media: asset.add of a ${((w * h) / 1e6).toFixed(1)}-megapixel JPEG, cold CLI, ${R} interleaved rounds`)
+  console.log('case'.padEnd(44), 'median ms'.padStart(10), 'ratio'.padStart(8))
+  const line = (name, xs, note = '') => console.log(name.padEnd(44), median(xs).toFixed(0).padStart(10), `${(median(xs) / median(runs.sharp)).toFixed(2)}x`.padStart(8), note)
+  line('node + sharp decode, rotate, re-encode (baseline)', runs.sharp)
+  line('studio asset add (twins 1600/3200, commit)', runs.add)
+  line('studio asset add --two-tone', runs.twoTone)
+  rmSync(dir, { recursive: true, force: true })
+}

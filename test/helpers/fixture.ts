@@ -6,7 +6,8 @@
  * With `{ contract: true }` (the contract test and the fuzzer) it also holds what the examples of
  * deck.restore and version.restore need: a trashed deck `old-pitch` at revision 1, and version 1
  * ("Sent to the board") naming revision 2, a draft whose opening slide said "Q3 draft"; and the
- * photo asset.add adds, photos/harbour.jpg, and an asset `harbour` for slide.setBackgroundPicture.
+ * photo asset.add adds, photos/harbour.jpg, an asset `harbour` for slide.setBackgroundPicture, and
+ * the file of the logo freeform-4 shows, for picture.dither.
  */
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
@@ -111,6 +112,9 @@ export async function fixtureWorkspace(options: { contract?: boolean } = {}) {
     // And an asset of the deck that slide.setBackgroundPicture's example shows.
     writeFileSync(join(dir, 'assets', 'harbour.jpg'), harbour)
     writeFileSync(join(dir, 'assets', 'harbour.json'), canonicalJson({ id: 'harbour', role: 'picture', alt: 'The harbour', file: 'harbour.jpg' }))
+    // The logo freeform-4 shows gets its file, for picture.dither's example.
+    writeFileSync(join(dir, 'assets', 'logo.png'), await sharp({ create: { width: 400, height: 400, channels: 3, background: '#0a7d5a' } }).png().toBuffer())
+    writeFileSync(join(dir, 'assets', 'logo.json'), canonicalJson({ id: 'logo', role: 'logo', alt: 'Acme logo', file: 'logo.png', width: 400, height: 400 }))
   }
   writeFileSync(join(dir, 'deck.json'), canonicalJson(manifest))
   writeSlides(FIXTURE_SLIDES)

@@ -6,7 +6,7 @@ import { fail } from '../../core/errors.js'
 import type { DeckDoc } from '../../model/deck.js'
 import { canonicalJson } from '../../store/canonical.js'
 import { arr, bool, BR, int, lit, num, obj, oneOf, openObj, opt, ref, str } from '../../model/schema.js'
-import { RevisionIfWritten } from '../../model/results.js'
+import { RevisionIfWritten, written } from '../../model/results.js'
 import { AssetId, Plate, Treatment } from './schemas.js'
 
 export const assetDither = defineAction<any, any>({
@@ -34,7 +34,7 @@ export const assetDither = defineAction<any, any>({
     },
     { anyOf: [{ required: ['assetId'] }, { required: ['allTwoTone'], properties: { allTwoTone: lit(true) } }] },
   ),
-  output: obj({
+  output: written({
     assets: arr(ref('Asset'), { description: 'The re-toned (or, verifying, the checked) assets with twins and metrics.' }),
     clearance: { type: 'object', additionalProperties: num(), description: 'Plate clearance per asset id (assets with a plate).' },
     cells: opt({ type: 'object', additionalProperties: int({ minimum: 0 }), description: 'Per asset id, when verifying: cells of the committed twins that are not one tone (fromRecorded) or that differ from a fresh screen of the source (verifyCells).' }),

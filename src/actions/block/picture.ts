@@ -53,10 +53,13 @@ export const pictureDither = defineAction<any, any>({
   cliInput: (parsed) => {
     const rest = without(parsed.input, [...DITHER_FIELDS, 'off', 'dither'])
     if (given(parsed, 'off')) return { ...rest, dither: null }
-    return { ...rest, dither: defined(gather(parsed, DITHER_FIELDS) ?? {}) }
+    // Flags build the field over what --input gave; neither gives the deck's screen with its defaults.
+    const fromInput = parsed.input.dither
+    const base = fromInput && typeof fromInput === 'object' ? (fromInput as Record<string, unknown>) : {}
+    return { ...rest, dither: defined({ ...base, ...(gather(parsed, DITHER_FIELDS) ?? {}) }) }
   },
   annotations: { idempotent: true },
-  example: { slideId: 'picture-caption-4', blockId: 'b1', dither: { pattern: 'bayer8', tone: 'two', cell: 2 }, baseRevision: 3 },
+  example: { slideId: 'freeform-4', blockId: 'b3', dither: { pattern: 'bayer8', tone: 'two', cell: 2 }, baseRevision: 3 },
   run: async (ctx, input: { slideId: string; blockId: string; dither: Record<string, unknown> | null }) => {
     let after: { doc: DeckDoc; block: Block } | undefined
     const staged = await editSlide(ctx, input.slideId, (doc) => {
@@ -131,7 +134,7 @@ export const pictureMaterialize = defineAction<any, any>({
     dryRun: opt(bool({ description: 'Name missing variants, write nothing.' })),
     baseRevision: BR,
   }),
-  output: obj({
+  output: written({
     written: arr(str(), { description: 'Variant files written, workspace-relative.' }),
     missing: arr(str(), { description: 'Variant files that were missing, workspace-relative (all a dry run reports).' }),
     pruned: arr(str(), { description: 'Variant files removed by prune, workspace-relative.' }),
