@@ -88,6 +88,21 @@ describe('asset.add', () => {
       assert.equal(r.json.code, 'fetch_refused', `${url}: ${r.stdout}`)
       assert.doesNotMatch(r.stdout, /secret/)
     }
+    for (const url of [`http://[::1]:${port}/pics/dock.jpg`, 'http://169.254.169.254/latest/meta-data/', 'http://[fd00::1]/x.jpg', 'http://10.0.0.1/x.jpg']) {
+      const r = await studio(ws.dir, ['asset', 'add', url, '--id', 'dock', '--role', 'picture', '--alt', 'Dock', '--json'])
+      assert.equal(r.json.code, 'fetch_refused', `${url}: ${r.stdout}`)
+    }
+    // A redirect to loopback from an address the switch allows (127.0.0.2 only) is refused at the hop.
+    const hop = createServer((_req, res) => res.writeHead(302, { location: `${base}/pics/dock.jpg` }).end())
+    await new Promise<void>((r) => hop.listen(0, '127.0.0.2', () => r()))
+    try {
+      const hopUrl = `http://127.0.0.2:${(hop.address() as AddressInfo).port}/moved.jpg`
+      const redirected = await studio(ws.dir, ['asset', 'add', hopUrl, '--id', 'dock', '--role', 'picture', '--alt', 'Dock', '--json'], { env: { STUDIO_FETCH_ALLOW_PRIVATE: '127.0.0.2' } })
+      assert.equal(redirected.json.code, 'fetch_refused', redirected.stdout)
+      assert.doesNotMatch(redirected.stdout, /secret/)
+    } finally {
+      hop.close()
+    }
     const allowed = await studio(ws.dir, ['asset', 'add', `${base}/pics/dock.jpg`, '--role', 'picture', '--alt', 'Dock', '--json'], { env: { STUDIO_FETCH_ALLOW_PRIVATE: '127.0.0.1' } })
     assert.equal(allowed.code, 0, allowed.stdout)
     assert.equal(allowed.json.asset.id, 'dock')
