@@ -22,8 +22,12 @@ const LIGHT_SWATCH = [0xc0, 0x39, 0x2b]
 const DARK_SWATCH = [0x2e, 0x86, 0xde]
 const ALLOWED_DOT = [0x11, 0x88, 0x44]
 
-/** The page: its colours follow prefers-color-scheme; it loads a picture from an allowed host and two resources from a host outside the allowlist. */
-function page(port: number, blockedPort: number): string {
+/**
+ * The page: its colours follow prefers-color-scheme; it loads a picture from an allowed host
+ * (localhost), two resources from a host outside the allowlist (127.0.0.2), and a picture from
+ * 127.0.0.3, which the second test allows by allowHosts while the guard's switch does not.
+ */
+function page(port: number, blockedPort: number, guardedPort: number): string {
   return `<!doctype html><html><head><meta charset="utf-8"><title>Capture fixture</title>
 <style>
   body { margin: 0; background: #f4f1ea; color: #111; font: 16px sans-serif }
@@ -40,6 +44,7 @@ function page(port: number, blockedPort: number): string {
 <div id="swatch"></div>
 <img id="allowed" src="http://localhost:${port}/dot.png" width="100" height="100" alt="">
 <img src="http://127.0.0.2:${blockedPort}/pixel.png" width="1" height="1" alt="">
+<img src="http://127.0.0.3:${guardedPort}/dot.png" style="position: absolute; left: 600px; top: 300px" width="100" height="100" alt="">
 <div class="cookie-banner">We use cookies</div>
 </body></html>`
 }
@@ -60,6 +65,8 @@ describe('asset.capture', () => {
   let ws: Awaited<ReturnType<typeof workspaceWithDeck>>
   let origin: Server
   let outside: Server
+  let guarded: Server
+  let guardedConnections = 0
   let port = 0
   const seen: string[] = []
   let outsideConnections = 0
@@ -74,9 +81,13 @@ describe('asset.capture', () => {
     outside.on('connection', () => outsideConnections++)
     await new Promise<void>((r) => outside.listen(0, '127.0.0.2', () => r()))
     const blockedPort = (outside.address() as AddressInfo).port
+    guarded = createServer((_req, res) => res.writeHead(200, { 'content-type': 'image/png' }).end(dot))
+    guarded.on('connection', () => guardedConnections++)
+    await new Promise<void>((r) => guarded.listen(0, '127.0.0.3', () => r()))
+    const guardedPort = (guarded.address() as AddressInfo).port
     origin = createServer((req, res) => {
       seen.push(req.url ?? '')
-      if (req.url === '/page.html') res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(page(port, blockedPort))
+      if (req.url === '/page.html') res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(page(port, blockedPort, guardedPort))
       else if (req.url === '/dot.png') res.writeHead(200, { 'content-type': 'image/png' }).end(dot)
       else if (req.url === '/hang') return // never answers
       else res.writeHead(404).end('no')
@@ -88,6 +99,7 @@ describe('asset.capture', () => {
     origin?.closeAllConnections()
     origin?.close()
     outside?.close()
+    guarded?.close()
     ws?.cleanup()
   })
 
@@ -107,8 +119,8 @@ describe('asset.capture', () => {
     await clean()
 
     // Requests: the page and the allowed picture fetched; the host outside the allowlist never reached.
-    assert.deepEqual([r.json.blocked, r.json.blockedHosts, r.json.fetched, r.json.failed], [2, ['127.0.0.2'], 2, 0])
-    assert.equal(outsideConnections, 0)
+    assert.deepEqual([r.json.blocked, r.json.blockedHosts, r.json.fetched, r.json.failed], [3, ['127.0.0.2', '127.0.0.3'], 2, 0])
+    assert.deepEqual([outsideConnections, guardedConnections], [0, 0])
     assert.deepEqual(seen.filter((u) => u === '/dot.png').length, 1, 'both themes share one fetch of each resource')
 
     const [asset] = r.json.assets
@@ -150,8 +162,11 @@ describe('asset.capture', () => {
     assert.equal(files.length, 9)
   })
 
-  it('stores one theme, png, with the id slugged from the URL', async () => {
-    const r = await studio(ws.dir, ['asset', 'capture', `http://127.0.0.1:${port}/page.html`, '--theme', 'dark', '--format', 'png', '--recipe', 'bare', '--json'], { env: allow })
+  it('stores one theme, png, with the id slugged from the URL; an allowed host is still fetched only through the guard', async () => {
+    // The switch allows 127.0.0.1 alone: 127.0.0.3 is on the allowlist, and the guard refuses it.
+    const r = await studio(ws.dir, ['asset', 'capture', `http://127.0.0.1:${port}/page.html`, '--theme', 'dark', '--format', 'png', '--recipe', 'bare', '--allow-hosts', '127.0.0.3', '--json'], {
+      env: { STUDIO_FETCH_ALLOW_PRIVATE: '127.0.0.1' },
+    })
     assert.equal(r.code, 0, r.stdout + r.stderr)
     const [asset] = r.json.assets
     assert.equal(asset.id, `127-0-0-1-${port}-page`)
@@ -161,7 +176,9 @@ describe('asset.capture', () => {
     // The bare recipe leaves the cookie banner alone; the allowed picture is not allowed without allowHosts.
     near(await rgbAt(file, 700, 30), [0, 0xff, 0], 'cookie banner', 2)
     near(await rgbAt(file, 450, 150), DARK_BG, 'no allowed picture', 2)
-    assert.deepEqual(r.json.blockedHosts, ['127.0.0.2', 'localhost'])
+    assert.deepEqual([r.json.blocked, r.json.blockedHosts, r.json.failed], [3, ['127.0.0.2', 'localhost'], 1])
+    assert.equal(guardedConnections, 0)
+    near(await rgbAt(file, 650, 350), DARK_BG, 'no picture from the address the guard refused', 2)
     await clean()
   })
 
