@@ -13,7 +13,11 @@ import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { join } from 'node:path'
 import { after, before, describe, it } from 'node:test'
+import AjvModule from 'ajv'
+import addFormatsModule from 'ajv-formats'
 import sharp from 'sharp'
+import { findAction } from '../../src/actions/index.js'
+import { AJV_OPTIONS } from '../../src/core/validate.js'
 import { commitCount, studio, workspaceWithDeck } from '../helpers/studio.js'
 
 const LIGHT_BG = [0xf4, 0xf1, 0xea]
@@ -21,6 +25,16 @@ const DARK_BG = [0x10, 0x18, 0x20]
 const LIGHT_SWATCH = [0xc0, 0x39, 0x2b]
 const DARK_SWATCH = [0x2e, 0x86, 0xde]
 const ALLOWED_DOT = [0x11, 0x88, 0x44]
+
+/** Whether a result matches the action's declared result schema (what MCP announces as outputSchema). */
+function checkResult(result: unknown): void {
+  const Ajv = (AjvModule as unknown as { default: typeof AjvModule }).default ?? AjvModule
+  const addFormats = ((addFormatsModule as unknown as { default: unknown }).default ?? addFormatsModule) as (ajv: unknown) => void
+  const ajv = new (Ajv as unknown as new (options: object) => import('ajv').default)(AJV_OPTIONS)
+  addFormats(ajv)
+  const validate = ajv.compile(findAction('asset.capture')!.output)
+  assert.ok(validate(result), JSON.stringify(validate.errors))
+}
 
 /**
  * The page: its colours follow prefers-color-scheme; it loads a picture from an allowed host
@@ -160,6 +174,7 @@ describe('asset.capture', () => {
     near(await rgbAt(join(assets(), 'fixture-detail-2.dark.jpg'), 100, 100), ALLOWED_DOT, 'detail of the allowed picture')
     const files = r.json.files as string[]
     assert.equal(files.length, 9)
+    checkResult(r.json)
   })
 
   it('stores one theme, png, with the id slugged from the URL; an allowed host is still fetched only through the guard', async () => {
