@@ -224,6 +224,7 @@ describe('asset.capture', () => {
       [['--recipe', 'no-such-recipe'], 'invalid_input', '/recipe'],
       [['--allow-hosts', 'exa mple.org'], 'invalid_input', '/allowHosts/0'],
       [['--id', 'fixture'], 'id_taken', '/id'],
+      [['--id', 'a'.repeat(115), '--details', '[[0,0,10,10]]'], 'invalid_input', '/id'],
     ]
     for (const [flags, code, pointer] of cases) {
       const r = await studio(ws.dir, ['asset', 'capture', url, '--theme', 'both', '--json', ...(flags.includes('--id') ? [] : ['--id', 'bad']), ...flags], { env: allow })

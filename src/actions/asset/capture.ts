@@ -103,6 +103,7 @@ export const assetCapture = defineAction<CaptureInput, any>({
     const { deckAssetIds } = await import('../../model/assets.js')
     const taken = deckAssetIds(ctx.ws, deckId, new Map(), [], [])
     const ids = [id, ...details.map((_, i) => `${id}-detail-${i + 1}`)]
+    if (ids.some((one) => one.length > 120)) fail('invalid_input', `The detail ids "${ids[ids.length - 1]}" would be longer than the 120 characters of an asset id; choose a shorter id.`, { pointer: '/id' })
     for (const [i, one] of ids.entries()) if (taken.has(one)) fail('id_taken', `Deck "${deckId}" already has an asset "${one}".`, { pointer: i === 0 ? '/id' : `/details/${i - 1}` })
     const { checkUrl } = await import('../../net/guarded-fetch.js')
     checkUrl(input.url)
