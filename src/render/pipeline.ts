@@ -89,6 +89,14 @@ const MIME: Record<string, string> = {
   '.woff2': 'font/woff2',
 }
 
+/** An asset's file for an appearance: its dark twin `<id>.dark.<ext>` (a page capture's dark shot) in dark renders, when it has one. */
+export function themedFile(file: string, appearance: Appearance): string {
+  if (appearance !== 'dark') return file
+  const ext = extname(file)
+  const dark = `${file.slice(0, -ext.length).replace(/@\d+x$/, '')}.dark${ext}`
+  return existsSync(dark) ? dark : file
+}
+
 /** The ids of the assets a slide shows (pictures, shader frames). */
 function slideAssetIds(slide: Slide): string[] {
   const ids: string[] = []
@@ -104,7 +112,7 @@ function fileDigest(path: string): string {
 /** Everything a slide's picture depends on, hashed. */
 export function slideHash(doc: DeckDoc, slide: Slide, number: number, appearance: Appearance, scale: number, format: string, assets: Map<string, string>): string {
   const { theme, brandKit, defaults, background } = doc.manifest
-  const files = slideAssetIds(slide).map((id) => [id, assets.has(id) ? fileDigest(assets.get(id)!) : null])
+  const files = slideAssetIds(slide).map((id) => [id, assets.has(id) ? fileDigest(themedFile(assets.get(id)!, appearance)) : null])
   // A dithered picture is screened from the asset's continuous source, sized by its record.
   for (const block of slide.blocks ?? []) {
     if (block.kind !== 'picture' || !block.dither || typeof block.asset !== 'string' || !assets.has(block.asset)) continue
@@ -208,7 +216,10 @@ export async function renderSlides(job: RenderJob): Promise<{ records: RenderRec
       appearance,
       number: numberOf(slide.id),
       markSkipped: true,
-      asset: (id: string): AssetView | undefined => (assets.has(id) ? { url: `${ORIGIN}/assets/${encodeURIComponent(relative(join(job.deckDir, 'assets'), assets.get(id)!))}`, ...assetSize(job.deckDir, id) } : undefined),
+      asset: (id: string): AssetView | undefined => {
+        const file = assets.has(id) ? themedFile(assets.get(id)!, appearance) : undefined
+        return file ? { url: `${ORIGIN}/assets/${encodeURIComponent(relative(join(job.deckDir, 'assets'), file))}`, ...assetSize(job.deckDir, id) } : undefined
+      },
       variant: (id, dither, width, height) => {
         const variant = variants.variant(id, dither, width, height)
         return variant ? { url: `${ORIGIN}/variants/${variant.key}` } : undefined

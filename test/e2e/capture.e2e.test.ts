@@ -175,6 +175,14 @@ describe('asset.capture', () => {
     const files = r.json.files as string[]
     assert.equal(files.length, 9)
     checkResult(r.json)
+    // Placed on a slide, light renders draw the light shot and dark renders the dark one.
+    const placed = await studio(ws.dir, ['slide', 'patch', 'title-1', '--input', JSON.stringify({ mutations: [{ kind: 'block.insert', block: { id: 'shot', kind: 'picture', asset: 'fixture', pos: { x: 0, y: 0, w: 1440, h: 900 } } }] }), '--json'])
+    assert.equal(placed.code, 0, placed.stdout)
+    const rendered = await studio(ws.dir, ['render', 'title-1', '--theme', 'both', '--json'])
+    assert.equal(rendered.code, 0, rendered.stdout)
+    const [lightRender, darkRender] = rendered.json.renders.map((x: { file: string }) => join(ws.dir, x.file))
+    near(await rgbAt(lightRender, 100, 300), LIGHT_BG, 'light render of the capture')
+    near(await rgbAt(darkRender, 100, 300), DARK_BG, 'dark render of the capture')
   })
 
   it('stores one theme, png, with the id slugged from the URL; an allowed host is still fetched only through the guard', async () => {

@@ -1,5 +1,5 @@
 import { join } from 'node:path'
-import type { ActionContext } from '../../core/action.js'
+import type { ActionContext, CliParsed } from '../../core/action.js'
 import { defineAction } from '../../core/action.js'
 import { fail } from '../../core/errors.js'
 import type { DeckDoc, Slide } from '../../model/deck.js'
@@ -13,7 +13,13 @@ import type { Workspace } from '../../store/workspace.js'
 import { readAssetRecords } from '../deck/lint.js'
 
 const slideIds = { ...SlideIdsOrAll, description: "'all' or a list of slide ids." }
-const themes = { ...Themes, description: 'Appearances to render: light, dark or both (the deck\'s default appearance when absent).' }
+const themes = { ...Themes, description: 'Appearances to render: ["light"], ["dark"] or both ["light", "dark"] (the CLI takes --theme both); the deck\'s default appearance when absent.' }
+
+/** `--theme both` on the command line: both appearances. */
+const bothThemes = (parsed: CliParsed) => {
+  const value = parsed.input.themes
+  return Array.isArray(value) && value.includes('both') ? { ...parsed.input, themes: ['light', 'dark'] } : parsed.input
+}
 
 /** Where renders go by default; slide.get looks here for a slide's newest render. */
 export const RENDER_DIR = '.studio/render'
@@ -90,6 +96,7 @@ export const renderSlide = defineAction({
   }),
   output: result({ renders: arr(RenderRecord, { description: 'Render records, per slide then appearance.' }) }),
   cli: 'render <slideIds> --theme <themes> --out <out> --json',
+  cliInput: bothThemes,
   annotations: { writes: true, idempotent: true },
   mcp: 'deck_render',
   example: { slideIds: ['title-1'], themes: ['light'], scale: 1, format: 'png' },
