@@ -1,4 +1,6 @@
 import { defineAction } from '../../core/action.js'
+import { fail } from '../../core/errors.js'
+import { deckPresets, materialMembers } from './shader-common.js'
 import { arr, bool, BR, num, obj, oneOf, openObj, opt, ref, str } from '../../model/schema.js'
 import { planned, result, written } from '../../model/results.js'
 import { AssetId, Backend, MaterialId, Plate, Size, Treatment, Uniforms } from './schemas.js'
@@ -41,22 +43,30 @@ export const materialCapture = defineAction({
 export const materialList = defineAction({
   id: 'material.list',
   label: 'List materials',
-  doc: 'The material catalog: every paper:* entry with its uniform schema and palette presets, and the proto:* engines with their availability.',
+  doc: "The material catalog: every paper:* entry with its uniform schema and palette presets (the brand ones computed from the deck's brand kit), and the proto:* engines with their availability.",
   group: 'asset',
   milestone: 'M10',
   mutates: false,
   transports: 'CMHP',
   input: obj({ materialId: opt({ ...MaterialId, description: 'Only this catalog entry.' }) }),
-  output: planned(
-    result({
-      materials: arr(
-        obj({ id: MaterialId, name: str(), uniforms: openObj('Uniform schema by name.'), presets: arr(openObj('A palette preset.')) }, { additionalProperties: true }),
-        { description: 'paper:* entries with uniform schema and palette presets.' },
-      ),
-      engines: arr(obj({ id: MaterialId, available: bool() }, { additionalProperties: true }), { description: 'proto:* engines with their availability.' }),
-    }),
-  ),
+  output: result({
+    materials: arr(obj(materialMembers), { description: 'paper:* entries with uniform schema and palette presets, in gallery order.' }),
+    engines: arr(obj({ id: str({ pattern: '^proto:[a-z0-9-]+$' }), label: str(), available: bool(), reason: str({ description: 'Why it is not available.' }) }), { description: 'proto:* engines with their availability.' }),
+  }),
   cli: 'material list',
   mcp: 'deck_material_list',
   example: {},
+  run: async (ctx, input: { materialId?: string }) => {
+    const { ENGINES, MATERIALS, findMaterial, materialRecord } = await import('../../media/shaders.js')
+    const presets = await deckPresets(ctx)
+    if (input.materialId?.startsWith('proto:')) {
+      const engine = ENGINES.find((e) => e.id === input.materialId)
+      if (!engine) fail('not_found', `No engine "${input.materialId}".`, { pointer: '/materialId' })
+      return { materials: [], engines: [engine] }
+    }
+    const entries = input.materialId ? [findMaterial(input.materialId)] : MATERIALS
+    return { materials: entries.map((entry) => materialRecord(entry, presets)), engines: input.materialId ? [] : ENGINES }
+  },
+  human: (r: { materials: { id: string; category: string; sentence: string }[]; engines: { id: string; available: boolean }[] }) =>
+    [...r.materials.map((m) => `${m.id.padEnd(30)} ${m.category.padEnd(9)} ${m.sentence}`), ...r.engines.map((e) => `${e.id.padEnd(30)} ${e.available ? 'available' : 'not available'}`)].join('\n'),
 })

@@ -3,6 +3,7 @@ import { defineAction } from '../../core/action.js'
 import { arr, BlockId, BR, num, obj, openObj, opt, ref, SlideId, str } from '../../model/schema.js'
 import { planned, result, written } from '../../model/results.js'
 import { Backend, MaterialId } from './schemas.js'
+import { CategorySchema, ControlSchema, deckPresets, materialMembers, stillsOf } from './shader-common.js'
 
 export const shaderList = defineAction({
   id: 'shader.list',
@@ -13,22 +14,35 @@ export const shaderList = defineAction({
   mutates: false,
   transports: 'CMHP',
   input: obj({ materialId: opt({ ...MaterialId, description: 'Only this library entry.' }) }),
-  output: planned(
-    result({
-      shaders: arr(
-        obj(
-          { id: MaterialId, category: str(), featured: str({ description: 'The featured preset.' }), stills: arr(str(), { description: 'File names.' }), uniforms: openObj('Uniform schema by name.'), presets: arr(openObj('A palette preset.')) },
-          { additionalProperties: true },
-        ),
-        { description: 'The shader library in gallery order.' },
-      ),
-      controls: arr(obj({ name: str(), min: num(), max: num(), sentence: str() }, { additionalProperties: true }), { description: 'The eleven common controls with ranges and sentences.' }),
-      categories: arr(str(), { description: 'The five category chips.' }),
-    }),
-  ),
+  output: result({
+    shaders: arr(
+      obj({
+        ...materialMembers,
+        featured: str({ description: 'The featured preset: what shader.insert takes when no preset is named.' }),
+        stills: arr(str(), { description: 'Still pictures of the entry under its featured preset: package-relative file names (docs/images/shaders/<name>.webp).' }),
+        controls: arr(str(), { description: 'The common controls this entry takes (blend, intensity and grain only where it maps them).' }),
+        drives: openObj('The uniforms blend, intensity and grain drive, by control name.'),
+      }),
+      { description: 'The shader library in gallery order.' },
+    ),
+    controls: arr(ControlSchema, { description: 'The eleven common controls with ranges and sentences.' }),
+    categories: arr(CategorySchema, { description: 'The five category chips, in order.' }),
+  }),
   cli: 'shader list',
   mcp: 'deck_shader_list',
   example: {},
+  run: async (ctx, input: { materialId?: string }) => {
+    const { CATEGORIES, CONTROLS, MATERIALS, findMaterial, shaderRecord } = await import('../../media/shaders.js')
+    const presets = await deckPresets(ctx)
+    const entries = input.materialId ? [findMaterial(input.materialId)] : MATERIALS
+    return {
+      shaders: entries.map((entry) => shaderRecord(entry, presets, stillsOf)),
+      controls: CONTROLS,
+      categories: CATEGORIES.map((c) => ({ ...c, count: MATERIALS.filter((m) => m.category === c.id).length })),
+    }
+  },
+  human: (r: { shaders: { id: string; category: string; featured: string }[]; categories: { label: string; count: number }[] }) =>
+    [r.categories.map((c) => `${c.label} (${c.count})`).join(' · '), ...r.shaders.map((s) => `${s.id.padEnd(30)} ${s.category.padEnd(9)} featured ${s.featured}`)].join('\n'),
 })
 
 export const shaderFrame = defineAction({
