@@ -1,5 +1,5 @@
 import { mkdir, writeFile } from 'node:fs/promises'
-import { dirname } from 'node:path'
+import { dirname, isAbsolute, relative, sep } from 'node:path'
 import { defineAction } from '../../core/action.js'
 import { fail } from '../../core/errors.js'
 import { arr, int, num, obj, oneOf, openObj, opt, str } from '../../model/schema.js'
@@ -41,14 +41,13 @@ export const shaderRender = defineAction<RenderInput, any>({
   }),
   output: result({
     png: opt(str({ contentEncoding: 'base64', description: 'The PNG bytes, base64 (without out).' })),
-    file: opt(str({ description: 'The file written (with out).' })),
+    file: opt(str({ description: 'The file written (with out): relative to the workspace root when inside it.' })),
     width: int({ minimum: 1, description: 'Width in px.' }),
     height: int({ minimum: 1, description: 'Height in px.' }),
     frameKey: str({ pattern: '^[0-9a-f]{16}$', description: 'The key of the recipe drawn (docs/media.md#shader-materials).' }),
     uniforms: openObj('The resolved uniforms drawn.'),
     timeMs: num({ minimum: 0, description: 'The frame time drawn, ms.' }),
     renderer: str({ description: 'The WebGL renderer that drew it.' }),
-    ms: num({ minimum: 0, description: 'Milliseconds the page spent drawing and encoding the frame.' }),
   }),
   cli: 'shader render <materialId> --preset <preset> --time <timeMs> --out <file>',
   mcp: 'deck_shader_render',
@@ -58,7 +57,7 @@ export const shaderRender = defineAction<RenderInput, any>({
     const rest = without(parsed.input, ['file'])
     return file === undefined ? rest : { ...rest, out: file }
   },
-  example: { materialId: 'paper:mesh-gradient', preset: 'dusk', timeMs: 1200 },
+  example: { materialId: 'paper:mesh-gradient', preset: 'dusk', timeMs: 1200, out: 'renders/mesh-gradient.png' },
   run: async (ctx, input) => {
     const { aspectOf, findMaterial, frameKey, resolveUniforms, FRAME_LONG_SIDE } = await import('../../media/shaders.js')
     const entry = findMaterial(input.materialId)
@@ -71,12 +70,12 @@ export const shaderRender = defineAction<RenderInput, any>({
     const { renderFrames } = await import('../../render/shader.js')
     const run = await renderFrames([{ recipe, width, height }], { backend: input.backend })
     const [frame] = run.frames
-    const common = { width, height, frameKey: frameKey(recipe), uniforms, timeMs: recipe.anchor, renderer: run.renderer, ms: Math.round(frame.ms) }
+    const common = { width, height, frameKey: frameKey(recipe), uniforms, timeMs: recipe.anchor, renderer: run.renderer }
     if (!target) return { png: frame.png.toString('base64'), ...common }
     await mkdir(dirname(target.abs), { recursive: true })
     await writeFile(target.abs, frame.png)
-    return { file: target.shown, ...common }
+    const inside = relative(ctx.ws.root, target.abs)
+    return { file: inside.startsWith('..') || isAbsolute(inside) ? target.abs : inside.split(sep).join('/'), ...common }
   },
-  human: (r: { file?: string; width: number; height: number; frameKey: string; ms: number }) =>
-    `${r.file ? `Wrote ${r.file}` : 'Rendered'} (${r.width} × ${r.height}, frame key ${r.frameKey}) in ${r.ms} ms`,
+  human: (r: { file?: string; width: number; height: number; frameKey: string }) => `${r.file ? `Wrote ${r.file}` : 'Rendered'} (${r.width} × ${r.height}, frame key ${r.frameKey})`,
 })
