@@ -57,7 +57,7 @@ describe('shader materials', () => {
     assert.equal(controls.length, 11)
     for (const c of controls) assert.ok(typeof c.min === 'number' && c.max > c.min && c.sentence.endsWith('.'), c.name)
     const mesh = shaders[0]
-    assert.equal(mesh.featured, 'dusk')
+    assert.deepEqual([mesh.featured, mesh.stills], ['dusk', ['docs/images/shaders/mesh-gradient.webp']])
     assert.deepEqual(mesh.uniforms.distortion, { type: 'number', minimum: 0, maximum: 1, default: 0.8, uniform: 'u_distortion', glslType: 'float', description: 'Organic noise distortion.' })
     const brand = mesh.presets.find((p: { name: string }) => p.name === 'brand')
     assert.deepEqual([brand.source, brand.uniforms.colors[0]], ['brand', '#ff3366'])
@@ -157,6 +157,7 @@ describe('shader materials', () => {
     assert.equal((await write(['shader', 'frame', 'title-1', 'b2', '--frame-key', drawn.json.frameKey], { stdin: png, commits: 0 })).stored, false)
     await refused(['shader', 'frame', 'title-1', 'b2', '--frame-key', drawn.json.frameKey], 'invalid_input', 400, { stdin: Buffer.from('not a picture') })
     await refused(['shader', 'render', 'paper:mesh-gradient', '--size', '320,180'], 'invalid_input', 400)
+    await refused(['shader', 'render', 'paper:mesh-gradient', '--size', '3200,100', '--out', 'frames'], 'invalid_input', 400)
   })
 
   it('captures a material at several anchors as assets <id>-<anchor>, one commit', async () => {

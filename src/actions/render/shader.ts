@@ -72,8 +72,12 @@ export const shaderRender = defineAction<RenderInput, any>({
     const [frame] = run.frames
     const common = { width, height, frameKey: frameKey(recipe), uniforms, timeMs: recipe.anchor, renderer: run.renderer }
     if (!target) return { png: frame.png.toString('base64'), ...common }
-    await mkdir(dirname(target.abs), { recursive: true })
-    await writeFile(target.abs, frame.png)
+    try {
+      await mkdir(dirname(target.abs), { recursive: true })
+      await writeFile(target.abs, frame.png)
+    } catch (error) {
+      fail('invalid_input', `Cannot write ${target.shown}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}.`, { pointer: '/out' })
+    }
     const inside = relative(ctx.ws.root, target.abs)
     return { file: inside.startsWith('..') || isAbsolute(inside) ? target.abs : inside.split(sep).join('/'), ...common }
   },
