@@ -73,13 +73,25 @@ export interface Browser {
   launchMs: number
 }
 
-/** Launches one Chromium for a batch (Playwright gives it a fresh user-data directory and removes it on close). */
-export async function launchBrowser(): Promise<Browser> {
+/**
+ * WebGL for shader frames: the GPU stays off and ANGLE draws with SwiftShader, Chromium's software
+ * Vulkan, which it only offers to WebGL when told it may (`--enable-unsafe-swiftshader`: the
+ * "unsafe" is about running untrusted pages' shaders on the CPU; ours are the catalogue's own).
+ * `angle-metal` is the macOS GPU path.
+ */
+export const WEBGL_FLAGS: Record<'swiftshader' | 'angle-metal', string[]> = {
+  swiftshader: ['--use-angle=swiftshader', '--enable-unsafe-swiftshader'],
+  'angle-metal': ['--use-angle=metal'],
+}
+
+/** Launches one Chromium for a batch (Playwright gives it a fresh user-data directory and removes it on close); `webgl` picks a WebGL backend. */
+export async function launchBrowser(options: { webgl?: 'swiftshader' | 'angle-metal' } = {}): Promise<Browser> {
   const { path } = findChromium()
   const started = performance.now()
+  const args = options.webgl ? [...CHROMIUM_FLAGS.filter((f) => options.webgl === 'swiftshader' || f !== '--disable-gpu'), ...WEBGL_FLAGS[options.webgl]] : CHROMIUM_FLAGS
   let browser: import('playwright-core').Browser
   try {
-    browser = await pw().chromium.launch({ executablePath: path, headless: true, args: CHROMIUM_FLAGS })
+    browser = await pw().chromium.launch({ executablePath: path, headless: true, args })
   } catch (error) {
     return fail('render_failed', `Chromium at ${path} did not start: ${(error as Error).message.split('\n')[0]}`)
   }

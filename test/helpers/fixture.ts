@@ -51,6 +51,13 @@ export const FIXTURE_SLIDES = [
   },
 ]
 
+/**
+ * Contract mode only: a shader block on the canvas slide, for the examples of shader.set, shader.frame
+ * and shader.capture. Its recipe is the featured one of paper:mesh-gradient, so shader.frame's
+ * example names its frame key (a change to the catalogue's defaults shows up there first).
+ */
+export const CONTRACT_SHADER = { id: 'b6', kind: 'shader', materialId: 'paper:mesh-gradient', preset: 'dusk', anchor: 2400, motion: 'play', pos: { x: 800, y: 450, w: 640, h: 360 }, z: 5 }
+
 /** Makes the fixture workspace; returns it with a cleanup. */
 export async function fixtureWorkspace(options: { contract?: boolean } = {}) {
   const ws = await workspace()
@@ -117,7 +124,7 @@ export async function fixtureWorkspace(options: { contract?: boolean } = {}) {
     writeFileSync(join(dir, 'assets', 'logo.json'), canonicalJson({ id: 'logo', role: 'logo', alt: 'Acme logo', file: 'logo.png', width: 400, height: 400 }))
   }
   writeFileSync(join(dir, 'deck.json'), canonicalJson(manifest))
-  writeSlides(FIXTURE_SLIDES)
+  writeSlides(options.contract ? FIXTURE_SLIDES.map((slide) => (slide.id === 'freeform-4' ? { ...slide, blocks: [...slide.blocks!, CONTRACT_SHADER] } : slide)) : FIXTURE_SLIDES)
   await commit('fixture')
   const template = await studio(ws.dir, ['template', 'create', FIXTURE_DECK, 'Quarterly review', '--json'])
   if (template.code !== 0) throw new Error(template.stdout)

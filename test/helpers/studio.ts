@@ -21,7 +21,7 @@ export interface CliResult {
 }
 
 /** Runs `studio <args>` in `cwd` (a workspace), optionally feeding stdin. */
-export function studio(cwd: string, args: string[], options: { stdin?: string; env?: Record<string, string> } = {}): Promise<CliResult> {
+export function studio(cwd: string, args: string[], options: { stdin?: string | Buffer; env?: Record<string, string> } = {}): Promise<CliResult> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [BIN, ...args], {
       cwd,

@@ -6,7 +6,7 @@ import type { Block } from '../../model/deck.js'
 import { canonicalJson } from '../../store/canonical.js'
 import { freeId } from '../../layout/stack.js'
 import { arr, BlockId, bool, BR, Colour, nullable, num, obj, openObj, opt, ref, SlideId, SlideIds, str } from '../../model/schema.js'
-import { planned, written } from '../../model/results.js'
+import { written } from '../../model/results.js'
 import { DitherSchema, MaterialId } from '../block/picture.js'
 import { given, without } from '../block/cli.js'
 import { checkSlideIds, stageDeck } from './common.js'
@@ -160,7 +160,7 @@ interface BackgroundPictureInput {
 
 
 
-export const slideSetBackgroundMaterial = defineAction({
+export const slideSetBackgroundMaterial = defineAction<BackgroundMaterialInput, any>({
   id: 'slide.setBackgroundMaterial',
   label: 'Set background material',
   doc:
@@ -190,14 +190,87 @@ export const slideSetBackgroundMaterial = defineAction({
     ),
     baseRevision: BR,
   }),
-  output: planned(
-    written({
-      slides: arr(obj({ slideId: SlideId, blockId: BlockId }), { description: 'Each slide with the id of its covering picture block.' }),
-      asset: { ...ref('Asset'), description: 'The frame asset.' },
-    }),
-  ),
+  output: written({
+    slides: arr(obj({ slideId: SlideId, blockId: BlockId }), { description: 'Each slide with the id of its covering picture block.' }),
+    asset: { ...ref('Asset'), description: 'The frame asset: assets/frame-<frameKey>@2x.png and its record.' },
+    removed: arr(str(), { description: 'Frames the covering pictures showed before, removed because nothing shows them now.' }),
+  }),
   cli: 'slide background-material <slideIds> <materialId> --preset <preset> --anchor <anchor> --dither',
   mcp: 'deck_set_slide_background_material',
   cliInput: ditherSwitch,
   example: { slideIds: ['title-1'], materialId: 'paper:mesh-gradient', preset: 'dusk', anchor: 1200, baseRevision: 3 },
+  run: async (ctx, input: BackgroundMaterialInput) => {
+    if (input.dither !== undefined) fail('not_implemented', 'The two-tone screen on a background material is not built on this instance yet.', { pointer: '/dither', details: { implemented: false } })
+    if (input.frame?.upload !== undefined) fail('not_implemented', 'Hosted uploads are not built on this instance yet; send the frame as bytes.', { pointer: '/frame/upload', details: { implemented: false } })
+    if (input.frame && input.frame.bytes === undefined) fail('invalid_input', 'A frame carries its bytes (base64 PNG).', { pointer: '/frame/bytes' })
+    const { aspectOf, findMaterial, frameKey, presetsFor, resolveUniforms } = await import('../../media/shaders.js')
+    const { checkFrameBytes, dropSuperseded, frameId, stageFrame, staleFrame } = await import('../asset/frames.js')
+    const doc = await ctx.target()
+    checkSlideIds(doc, input.slideIds)
+    const entry = findMaterial(input.materialId)
+    const preset = input.preset ?? entry.featured
+    const uniforms = resolveUniforms(entry, { preset, uniforms: input.uniforms }, presetsFor(doc.manifest))
+    // The sheet's aspect, 1600 by 900: the frame is 3200 by 1800.
+    const recipe = { materialId: entry.id, preset, uniforms, anchor: input.anchor ?? entry.anchor, aspect: aspectOf(1600, 900) }
+    const key = frameKey(recipe)
+    let picture: { png: Buffer; width: number; height: number }
+    let renderer = input.frame?.renderer
+    if (input.frame) {
+      // The editor drew it: no browser here, only the check that it drew this recipe at the sheet's aspect.
+      if (input.frame.frameKey !== key) staleFrame(doc, input.frame.frameKey, key, 'the background recipe', '/frame/frameKey')
+      picture = await checkFrameBytes(Buffer.from(input.frame.bytes!, 'base64'), '/frame/bytes')
+      if (Math.abs(picture.width / picture.height - recipe.aspect) > 0.01) fail('invalid_input', `A background frame is drawn at the sheet's aspect (3200 by 1800); this one is ${picture.width} × ${picture.height}.`, { pointer: '/frame/bytes' })
+    } else {
+      const { renderFrames } = await import('../../render/shader.js')
+      const run = await renderFrames([{ recipe, width: 3200, height: 1800 }], { timeoutMs: 30_000 })
+      picture = { png: run.frames[0].png, width: 3200, height: 1800 }
+      renderer = run.renderer
+    }
+    const deckId = doc.manifest.id
+    const asset = stageFrame(ctx, deckId, picture, { id: frameId(key), role: 'frame', recipe, key, renderer })
+    const placed: { slideId: string; blockId: string }[] = []
+    let removed: string[] = []
+    return stageDeck(
+      ctx,
+      (next) => {
+        const before: unknown[] = []
+        for (const slideId of input.slideIds) {
+          const slide = next.slides[slideId]
+          const blocks = slide.blocks ?? []
+          const covering = blocks.find((b) => b.kind === 'picture' && b.background === true)
+          let blockId: string
+          if (covering) {
+            // Replace the covering picture at the bottom of the stack: keep its id and place.
+            before.push(covering.asset)
+            covering.asset = asset.id
+            blockId = covering.id
+          } else {
+            const used = new Set(blocks.map((b) => b.id))
+            blockId = used.has('background') ? freeId(used, 'background') : 'background'
+            const block: Block = { id: blockId, kind: 'picture', asset: asset.id, background: true }
+            if (slide.layout === 'freeform') {
+              block.pos = { x: 0, y: 0, w: 1600, h: 900 }
+              block.z = -1
+            } else block.slot = 'media'
+            slide.blocks = [block, ...blocks]
+          }
+          placed.push({ slideId, blockId })
+        }
+        removed = dropSuperseded(ctx, next, before)
+      },
+      () => ({ slides: placed, asset, removed }),
+    )
+  },
+  human: (r: { slides: { slideId: string; blockId: string }[]; asset: { id: string }; revision: number }) =>
+    `${r.slides.map((s) => `${s.slideId}: background material ${r.asset.id} (block ${s.blockId})`).join('\n')}\nrevision ${r.revision}`,
 })
+
+interface BackgroundMaterialInput {
+  slideIds: string[]
+  materialId: string
+  preset?: string
+  uniforms?: Record<string, unknown>
+  anchor?: number
+  dither?: Record<string, unknown>
+  frame?: { frameKey: string; bytes?: string; upload?: string; renderer?: string }
+}
