@@ -90,14 +90,21 @@ async function loadSharp(): Promise<Sharp> {
   return (sharpModule ??= (await import('sharp')).default)
 }
 
-/** The continuous source of an asset: its kept source `<id>.source.<ext>`, else its own file `<id>.<ext>`. */
+/**
+ * The continuous source of an asset: its kept source `<id>.source.<ext>`, else its own file
+ * `<id>.<ext>`, else its largest twin `<id>@<n>x.<ext>` (a shader frame is only `<id>@2x.png`).
+ */
 export function sourceFileOf(assetsDir: string, assetId: string): string | undefined {
   if (!existsSync(assetsDir)) return undefined
-  const names = readdirSync(assetsDir)
+  const names = readdirSync(assetsDir).sort()
   const kept = names.find((n) => n.startsWith(`${assetId}.source.`))
   if (kept) return join(assetsDir, kept)
-  const own = names.find((n) => n.startsWith(`${assetId}.`) && /^[^.]+\.(jpg|jpeg|png|webp|svg)$/i.test(n))
-  return own ? join(assetsDir, own) : undefined
+  const picture = /\.(jpg|jpeg|png|webp|svg)$/i
+  const own = names.find((n) => n.startsWith(`${assetId}.`) && n.split('.').length === 2 && picture.test(n))
+  if (own) return join(assetsDir, own)
+  const scale = (n: string) => Number(/^[^@]+@(\d+)x\.[a-z]+$/i.exec(n)?.[1] ?? 0)
+  const twins = names.filter((n) => n.startsWith(`${assetId}@`) && scale(n) > 0 && picture.test(n)).sort((a, b) => scale(b) - scale(a))
+  return twins.length ? join(assetsDir, twins[0]) : undefined
 }
 
 const digests = new Map<string, { stamp: string; digest: string }>()

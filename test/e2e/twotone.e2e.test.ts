@@ -182,6 +182,27 @@ describe('two-tone pictures', () => {
     assert.deepEqual((await run(['picture', 'materialize', 'all', '--prune'])).pruned, pruned.written)
   })
 
+  it('material capture --two-tone keeps the frame as the source and screens it; background-material --dither screens the frame', async () => {
+    const before = await commitCount(ws.git)
+    const r = await run(['material', 'capture', 'paper:mesh-gradient', '--anchor', '0', '--two-tone', '--plate', 'lower-left'])
+    assert.equal(await commitCount(ws.git), before + 1)
+    await clean()
+    const asset = r.asset
+    assert.equal(asset.sourceFile, `${asset.id}.source.png`)
+    assert.deepEqual(asset.twins, [`${asset.id}@1x.png`, `${asset.id}@2x.png`])
+    assert.equal(asset.source.materialId, 'paper:mesh-gradient', 'the frame record is kept')
+    assert.equal(asset.metrics.plate.name, 'lower-left')
+    assert.deepEqual(pngKind(readFileSync(join(assets, `${asset.id}@2x.png`))), { depth: 1, colourType: 3 })
+    const placed = await run(['slide', 'background-material', 'title-1', 'paper:mesh-gradient', '--dither'])
+    const slide = (await run(['slide', 'get', 'title-1'])).slide
+    const covering = slide.blocks.find((b: { id: string }) => b.id === placed.slides[0].blockId)
+    assert.deepEqual([covering.background, covering.dither, covering.asset], [true, {}, placed.asset.id])
+    // A frame has only its @2x file: the screen is drawn from it.
+    const drawn = await run(['picture', 'materialize', 'all', '--dry-run'])
+    assert.ok(drawn.missing.some((f: string) => f.includes(`${placed.asset.id}.dither-`)), drawn.missing.join(' '))
+    await clean()
+  })
+
   it('background-picture --dither places a screened covering picture', async () => {
     const r = await run(['slide', 'background-picture', 'title-1', '--asset', 'photo', '--dither'])
     const slide = (await run(['slide', 'get', 'title-1'])).slide

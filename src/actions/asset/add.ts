@@ -176,32 +176,9 @@ export async function addPicture(ctx: ActionContext, deckId: string, input: AddI
   const source = provenance(input)
   const common = { id, role: input.role, alt: input.alt, ...(source ? { source } : {}) }
   if (input.twoTone || input.treatment !== undefined || input.plate !== undefined) {
-    const { resolveTreatment, twoToneTwins } = await import('../../media/variants.js')
-    const { twoTonePalette } = await import('../../render/variants.js')
-    const treatment = resolveTreatment(input.treatment)
-    const palette = twoTonePalette((await ctx.target()).manifest)
-    const { twins, metrics } = await twoToneTwins(image.bytes, image.width, image.height, treatment, palette, input.plate as PlateName | undefined)
-    const sourceFile = stageSource(ctx, deckId, id, image.bytes, image.format)
-    const twinFiles = twins.map((t) => `${folder}/${id}@${t.scale}x.png`)
-    twins.forEach((t, i) => ctx.stageFile(twinFiles[i], t.bytes))
-    const record = {
-      ...common,
-      file: `${id}@2x.png`,
-      format: 'png',
-      width: image.width,
-      height: image.height,
-      digest: createHash('sha256').update(twins[1].bytes).digest('hex'),
-      sourceFile,
-      sourceDigest: image.digest,
-      twins: twinFiles.map((f) => f.slice(folder.length + 1)),
-      treatment,
-      palette,
-      ...(input.plate ? { plate: input.plate } : {}),
-      metrics,
-      ...(image.removed?.length ? { sanitized: image.removed } : {}),
-    }
-    ctx.stageFile(`${folder}/${id}.json`, canonicalJson(record))
-    return { record, twinFiles, metrics: metrics as unknown as Record<string, unknown> }
+    const base = { ...common, ...(image.removed?.length ? { sanitized: image.removed } : {}) }
+    const palette = (await import('../../render/variants.js')).twoTonePalette((await ctx.target()).manifest)
+    return stageTwoTone(ctx, deckId, base, image, { treatment: input.treatment, plate: input.plate as PlateName | undefined, palette })
   }
   const { twinsOf } = await import('../../media/images.js')
   const twins = await twinsOf(image)
@@ -220,6 +197,47 @@ export async function addPicture(ctx: ActionContext, deckId: string, input: AddI
   twins.forEach((t, i) => ctx.stageFile(twinFiles[i], t.bytes))
   ctx.stageFile(`${folder}/${id}.json`, canonicalJson(record))
   return { record, twinFiles }
+}
+
+/**
+ * Stages asset `base.id` as a two-tone asset of deck `deckId`: `source` kept as
+ * `<id>.source.<ext>`, the screen's twins `<id>@1x.png` and `<id>@2x.png`, and the record (`base`
+ * plus file, size, digests, twins, treatment, palette, plate and metrics). The one place a two-tone
+ * asset is written: asset.add --two-tone, asset.dither and material.capture --two-tone.
+ */
+export async function stageTwoTone(
+  ctx: ActionContext,
+  deckId: string,
+  base: Record<string, unknown> & { id: string },
+  source: { bytes: Buffer; format: string; width: number; height: number; digest?: string },
+  options: { treatment?: Record<string, unknown>; plate?: PlateName; palette: { ink: string; paper: string } },
+): Promise<Added & { metrics: Record<string, unknown> }> {
+  const { resolveTreatment, twoToneTwins } = await import('../../media/variants.js')
+  const { id } = base
+  const folder = `decks/${deckId}/assets`
+  const treatment = resolveTreatment(options.treatment)
+  const { twins, metrics } = await twoToneTwins(source.bytes, source.width, source.height, treatment, options.palette, options.plate)
+  const sourceFile = stageSource(ctx, deckId, id, source.bytes, source.format)
+  const twinFiles = twins.map((t) => `${folder}/${id}@${t.scale}x.png`)
+  twins.forEach((t, i) => ctx.stageFile(twinFiles[i], t.bytes))
+  const { plate: _plate, ...rest } = base
+  const record = {
+    ...rest,
+    file: `${id}@2x.png`,
+    format: 'png',
+    width: source.width,
+    height: source.height,
+    digest: createHash('sha256').update(twins[1].bytes).digest('hex'),
+    sourceFile,
+    sourceDigest: source.digest ?? createHash('sha256').update(source.bytes).digest('hex'),
+    twins: twinFiles.map((f) => f.slice(folder.length + 1)),
+    treatment,
+    palette: options.palette,
+    ...(options.plate ? { plate: options.plate } : {}),
+    metrics,
+  }
+  ctx.stageFile(`${folder}/${id}.json`, canonicalJson(record))
+  return { record, twinFiles, metrics: metrics as unknown as Record<string, unknown> }
 }
 
 export interface AddInput {

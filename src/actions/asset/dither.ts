@@ -55,7 +55,7 @@ export const assetDither = defineAction<any, any>({
     const folder = `decks/${deckId}/assets`
     const variants = await import('../../media/variants.js')
     const { twoTonePalette } = await import('../../render/variants.js')
-    const { readAssetRecord, stageSource } = await import('./add.js')
+    const { readAssetRecord, stageTwoTone } = await import('./add.js')
     let records: (Record<string, unknown> & { id: string })[]
     if (input.allTwoTone) {
       const dir = join(deckDir, 'assets')
@@ -134,25 +134,10 @@ export const assetDither = defineAction<any, any>({
         assets.push(next)
         continue
       }
-      const { twins, metrics } = await variants.twoToneTwins(sourceBytes!, width, height, treatment, palette, plate)
       for (const [path, content] of staged) ctx.stageFile(path, content)
-      if (sourceFile && !sourcePath) stageSource(ctx, deckId, record.id, sourceBytes!, sourceFile.split('.').pop()!)
-      twins.forEach((t, i) => ctx.stageFile(`${folder}/${twinNames[i]}`, t.bytes))
-      const { plate: _plate, ...rest } = record
-      const next = {
-        ...rest,
-        file: twinNames[1],
-        format: 'png',
-        digest: createHash('sha256').update(twins[1].bytes).digest('hex'),
-        ...(sourceFile ? { sourceFile } : {}),
-        ...(sourceDigest ? { sourceDigest } : {}),
-        twins: twinNames,
-        treatment,
-        palette,
-        ...(plate ? { plate } : {}),
-        metrics,
-      }
-      ctx.stageFile(`${folder}/${record.id}.json`, canonicalJson(next))
+      const format = (sourceFile ?? sourcePath ?? 'x.png').split('.').pop()!
+      const { record: next, metrics: measured } = await stageTwoTone(ctx, deckId, record, { bytes: sourceBytes!, format, width, height, digest: sourceDigest }, { treatment, plate, palette })
+      const metrics = measured as unknown as import('../../media/variants.js').ToneMetrics
       wrote = true
       if (metrics.plate) clearance[record.id] = metrics.plate.clearance
       warnings.push(...variants.metricWarnings(metrics, `Asset ${record.id}`))

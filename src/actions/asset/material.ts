@@ -37,10 +37,6 @@ export const materialCapture = defineAction<CaptureInput, any>({
   mcp: 'deck_material_capture',
   example: { materialId: 'paper:mesh-gradient', anchors: [0, 2400], role: 'opener', alt: 'A slow coral and violet gradient', baseRevision: 3 },
   run: async (ctx, input: CaptureInput) => {
-    // The two-tone pipeline comes with other work: those fields answer 501 by name, before anything is drawn.
-    for (const field of ['twoTone', 'treatment', 'plate'] as const) {
-      if (input[field] !== undefined && input[field] !== false) fail('not_implemented', `material.capture ${field}: the two-tone pipeline is not built on this instance yet; capture the frames without it.`, { pointer: `/${field}`, details: { implemented: false } })
-    }
     const { aspectOf, findMaterial, frameKey, presetsFor, resolveUniforms, FRAME_LONG_SIDE } = await import('../../media/shaders.js')
     const { stageFrame } = await import('./frames.js')
     const doc = await ctx.target()
@@ -67,6 +63,16 @@ export const materialCapture = defineAction<CaptureInput, any>({
     const records = recipes.map((recipe, i) =>
       stageFrame(ctx, deckId, { png: run.frames[i].png, width, height }, { id: ids[i], role: input.role ?? 'frame', alt: input.alt, recipe, key: input.frameKey ?? frameKey(recipe), renderer: run.renderer }),
     )
+    if (input.twoTone || input.treatment !== undefined || input.plate !== undefined) {
+      // Two-tone frames: each frame is kept as the continuous source and its twins are the screen.
+      const { stageTwoTone } = await import('./add.js')
+      const { twoTonePalette } = await import('../../render/variants.js')
+      const palette = twoTonePalette(doc.manifest)
+      for (const [i, record] of records.entries()) {
+        const options = { treatment: input.treatment, plate: input.plate as import('../../media/variants.js').PlateName | undefined, palette }
+        records[i] = (await stageTwoTone(ctx, deckId, record, { bytes: run.frames[i].png, format: 'png', width, height }, options)).record
+      }
+    }
     // The deck's revision moves with the files (one commit).
     ctx.stage(deckId, structuredClone(doc))
     return several ? { assets: records } : { asset: records[0] }

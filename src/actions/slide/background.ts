@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { defineAction, type CliParsed } from '../../core/action.js'
 import { fail } from '../../core/errors.js'
-import type { Block } from '../../model/deck.js'
+import type { Block, Slide } from '../../model/deck.js'
 import { canonicalJson } from '../../store/canonical.js'
 import { freeId } from '../../layout/stack.js'
 import { arr, BlockId, bool, BR, Colour, nullable, num, obj, openObj, opt, ref, SlideId, SlideIds, str } from '../../model/schema.js'
@@ -116,27 +116,7 @@ export const slideSetBackgroundPicture = defineAction<BackgroundPictureInput, an
       ctx,
       (next) => {
         for (const slideId of input.slideIds) {
-          const slide = next.slides[slideId]
-          const blocks = slide.blocks ?? []
-          const covering = blocks.filter((b) => b.kind === 'picture' && b.background === true)
-          const used = new Set(blocks.map((b) => b.id))
-          let blockId: string
-          if (covering.length && input.replace !== false) {
-            // Replace the covering picture at the bottom of the stack: keep its id and place.
-            covering[0].asset = asset.id
-            // The picture is as this call names it: screened when it gives a dither, plain otherwise.
-            if (input.dither !== undefined) covering[0].dither = input.dither
-            else delete covering[0].dither
-            blockId = covering[0].id
-          } else {
-            blockId = used.has('background') ? freeId(used, 'background') : 'background'
-            const block: Block = { id: blockId, kind: 'picture', asset: asset.id, background: true, ...(input.dither !== undefined ? { dither: input.dither } : {}) }
-            if (slide.layout === 'freeform') {
-              block.pos = { x: 0, y: 0, w: 1600, h: 900 }
-              block.z = -1
-            } else block.slot = 'media'
-            slide.blocks = [block, ...blocks]
-          }
+          const { blockId } = placeCovering(next.slides[slideId], asset.id, input.dither, input.replace !== false)
           placed.push({ slideId, blockId })
         }
       },
@@ -146,6 +126,33 @@ export const slideSetBackgroundPicture = defineAction<BackgroundPictureInput, an
   human: (r: { slides: { slideId: string; blockId: string }[]; asset: { id: string }; revision: number }) =>
     `${r.slides.map((s) => `${s.slideId}: background picture ${r.asset.id} (block ${s.blockId})`).join('\n')}\nrevision ${r.revision}`,
 })
+
+/**
+ * Places asset `assetId` as the covering picture at the back of `slide`: in place of the covering
+ * picture there (keeping its id and place) unless `replace` is off, else as a new block at the bottom
+ * of the stack (the whole sheet on the canvas, the media slot otherwise). Screened when `dither` is
+ * given, plain otherwise. Answers the block's id and the asset it replaced.
+ */
+function placeCovering(slide: Slide, assetId: string, dither: Record<string, unknown> | undefined, replace: boolean): { blockId: string; replaced?: unknown } {
+  const blocks = slide.blocks ?? []
+  const covering = blocks.find((b) => b.kind === 'picture' && b.background === true)
+  if (covering && replace) {
+    const replaced = covering.asset
+    covering.asset = assetId
+    if (dither !== undefined) covering.dither = dither
+    else delete covering.dither
+    return { blockId: covering.id, replaced }
+  }
+  const used = new Set(blocks.map((b) => b.id))
+  const blockId = used.has('background') ? freeId(used, 'background') : 'background'
+  const block: Block = { id: blockId, kind: 'picture', asset: assetId, background: true, ...(dither !== undefined ? { dither } : {}) }
+  if (slide.layout === 'freeform') {
+    block.pos = { x: 0, y: 0, w: 1600, h: 900 }
+    block.z = -1
+  } else block.slot = 'media'
+  slide.blocks = [block, ...blocks]
+  return { blockId }
+}
 
 interface BackgroundPictureInput {
   slideIds: string[]
@@ -200,7 +207,6 @@ export const slideSetBackgroundMaterial = defineAction<BackgroundMaterialInput, 
   cliInput: ditherSwitch,
   example: { slideIds: ['title-1'], materialId: 'paper:mesh-gradient', preset: 'dusk', anchor: 1200, baseRevision: 3 },
   run: async (ctx, input: BackgroundMaterialInput) => {
-    if (input.dither !== undefined) fail('not_implemented', 'The two-tone screen on a background material is not built on this instance yet.', { pointer: '/dither', details: { implemented: false } })
     if (input.frame?.upload !== undefined) fail('not_implemented', 'Hosted uploads are not built on this instance yet; send the frame as bytes.', { pointer: '/frame/upload', details: { implemented: false } })
     if (input.frame && input.frame.bytes === undefined) fail('invalid_input', 'A frame carries its bytes (base64 PNG).', { pointer: '/frame/bytes' })
     const { aspectOf, findMaterial, frameKey, presetsFor, resolveUniforms } = await import('../../media/shaders.js')
@@ -235,25 +241,8 @@ export const slideSetBackgroundMaterial = defineAction<BackgroundMaterialInput, 
       (next) => {
         const before: unknown[] = []
         for (const slideId of input.slideIds) {
-          const slide = next.slides[slideId]
-          const blocks = slide.blocks ?? []
-          const covering = blocks.find((b) => b.kind === 'picture' && b.background === true)
-          let blockId: string
-          if (covering) {
-            // Replace the covering picture at the bottom of the stack: keep its id and place.
-            before.push(covering.asset)
-            covering.asset = asset.id
-            blockId = covering.id
-          } else {
-            const used = new Set(blocks.map((b) => b.id))
-            blockId = used.has('background') ? freeId(used, 'background') : 'background'
-            const block: Block = { id: blockId, kind: 'picture', asset: asset.id, background: true }
-            if (slide.layout === 'freeform') {
-              block.pos = { x: 0, y: 0, w: 1600, h: 900 }
-              block.z = -1
-            } else block.slot = 'media'
-            slide.blocks = [block, ...blocks]
-          }
+          const { blockId, replaced } = placeCovering(next.slides[slideId], asset.id, input.dither, true)
+          if (replaced !== undefined) before.push(replaced)
           placed.push({ slideId, blockId })
         }
         removed = dropSuperseded(ctx, next, before)
