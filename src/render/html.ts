@@ -468,7 +468,13 @@ function shapeBlock(ctx: Context, block: Block, box: Box, slot: string | undefin
 
 function shaderBlock(ctx: Context, block: Block, box: Box): string {
   const asset = str(block.asset) ? ctx.view.asset(str(block.asset)!) : undefined
-  if (asset) return `<img src="${escapeHtml(asset.url)}" alt="" style="width:100%;height:100%;object-fit:cover">`
+  if (asset) {
+    // twoTone: the frame under the deck's two-tone screen, at the size the block draws it.
+    const drawn = block.twoTone === true ? drawnPictureSize({ ...block, fit: 'cover' } as Block, box.w, box.h, asset) : undefined
+    const variant = drawn && ctx.view.variant ? ctx.view.variant(str(block.asset)!, resolveDither({}), drawn.w, drawn.h) : undefined
+    const src = variant?.url ?? asset.url
+    return `<img src="${escapeHtml(src)}" alt=""${variant ? ' data-variant' : ''} style="width:100%;height:100%;object-fit:cover${variant ? ';image-rendering:pixelated' : ''}">`
+  }
   // No captured frame yet: the material's colours as a still gradient, named.
   const a = colour(ctx.paint, 'accent')
   const b = colour(ctx.paint, 'paper')

@@ -19,7 +19,7 @@ import { assetIdOfFile } from '../model/assets.js'
 import { launchBrowser, type Browser } from './browser.js'
 import { documentHtml, slideHtml, type AssetView, type SlideView } from './html.js'
 import { sourceFileOf } from '../media/variants.js'
-import { assetSize, Variants } from './variants.js'
+import { assetSize, screenOf, Variants } from './variants.js'
 import { fontFaceCss, fontFileOf } from './faces.js'
 import type { Appearance } from './paint.js'
 
@@ -113,9 +113,9 @@ function fileDigest(path: string): string {
 export function slideHash(doc: DeckDoc, slide: Slide, number: number, appearance: Appearance, scale: number, format: string, assets: Map<string, string>): string {
   const { theme, brandKit, defaults, background } = doc.manifest
   const files = slideAssetIds(slide).map((id) => [id, assets.has(id) ? fileDigest(themedFile(assets.get(id)!, appearance)) : null])
-  // A dithered picture is screened from the asset's continuous source, sized by its record.
+  // A screened block is drawn from the asset's continuous source, sized by its record.
   for (const block of slide.blocks ?? []) {
-    if (block.kind !== 'picture' || !block.dither || typeof block.asset !== 'string' || !assets.has(block.asset)) continue
+    if (!screenOf(block) || typeof block.asset !== 'string' || !assets.has(block.asset)) continue
     const dir = dirname(assets.get(block.asset)!)
     const source = sourceFileOf(dir, block.asset)
     const record = join(dir, `${block.asset}.json`)

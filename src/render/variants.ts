@@ -10,7 +10,7 @@ import type { Block, Manifest, Slide } from '../model/deck.js'
 import { themeFonts } from '../model/themes.js'
 import { drawnBoxes } from '../layout/index.js'
 import { drawnPictureSize, pictureHeight } from './html.js'
-import type { ResolvedDither } from '../model/dither.js'
+import { resolveDither, type ResolvedDither } from '../model/dither.js'
 import { drawVariant, fileSha256, sourceFileOf, variantFileName, variantKey, type VariantSpec } from '../media/variants.js'
 import writeFileAtomic from 'write-file-atomic'
 import { colour, paintFor } from './paint.js'
@@ -73,13 +73,22 @@ export class Variants {
   }
 }
 
-/** The size (sheet px) a picture block of `slide` is drawn at, as the renderer draws it; undefined when the slide does not draw it. */
+/** The screen a block draws its asset under: a picture's dither field, or the defaults for a two-tone shader block; undefined for none. */
+export function screenOf(block: Block): ResolvedDither | undefined {
+  if (typeof block.asset !== 'string') return undefined
+  if (block.kind === 'picture' && block.dither && typeof block.dither === 'object') return resolveDither(block.dither as Record<string, unknown>)
+  if (block.kind === 'shader' && block.twoTone === true) return resolveDither({})
+  return undefined
+}
+
+/** The size (sheet px) a screened block of `slide` (a picture, or a shader block's frame) is drawn at, as the renderer draws it; undefined when the slide does not draw it. */
 export function drawnSizeOf(manifest: Pick<Manifest, 'theme'>, slide: Slide, block: Block, deckDir: string): { w: number; h: number } | undefined {
   const fonts = themeFonts(manifest)
   const box = drawnBoxes(slide, fonts).get(block.id)
   if (!box) return undefined
-  const height = pictureHeight(block, box, fonts.body)
-  return drawnPictureSize(block, box.w, height, typeof block.asset === 'string' ? assetSize(deckDir, block.asset) : undefined)
+  const natural = typeof block.asset === 'string' ? assetSize(deckDir, block.asset) : undefined
+  if (block.kind === 'shader') return drawnPictureSize({ ...block, fit: 'cover' } as Block, box.w, box.h, natural)
+  return drawnPictureSize(block, box.w, pictureHeight(block, box, fonts.body), natural)
 }
 
 /** An asset's own width and height, from its record (the aspect a dithered picture is screened at). */

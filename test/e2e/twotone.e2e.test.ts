@@ -203,6 +203,24 @@ describe('two-tone pictures', () => {
     await clean()
   })
 
+  it('a two-tone shader block draws its frame under the screen, and materialize writes it', async () => {
+    await run(['deck', 'create', 'Shaders', '--from', 'blank', '--id', 'shaders'])
+    const deck = ['--deck', 'shaders']
+    const inserted = await run(['shader', 'insert', 'title-1', 'paper:mesh-gradient', '--at', '{"x":800,"y":100,"w":700,"h":700}', ...deck])
+    const id = inserted.block.id
+    await run(['shader', 'capture', 'title-1', id, ...deck])
+    await run(['shader', 'set', 'title-1', id, '/twoTone', 'true', ...deck])
+    const rendered = await run(['render', 'title-1', ...deck])
+    const { data, info } = await sharp(join(ws.dir, rendered.renders[0].file)).extract({ left: 820, top: 120, width: 660, height: 660 }).raw().toBuffer({ resolveWithObject: true })
+    let twoTone = 0
+    for (let i = 0; i < data.length; i += info.channels) if ((data[i] === 0x11 && data[i + 1] === 0x11 && data[i + 2] === 0x11) || (data[i] === 255 && data[i + 1] === 255 && data[i + 2] === 255)) twoTone++
+    assert.ok(twoTone / (info.width * info.height) > 0.99, `${twoTone} of ${info.width * info.height} pixels in ink or paper`)
+    const written = await run(['picture', 'materialize', 'all', ...deck])
+    assert.equal(written.written.length, 1)
+    assert.match(written.written[0], /assets\/frame-[0-9a-f]{16}\.dither-[0-9a-f]{16}@2x\.png$/)
+    await clean()
+  })
+
   it('background-picture --dither places a screened covering picture', async () => {
     const r = await run(['slide', 'background-picture', 'title-1', '--asset', 'photo', '--dither'])
     const slide = (await run(['slide', 'get', 'title-1'])).slide

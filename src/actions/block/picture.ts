@@ -9,7 +9,7 @@ import type { Block, DeckDoc, Slide } from '../../model/deck.js'
 import { findSlide } from '../../model/edit.js'
 import { canonicalJson } from '../../store/canonical.js'
 import { metricWarnings, variantFileName, type PlateName, type ToneMetrics } from '../../media/variants.js'
-import { drawnSizeOf, Variants } from '../../render/variants.js'
+import { drawnSizeOf, screenOf, Variants } from '../../render/variants.js'
 import { blockIn, canvasSlide, editSlide, isCanvas } from './canvas.js'
 import { pictureIn } from './image.js'
 import { defined, gather, given, without } from './cli.js'
@@ -120,7 +120,7 @@ export const pictureMaterialize = defineAction<any, any>({
   id: 'picture.materialize',
   label: 'Materialize pictures',
   doc:
-    'Writes the variant files and records of every dithered picture on the slides, server side. ' +
+    'Writes the variant files and records of every dithered picture (and two-tone shader block) on the slides, server side. ' +
     'prune removes variants no picture references; dryRun names the missing variants and writes nothing.',
   group: 'block',
   milestone: 'M10',
@@ -159,15 +159,16 @@ export const pictureMaterialize = defineAction<any, any>({
     const referenced = new Set<string>()
     for (const slide of Object.values(doc.slides)) {
       for (const block of slide.blocks ?? []) {
-        if (block.kind !== 'picture' || !block.dither || typeof block.asset !== 'string') continue
+        const screen = screenOf(block)
+        if (!screen) continue
         const size = drawnSizeOf(doc.manifest, slide, block, deckDir)
-        const variant = size ? variants.variant(block.asset, resolveDither(block.dither as Record<string, unknown>), size.w, size.h) : undefined
+        const variant = size ? variants.variant(block.asset as string, screen, size.w, size.h) : undefined
         if (!variant || !size) continue
         referenced.add(variant.key)
         if (!named.includes(slide.id) || (only && !only.has(block.id))) continue
-        const file = `${folder}/${variantFileName(block.asset, variant.key, scale)}`
+        const file = `${folder}/${variantFileName(block.asset as string, variant.key, scale)}`
         const { strength: _s, ...screenSettings } = variant.spec.dither
-        wanted.set(file, { assetId: block.asset, key: variant.key, file, entry: { key: variant.key, dither: screenSettings, width: size.w, height: size.h, ink: variant.spec.ink, paper: variant.spec.paper } })
+        wanted.set(file, { assetId: block.asset as string, key: variant.key, file, entry: { key: variant.key, dither: screenSettings, width: size.w, height: size.h, ink: variant.spec.ink, paper: variant.spec.paper } })
       }
     }
     for (const [i, id] of (input.blockIds ?? []).entries()) {
