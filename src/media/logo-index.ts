@@ -74,6 +74,8 @@ export interface LogoIndex {
   /** Package versions or the manifest's name. */
   sources: Record<string, string>
   sentences: string[]
+  /** The licence of every SVG Logos drawing (`@<name>` variants): the set's, with its sentence. */
+  setLicence?: { l: string; n: number }
   marks: IndexMark[]
 }
 
@@ -378,6 +380,7 @@ export async function buildPackageIndex(options: { builtAt?: string } = {}): Pro
     from: 'packages',
     sources: { 'simple-icons': packageVersion('simple-icons', 'icons.json'), '@iconify-json/logos': packageVersion('@iconify-json/logos', 'icons.json') },
     sentences,
+    setLicence: { l: 'CC0-1.0', n: 2 },
     marks: ordered,
   }
 }

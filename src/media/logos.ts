@@ -20,6 +20,7 @@ import { join, normalize } from 'node:path'
 import { packageRoot, type Workspace } from '../store/workspace.js'
 import {
   buildPackageIndex,
+  CATALOGUE_ADDRESS,
   COLLECTION_NAMES,
   contrast,
   coverage,
@@ -242,6 +243,16 @@ export function searchLogos(index: LoadedIndex, query: string, options: SearchOp
   return hits.slice(0, limit).map(({ mark, tier, exact }) => ({ mark, tier, exact }))
 }
 
+/**
+ * The licence of a mark's drawing, as recorded, with the catalogue's sentence: an SVG Logos drawing
+ * carries its set's licence; a Simple Icons path or a refreshed file the mark's own record.
+ */
+export function licenceOf(index: LogoIndex, mark: IndexMark, variant?: Variant): { recorded: string; sentence: string } {
+  const ref = mark.v[variant ?? (mark.v.default ? 'default' : 'wordmark')] ?? ''
+  if (ref.startsWith('@') && index.setLicence) return { recorded: index.setLicence.l, sentence: index.sentences[index.setLicence.n] ?? '' }
+  return { recorded: mark.l ?? 'not recorded', sentence: index.sentences[mark.n] ?? '' }
+}
+
 /** A mark as logo.search answers it. */
 export function describeMark(index: LogoIndex, mark: IndexMark) {
   return {
@@ -249,7 +260,7 @@ export function describeMark(index: LogoIndex, mark: IndexMark) {
     name: mark.t,
     collection: COLLECTION_NAMES[mark.c] as CollectionName,
     variants: VARIANTS.filter((v) => mark.v[v] !== undefined),
-    licence: { recorded: mark.l ?? 'not recorded', sentence: index.sentences[mark.n] ?? '' },
+    licence: licenceOf(index, mark),
     site: mark.w ?? null,
     guidelines: mark.g ?? null,
     readsOn: { paper: (mark.r & 1) === 1, ink: (mark.r & 2) === 2 },
@@ -261,6 +272,11 @@ export function catalogueOf(index: LogoIndex, ref: string): string {
   if (ref === 'S' || ref === 'M') return 'Simple Icons'
   if (ref.startsWith('@')) return 'SVG Logos'
   return index.sources.catalogue ?? 'the refreshed catalogue'
+}
+
+/** Whether a string is (or holds) an address of a catalogue itself, which no asset record may carry. */
+export function isCatalogueAddress(value: string, _index?: LoadedIndex): boolean {
+  return CATALOGUE_ADDRESS.test(value)
 }
 
 /**

@@ -102,7 +102,7 @@ function fileDigest(path: string): string {
 /** Everything a slide's picture depends on, hashed. */
 export function slideHash(doc: DeckDoc, slide: Slide, number: number, appearance: Appearance, scale: number, format: string, assets: Map<string, string>): string {
   const { theme, brandKit, defaults, background } = doc.manifest
-  const files = slideAssetIds(slide).map((id) => [id, assets.has(id) ? fileDigest(assets.get(id)!) : null])
+  const files = [...slideAssetIds(slide), ...(brandKit?.footerLogo ? [brandKit.footerLogo] : [])].map((id) => [id, assets.has(id) ? fileDigest(assets.get(id)!) : null])
   const payload = JSON.stringify({ v: RENDERER_VERSION, slide, number, theme, brandKit, defaults, background, files, appearance, scale, format })
   return createHash('sha256').update(payload).digest('hex').slice(0, 32)
 }
