@@ -63,6 +63,8 @@ export interface IndexMark {
   p: number
   /** Variants that answered 404 at the last refresh. */
   u?: Variant[]
+  /** A refreshed mark: a digest of its drawings, so a refresh can tell an updated mark. */
+  d?: string
 }
 
 export interface LogoIndex {
@@ -402,5 +404,6 @@ export function canonicalMark(mark: IndexMark): IndexMark {
   if (mark.w) out.w = mark.w
   out.p = mark.p
   if (mark.u?.length) out.u = mark.u
+  if (mark.d) out.d = mark.d
   return out
 }
