@@ -22,8 +22,12 @@ interface InsertInput {
 
 /** The logo size of an asset stored alone or for the brand kit: fitted into 480 × 160 sheet px. */
 const KIT_BOX: Rect = { x: 0, y: 0, w: 480, h: 160 }
-/** A logo placed in the free area of a slide is at most this big (sheet px). */
-const MAX_LOGO = { w: 640, h: 200 }
+/**
+ * A logo placed in the free area of a slide covers this many square sheet px (a 170 px square, a
+ * 330 × 87 wordmark: marks of any shape weigh the same), at most 480 × 200.
+ */
+const LOGO_AREA = 170 * 170
+const MAX_LOGO = { w: 480, h: 200 }
 /** Below this much free height the logo goes to the region's lower right corner at FALLBACK_H. */
 const MIN_FREE = 48
 const FALLBACK_H = 64
@@ -43,9 +47,10 @@ function fit(aspect: number, box: Rect): Rect {
 /**
  * Where a logo goes on a slide without a box: the free area of its body slot (the layout's body, else
  * the content area above the footer band; the whole of it on the canvas), that is the tallest
- * full-width strip of that region no drawn block covers, less 24 px from its neighbours. The logo is
- * fitted into the strip, at most 640 × 200, centred in its height and flush with the left edge of the
- * slide's blocks. Less than 48 px free: the region's lower right corner, 64 px high.
+ * full-width strip of that region no drawn block covers, less 24 px from its neighbours. The logo takes
+ * LOGO_AREA (fitted into the strip, at most 480 × 200), flush with the left edge of the slide's blocks,
+ * right under the content above the strip (else right over the content below it, else centred).
+ * Less than 48 px free: the region's lower right corner, 64 px high.
  */
 async function freeBox(slide: Slide, doc: DeckDoc, aspect: number): Promise<Rect> {
   const { drawn } = await import('../../layout/stack.js')
@@ -73,8 +78,13 @@ async function freeBox(slide: Slide, doc: DeckDoc, aspect: number): Promise<Rect
     return { x: region.x + region.w - w, y: region.y + region.h - FALLBACK_H, w, h: FALLBACK_H }
   }
   const strip: Rect = { x: left, y: best[0], w: region.x + region.w - left, h: free }
-  const size = fit(aspect, { x: 0, y: 0, w: Math.min(strip.w, MAX_LOGO.w), h: Math.min(strip.h, MAX_LOGO.h) })
-  return { x: strip.x, y: Math.round(strip.y + (strip.h - size.h) / 2), w: size.w, h: size.h }
+  const natural = Math.sqrt(LOGO_AREA * aspect)
+  const size = fit(aspect, { x: 0, y: 0, w: Math.min(strip.w, MAX_LOGO.w, natural), h: Math.min(strip.h, MAX_LOGO.h, natural / aspect) })
+  // Next to the slide's content: under what is above the strip, else over what is below it, else centred.
+  const above = covered.some(([, to]) => to <= best[0])
+  const below = covered.some(([from]) => from >= best[1])
+  const y = above ? strip.y : below ? strip.y + strip.h - size.h : Math.round(strip.y + (strip.h - size.h) / 2)
+  return { x: strip.x, y, w: size.w, h: size.h }
 }
 
 /** A picture block's box as drawn: its pos on the canvas, else where geometry stacks it. */
