@@ -449,4 +449,44 @@ row('MCP deck_rename call (median)', median(mcpWrite), 'ms', x(mcpWrite, mcp.com
   line('studio asset add (twins 1600/3200, commit)', runs.add)
   line('studio asset add --two-tone', runs.twoTone)
   rmSync(dir, { recursive: true, force: true })
+
+// ---- Media: logo.search in process over ~100 varied queries (names, prefixes of 1 to 6 letters, word
+// starts, substrings, several words, accents, no match), each query timed beside a baseline that
+// scans every title of the same index for the query once (String.includes), interleaved query by
+// query. p95 of each over every query; the index is loaded once before (as a process does).
+{
+  const { tsImport } = await import('tsx/esm/api')
+  const { builtInIndex, searchLogos } = await tsImport('../src/media/logos.ts', import.meta.url)
+  const t0 = performance.now()
+  const index = await builtInIndex()
+  const loadMs = performance.now() - t0
+  const titles = index.index.marks.map((m) => m.t.toLowerCase())
+  const fixed = ['git', 'goo', 'google', 'google cloud', 'github actions', 'hub', 'pay', 'cloud', 'lab', 'aws', 'aws lambda', 'apple', 'micro', 'react', 'vue', 'js', 'java',
+    'python', 'docker', 'kube', 'slack', 'notion', 'figma', 'adobe', 'amazon', 'meta', 'x', 'twitter', 'são', 'zürich', 'bank', 'air', 'open', 'ai', 'data', 'db', 'sql',
+    'studio', 'code', 'vs code', 'node', 'npm', 'rust', 'go', 'the', 'zzzz', 'qwxy', 'e', 's', 'ma']
+  const queries = [...fixed]
+  for (let i = 0; queries.length < 100; i++) {
+    const title = titles[(i * 997) % titles.length]
+    queries.push(title.slice(i % 3 === 2 ? 2 : 0, (i % 3 === 2 ? 2 : 0) + 1 + (i % 6)))
+  }
+  let sink = 0
+  const scan = (q) => {
+    let n = 0
+    for (const t of titles) if (t.includes(q)) n++
+    return n
+  }
+  for (const q of queries) sink += searchLogos(index, q).length + scan(q) // warm both
+  const runs = { scan: [], search: [] }
+  for (let pass = 0; pass < 3; pass++) {
+    const r = await interleaved(queries.length, { scan: (i) => void (sink += scan(queries[i])), search: (i) => void (sink += searchLogos(index, queries[i]).length) })
+    runs.scan.push(...r.scan)
+    runs.search.push(...r.search)
+  }
+  const p95 = (xs) => [...xs].sort((a, b) => a - b)[Math.ceil(xs.length * 0.95) - 1]
+  console.log('')
+  console.log(`media: logo.search over ${queries.length} queries x 3 passes, ${index.index.marks.length} marks (index loaded once in ${loadMs.toFixed(0)} ms)${sink ? '' : ' '}`)
+  console.log('case'.padEnd(44), 'p95 ms'.padStart(10), 'median'.padStart(9), 'ratio'.padStart(8))
+  const row95 = (name, xs, note = '') => console.log(name.padEnd(44), p95(xs).toFixed(2).padStart(10), median(xs).toFixed(2).padStart(9), `${(p95(xs) / p95(runs.scan)).toFixed(2)}x`.padStart(8), note)
+  row95('scan every title once (baseline)', runs.scan)
+  row95('logo.search p95 (in process)', runs.search, 'target p95 < 20 ms')
 }

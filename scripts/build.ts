@@ -20,6 +20,9 @@ rmSync(dist, { recursive: true, force: true })
 mkdirSync(dist, { recursive: true })
 
 const started = Date.now()
+// The logo catalogue index (src/media/logo-index.ts): rasterizing its drawings for the reads test
+// takes a few seconds on sharp's threads, so it runs beside the bundling below.
+const logoIndex = import('../src/media/logo-index.js').then(({ buildPackageIndex }) => buildPackageIndex())
 const banner = [
   "import { createRequire as __studioCreateRequire } from 'node:module';",
   "import { fileURLToPath as __studioFileURLToPath } from 'node:url';",
@@ -115,10 +118,14 @@ const { buildMetricsTable } = await import('../src/layout/metrics.js')
 mkdirSync(join(dist, 'fonts'), { recursive: true })
 writeFileSync(join(dist, 'fonts', 'metrics.json'), JSON.stringify(buildMetricsTable()))
 
+const logos = await logoIndex
+mkdirSync(join(dist, 'logos'), { recursive: true })
+writeFileSync(join(dist, 'logos', 'index.json'), JSON.stringify(logos))
+
 // oclif.manifest.json: every command's flags and help, so a run loads only the command it runs.
 rmSync(join(root, 'oclif.manifest.json'), { force: true })
 const { Config } = await import('@oclif/core')
 const config = await Config.load(root)
 const plugin = config.getPluginsList().find((p) => p.root === config.root) as unknown as { manifest: unknown }
 writeFileSync(join(root, 'oclif.manifest.json'), JSON.stringify(plugin.manifest))
-console.log(`built dist/cli.js and ${entries.length} validators in ${Date.now() - started} ms`)
+console.log(`built dist/cli.js, ${entries.length} validators and ${logos.marks.length} logos in ${Date.now() - started} ms`)

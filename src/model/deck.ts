@@ -31,7 +31,7 @@ export interface Manifest {
   trashedAt?: string
   stamps: { createdAt: string; updatedAt: string }
   template?: string
-  brandKit?: { name?: string; logo?: string; footer?: string; palette?: Record<string, string> }
+  brandKit?: { name?: string; logo?: string; footerLogo?: string; footer?: string; palette?: Record<string, string> }
 }
 
 export interface Block {
@@ -81,10 +81,14 @@ export const GuidesSchema: Schema = obj({
   horizontal: opt(arr(num({ minimum: 0, maximum: SHEET.height }))),
 })
 
-/** The deck's brand kit: name, logo asset, footer text, palette overrides by token (hex colours). */
+/**
+ * The deck's brand kit: name, its two logo slots (the mark, and the footer logo drawn in the footer
+ * band of every slide), footer text, palette overrides by token (hex colours).
+ */
 export const BrandKit: Schema = obj({
   name: opt(str({ maxLength: 120 })),
-  logo: opt(str({ pattern: '^[a-z0-9]+(?:-[a-z0-9]+)*$', description: 'Asset id of the logo.' })),
+  logo: opt(str({ pattern: '^[a-z0-9]+(?:-[a-z0-9]+)*$', description: "Asset id of the kit's mark: the deck's logo." })),
+  footerLogo: opt(str({ pattern: '^[a-z0-9]+(?:-[a-z0-9]+)*$', description: 'Asset id of the footer logo, drawn at the right of the footer band of every slide that has one.' })),
   footer: opt(str({ maxLength: 200 })),
   palette: opt({ type: 'object', propertyNames: { pattern: '^[a-z][a-zA-Z0-9]*$' }, additionalProperties: str({ pattern: '^#[0-9a-fA-F]{6}$' }), maxProperties: 16 }),
 })

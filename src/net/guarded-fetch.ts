@@ -317,7 +317,7 @@ export async function guardedFetch(input: string, options: FetchOptions = {}): P
       }
       if (status < 200 || status >= 300) {
         discard(response.body)
-        throw new StudioError('fetch_failed', `Fetching from "${url.hostname}" answered HTTP ${status}, not a success.`)
+        throw new StudioError('fetch_failed', `Fetching from "${url.hostname}" answered HTTP ${status}, not a success.`, { details: { status } })
       }
       const declared = Number(response.headers['content-length'])
       if (Number.isFinite(declared) && declared > limit) {

@@ -134,7 +134,7 @@ function coverRule(ctx: Context, items: Drawn[]): string {
   return `<div class="cover-rule" style="position:absolute;left:${px(box.x)};top:${px(box.y)};width:${px(box.w)};height:${px(box.h)};background:${accent}"></div>`
 }
 
-/** The slide number and the brand kit's footer text, in the layout's footer band (the sheet's on the canvas), where the slide leaves it free. */
+/** The slide number, the brand kit's footer text and footer logo, in the layout's footer band (the sheet's on the canvas), where the slide leaves it free. */
 function furniture(ctx: Context, freeform: boolean): string {
   const out: string[] = []
   const footer = freeform ? { x: 80, y: 800, w: 1440, h: 40 } : LAYOUT_SLOTS[ctx.slide.layout]?.footer?.box
@@ -142,11 +142,21 @@ function furniture(ctx: Context, freeform: boolean): string {
   const footerUsed = (ctx.slide.blocks ?? []).some((b) => b.slot === 'footer')
   const muted = colour(ctx.paint, 'muted')
   const base = `position:absolute;top:${px(footer.y)};height:${px(footer.h)};font:400 20px/${px(footer.h)} ${escapeHtml(ctx.body)};color:${muted};white-space:nowrap;overflow:hidden`
+  // The brand kit's footer logo: at the right of the band (left of the counter), its height, at most 240 px wide.
+  const logoId = ctx.manifest.brandKit?.footerLogo
+  const logo = !footerUsed && logoId ? ctx.view.asset(logoId) : undefined
   if (!footerUsed && ctx.manifest.brandKit?.footer) {
-    out.push(`<div class="furniture t" style="${base};left:${px(footer.x)};width:${px(footer.w - 160)}">${escapeHtml(ctx.manifest.brandKit.footer)}</div>`)
+    out.push(`<div class="furniture t" style="${base};left:${px(footer.x)};width:${px(footer.w - 160 - (logo ? 256 : 0))}">${escapeHtml(ctx.manifest.brandKit.footer)}</div>`)
   }
-  if (ctx.manifest.defaults?.counter && ctx.view.number !== undefined) {
+  const counter = Boolean(ctx.manifest.defaults?.counter && ctx.view.number !== undefined)
+  if (counter) {
     out.push(`<div class="furniture t" style="${base};left:${px(footer.x + footer.w - 120)};width:120px;text-align:right">${ctx.view.number}</div>`)
+  }
+  if (logo) {
+    const right = footer.x + footer.w - (counter ? 72 : 0)
+    out.push(
+      `<img src="${escapeHtml(logo.url)}" alt="${escapeHtml(logo.alt ?? '')}" class="furniture logo" style="position:absolute;top:${px(footer.y)};height:${px(footer.h)};left:${px(right - 240)};width:240px;object-fit:contain;object-position:right center">`,
+    )
   }
   return out.join('')
 }

@@ -112,7 +112,7 @@ function fileDigest(path: string): string {
 /** Everything a slide's picture depends on, hashed. */
 export function slideHash(doc: DeckDoc, slide: Slide, number: number, appearance: Appearance, scale: number, format: string, assets: Map<string, string>): string {
   const { theme, brandKit, defaults, background } = doc.manifest
-  const files = slideAssetIds(slide).map((id) => [id, assets.has(id) ? fileDigest(themedFile(assets.get(id)!, appearance)) : null])
+  const files = [...slideAssetIds(slide), ...(brandKit?.footerLogo ? [brandKit.footerLogo] : [])].map((id) => [id, assets.has(id) ? fileDigest(themedFile(assets.get(id)!, appearance)) : null])
   // A screened block is drawn from the asset's continuous source, sized by its record.
   for (const block of slide.blocks ?? []) {
     if (!screenOf(block) || typeof block.asset !== 'string' || !assets.has(block.asset)) continue

@@ -20,6 +20,8 @@ export const RESERVED_DECK_IDS = new Set(['templates'])
 export interface WorkspaceConfig {
   /** The deck used when a call names none. */
   defaultDeck?: string
+  /** logo.refresh: the catalogue manifest's URL (STUDIO_LOGO_CATALOGUE_URL wins) and its time budget in ms (default 60 000). */
+  logos?: { catalogueUrl?: string; refreshBudgetMs?: number }
 }
 
 /** The package folder (where package.json, decks/ and templates/ of studio itself live). */

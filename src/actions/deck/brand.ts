@@ -7,7 +7,7 @@ import { written } from '../../model/results.js'
 export const deckBrandKit = defineAction({
   id: 'deck.brandKit',
   label: 'Set the brand kit',
-  doc: "Sets or (with null) removes the deck's brand kit: name, logo asset, footer text and palette overrides by token. Templates saved from the deck carry it; the renderer reads its palette over the theme's.",
+  doc: "Sets or (with null) removes the deck's brand kit: name, logo asset (the mark), footer logo asset (drawn in every slide's footer band), footer text and palette overrides by token. Templates saved from the deck carry it; the renderer reads its palette over the theme's.",
   group: 'deck',
   milestone: 'M2',
   mutates: true,
@@ -20,13 +20,14 @@ export const deckBrandKit = defineAction({
   example: { kit: { name: 'Acme', footer: 'Acme Corp · Confidential', palette: { accent: '#d9480f' } }, baseRevision: 3 },
   run: async (ctx, input: { kit: DeckDoc['manifest']['brandKit'] | null }) => {
     const doc = structuredClone(await ctx.target())
-    const logo = input.kit?.logo
-    if (logo && doc.manifest.brandKit?.logo !== logo) {
+    for (const slot of ['logo', 'footerLogo'] as const) {
+      const asset = input.kit?.[slot]
+      if (!asset || doc.manifest.brandKit?.[slot] === asset) continue
       // An asset is its record (assets/<id>.json) or its files (assets/<id>.<ext>).
       const { readdir } = await import('node:fs/promises')
       const { join } = await import('node:path')
       const files = await readdir(join(ctx.ws.deckDir(doc.manifest.id), 'assets')).catch(() => [] as string[])
-      if (!files.some((f) => f.startsWith(`${logo}.`))) fail('not_found', `No asset "${logo}" in this deck.`, { pointer: '/kit/logo' })
+      if (!files.some((f) => f.startsWith(`${asset}.`) || f.startsWith(`${asset}@`))) fail('not_found', `No asset "${asset}" in this deck.`, { pointer: `/kit/${slot}` })
     }
     if (input.kit) doc.manifest.brandKit = input.kit
     else delete doc.manifest.brandKit
