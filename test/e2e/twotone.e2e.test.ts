@@ -222,8 +222,8 @@ describe('two-tone pictures', () => {
   })
 
   it('background-picture --dither places a screened covering picture', async () => {
-    const r = await run(['slide', 'background-picture', 'title-1', '--asset', 'photo', '--dither'])
-    const slide = (await run(['slide', 'get', 'title-1'])).slide
+    const r = await run(['slide', 'background-picture', 'title-1', '--asset', 'photo', '--dither', '--deck', ws.deckId])
+    const slide = (await run(['slide', 'get', 'title-1', '--deck', ws.deckId])).slide
     const covering = slide.blocks.find((b: { id: string }) => b.id === r.slides[0].blockId)
     assert.deepEqual([covering.background, covering.dither], [true, {}])
     await clean()
