@@ -16,10 +16,12 @@ import assert from 'node:assert/strict'
 import { execFileSync } from 'node:child_process'
 import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
+import { createServer, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { join } from 'node:path'
 import { after, before, describe, it } from 'node:test'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
+import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js'
 import AjvModule from 'ajv'
 import addFormatsModule from 'ajv-formats'
@@ -67,8 +69,19 @@ function normalize(value: unknown, root: string): unknown {
 
 const commits = (dir: string) => Number(execFileSync('git', ['rev-list', '--count', 'HEAD'], { cwd: dir, encoding: 'utf8' }).trim())
 
+/**
+ * Examples that fetch a page (asset.capture's https://example.com/pricing) run against a page on
+ * loopback instead, which the guard's test switch lets through on every transport: the machines the
+ * suite runs on reach no public host.
+ */
+let pageOrigin = ''
+const NETWORKED = new Set(['asset.capture'])
+const exampleOf = (action: Action): Record<string, unknown> =>
+  NETWORKED.has(action.id) ? { ...action.example, url: `${pageOrigin}${new URL(String(action.example!.url)).pathname}` } : action.example!
+const envOf = (action: Action): Record<string, string> => (NETWORKED.has(action.id) ? { STUDIO_FETCH_ALLOW_PRIVATE: '127.0.0.1' } : {})
+
 async function viaCli(dir: string, action: Action, input: Record<string, unknown>): Promise<Outcome> {
-  const r = await studio(dir, [...parseForm(action.cli!).path, '--input', JSON.stringify(input), '--json'], { env: { STUDIO_AUTHOR: AUTHOR } })
+  const r = await studio(dir, [...parseForm(action.cli!).path, '--input', JSON.stringify(input), '--json'], { env: { STUDIO_AUTHOR: AUTHOR, ...envOf(action) } })
   if (r.code === 0) {
     conforms(action, 'the CLI', r.json)
     return { ok: true, result: normalize(r.json, dir) }
@@ -93,9 +106,9 @@ async function viaHttp(server: Served, dir: string, action: Action, input: Recor
   return { ok: false, status: json.status, code: json.code, pointer: json.pointer }
 }
 
-async function mcpClient(dir: string): Promise<Client> {
+async function mcpClient(dir: string, env: Record<string, string> = {}): Promise<Client> {
   const client = new Client({ name: 'contract', version: '1.0.0' })
-  await client.connect(new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp', '--root', dir, '--author', AUTHOR], stderr: 'ignore' }))
+  await client.connect(new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp', '--root', dir, '--author', AUTHOR], stderr: 'ignore', env: { ...getDefaultEnvironment(), ...env } }))
   return client
 }
 
@@ -119,6 +132,7 @@ async function viaMcp(client: Client, dir: string, action: Action, input: Record
 describe('one contract for the command line, MCP and HTTP', () => {
   let fixture: string
   let cleanup: () => void
+  let page: Server | undefined
   const copies: string[] = []
   const copy = () => {
     const dir = mkdtempSync(join(tmpdir(), 'studio-contract-'))
@@ -128,6 +142,9 @@ describe('one contract for the command line, MCP and HTTP', () => {
   }
 
   before(async () => {
+    page = createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>Pricing</title><body style="margin:0;background:#f4efe6;font:48px sans-serif"><h1>Pricing</h1></body>'))
+    await new Promise<void>((resolve) => page!.listen(0, '127.0.0.1', () => resolve()))
+    pageOrigin = `http://127.0.0.1:${(page.address() as AddressInfo).port}`
     const ws = await fixtureWorkspace({ contract: true })
     fixture = ws.dir
     cleanup = ws.cleanup
@@ -136,6 +153,7 @@ describe('one contract for the command line, MCP and HTTP', () => {
     assert.equal((await studio(fixture, ['validate', '--json'])).json.valid, true)
   })
   after(() => {
+    page?.close()
     cleanup?.()
     for (const dir of copies) rmSync(dir, { recursive: true, force: true })
   })
@@ -171,8 +189,9 @@ describe('one contract for the command line, MCP and HTTP', () => {
       const unknown: Record<string, Outcome> = {}
       const stale: Record<string, Outcome> = {}
       const takesRevision = 'baseRevision' in ((action.input.properties as object) ?? {})
-      const staleInput = { ...action.example, baseRevision: 0 }
-      const badInput = { ...action.example, zzUnknownMember: 1 }
+      const example = exampleOf(action)
+      const staleInput = { ...example, baseRevision: 0 }
+      const badInput = { ...example, zzUnknownMember: 1 }
       for (const t of transports) {
         const dir = copy()
         const before = commits(dir)
@@ -183,11 +202,11 @@ describe('one contract for the command line, MCP and HTTP', () => {
             t === 'C'
               ? (input: Record<string, unknown>) => viaCli(dir, action, input)
               : t === 'H'
-                ? async (input: Record<string, unknown>) => viaHttp((server ??= await serve(dir)), dir, action, input)
-                : async (input: Record<string, unknown>) => viaMcp((client ??= await mcpClient(dir)), dir, action, input)
+                ? async (input: Record<string, unknown>) => viaHttp((server ??= await serve(dir, [], { env: envOf(action) })), dir, action, input)
+                : async (input: Record<string, unknown>) => viaMcp((client ??= await mcpClient(dir, envOf(action))), dir, action, input)
           unknown[t] = await run(badInput)
           if (takesRevision) stale[t] = await run(staleInput)
-          outcomes[t] = await run(action.example)
+          outcomes[t] = await run(example)
           deltas[t] = commits(dir) - before
         } finally {
           await client?.close()
