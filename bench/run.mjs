@@ -449,6 +449,7 @@ row('MCP deck_rename call (median)', median(mcpWrite), 'ms', x(mcpWrite, mcp.com
   line('studio asset add (twins 1600/3200, commit)', runs.add)
   line('studio asset add --two-tone', runs.twoTone)
   rmSync(dir, { recursive: true, force: true })
+}
 
 // ---- Media: logo.search in process over ~100 varied queries (names, prefixes of 1 to 6 letters, word
 // starts, substrings, several words, accents, no match), each query timed beside a baseline that
