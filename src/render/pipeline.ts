@@ -13,11 +13,12 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node
 import { availableParallelism } from 'node:os'
 import { dirname, extname, join, relative } from 'node:path'
 import writeFileAtomic from 'write-file-atomic'
-import type { DeckDoc, Slide } from '../model/deck.js'
+import { slideTitle, type DeckDoc, type Slide } from '../model/deck.js'
 import { fail } from '../core/errors.js'
 import { assetIdOfFile } from '../model/assets.js'
 import { launchBrowser, type Browser } from './browser.js'
-import { documentHtml, slideHtml, type AssetView, type SlideView } from './html.js'
+import { documentHtml, family, slideHtml, type AssetView, type SlideView } from './html.js'
+import { colour, escapeHtml, paintFor } from './paint.js'
 import { sourceFileOf } from '../media/variants.js'
 import { assetSize, screenOf, Variants } from './variants.js'
 import { fontFaceCss, fontFileOf } from './faces.js'
@@ -40,6 +41,18 @@ export interface RenderRecord {
   format: 'png' | 'jpg'
   hash: string
   reused: boolean
+  /** With `collectText`: every line of text the picture shows, in sheet px (the invisible text layer of flattened exports). */
+  lines?: TextLine[]
+}
+
+/** One line of text as drawn: its characters and its box in sheet px, with the font size. */
+export interface TextLine {
+  text: string
+  x: number
+  y: number
+  w: number
+  h: number
+  size: number
 }
 
 export interface RenderJob {
@@ -55,6 +68,8 @@ export interface RenderJob {
   /** Paths in records are relative to this folder (the workspace root). */
   root: string
   onProgress?: (done: number, total: number) => void
+  /** Read every line of text back from the page after drawing (kept in the sidecar; a reused picture without them is redrawn). */
+  collectText?: boolean
 }
 
 const IMAGE_EXT = new Set(['.png', '.jpg', '.jpeg', '.webp', '.gif', '.svg', '.avif'])
@@ -197,8 +212,10 @@ export async function renderSlides(job: RenderJob): Promise<{ records: RenderRec
       const sidecar = `${path}.json`
       if (existsSync(path) && existsSync(sidecar)) {
         try {
-          if ((JSON.parse(readFileSync(sidecar, 'utf8')) as { hash?: string }).hash === hash) {
+          const kept = JSON.parse(readFileSync(sidecar, 'utf8')) as { hash?: string; lines?: TextLine[] }
+          if (kept.hash === hash && (!job.collectText || Array.isArray(kept.lines))) {
             record.reused = true
+            if (job.collectText) record.lines = kept.lines
             continue
           }
         } catch {
@@ -212,19 +229,7 @@ export async function renderSlides(job: RenderJob): Promise<{ records: RenderRec
   const browser = await launchBrowser()
   const variants = new Variants(job.deckDir, job.doc.manifest, job.root)
   try {
-    const view = (appearance: Appearance, slide: Slide): SlideView => ({
-      appearance,
-      number: numberOf(slide.id),
-      markSkipped: true,
-      asset: (id: string): AssetView | undefined => {
-        const file = assets.has(id) ? themedFile(assets.get(id)!, appearance) : undefined
-        return file ? { url: `${ORIGIN}/assets/${encodeURIComponent(relative(join(job.deckDir, 'assets'), file))}`, ...assetSize(job.deckDir, id) } : undefined
-      },
-      variant: (id, dither, width, height) => {
-        const variant = variants.variant(id, dither, width, height)
-        return variant ? { url: `${ORIGIN}/variants/${variant.key}` } : undefined
-      },
-    })
+    const view = (appearance: Appearance, slide: Slide): SlideView => sheetView(job.deckDir, assets, variants, appearance, numberOf(slide.id), true)
     const fontCss = fontFaceCss(job.doc.manifest, (file) => `${ORIGIN}/fonts/${encodeURIComponent(file)}`)
     const shell = documentHtml([], fontCss, 'html,body{width:1600px;height:900px;overflow:hidden}')
     const workers = Math.max(1, Math.min(availableParallelism(), 4, todo.length))
@@ -252,6 +257,7 @@ export async function renderSlides(job: RenderJob): Promise<{ records: RenderRec
             clip: { x: 0, y: 0, width: 1600, height: 900, scale: job.scale },
           })) as { data: string }
           const bytes = Buffer.from(shot.data, 'base64')
+          if (job.collectText) item.record.lines = (await page.evaluate(TEXT_LINES)) as TextLine[]
           mkdirSync(dirname(item.path), { recursive: true })
           await writeFileAtomic(item.path, bytes)
           const { reused: _reused, ...sidecar } = item.record
@@ -272,6 +278,120 @@ export async function renderSlides(job: RenderJob): Promise<{ records: RenderRec
     await browser.close()
   }
 }
+
+/** What a sheet drawn in this module's pages reads its files through: assets, their dark twins and two-tone variants, by URL. */
+function sheetView(deckDir: string, assets: Map<string, string>, variants: Variants, appearance: Appearance, number: number, markSkipped: boolean): SlideView {
+  return {
+    appearance,
+    number,
+    markSkipped,
+    asset: (id: string): AssetView | undefined => {
+      const file = assets.has(id) ? themedFile(assets.get(id)!, appearance) : undefined
+      return file ? { url: `${ORIGIN}/assets/${encodeURIComponent(relative(join(deckDir, 'assets'), file))}`, ...assetSize(deckDir, id) } : undefined
+    },
+    variant: (id, dither, width, height) => {
+      const variant = variants.variant(id, dither, width, height)
+      return variant ? { url: `${ORIGIN}/variants/${variant.key}` } : undefined
+    },
+  }
+}
+
+export interface PrintJob {
+  doc: DeckDoc
+  deckDir: string
+  root: string
+  slides: Slide[]
+  appearance: Appearance
+  /** A page of speaker notes after each slide. */
+  includeNotes: boolean
+}
+
+/**
+ * A vector PDF of the slides drawn by Chromium's printer: one 1600 × 900 px page (1200 × 675 pt) per
+ * slide, fonts embedded (subset), text selectable, tagged; with `includeNotes`, a notes page after each
+ * slide. Answers the PDF bytes.
+ */
+export async function printPdf(job: PrintJob): Promise<Buffer> {
+  const assets = assetFiles(job.deckDir)
+  const variants = new Variants(job.deckDir, job.doc.manifest, job.root)
+  const order = job.doc.manifest.sections.flatMap((s) => s.slides)
+  const paint = paintFor(job.doc.manifest, job.appearance)
+  const pages: string[] = []
+  for (const slide of job.slides) {
+    pages.push(`<div class="page">${slideHtml(slide, job.doc.manifest, sheetView(job.deckDir, assets, variants, job.appearance, order.indexOf(slide.id) + 1, false))}</div>`)
+    if (job.includeNotes) {
+      const title = escapeHtml(slideTitle(slide))
+      const notes = escapeHtml(slide.notes ?? '').replace(/\n/g, '<br>')
+      pages.push(
+        `<div class="page notes" style="background:${colour(paint, 'paper')};color:${colour(paint, 'ink')}"><p class="n-head">${title || 'Slide'} · notes</p>` +
+          `<div class="n-body">${notes || '<em>No notes.</em>'}</div></div>`,
+      )
+    }
+  }
+  const browser = await launchBrowser()
+  try {
+    const fontCss = fontFaceCss(job.doc.manifest, (file) => `${ORIGIN}/fonts/${encodeURIComponent(file)}`)
+    const css =
+      '@page{size:1600px 900px;margin:0}html,body{background:none}.page{width:1600px;height:900px;overflow:hidden;break-after:page;position:relative}.page:last-child{break-after:auto}' +
+      `.notes{box-sizing:border-box;padding:96px 120px;font-family:${family(paint.theme.fonts.body)}}.n-head{font-size:28px;margin:0 0 32px;opacity:.7}.n-body{font-size:32px;line-height:1.45;white-space:normal}`
+    const page = await preparedPage(browser, { ...job, scale: 1 } as unknown as RenderJob, documentHtml([], fontCss, css), variants)
+    try {
+      await page.evaluate(async (html) => {
+        document.body.innerHTML = html
+        await document.fonts.ready
+        await Promise.all([...document.images].map((img) => img.decode().catch(() => undefined)))
+      }, pages.join(''))
+      return await page.pdf({ width: '1600px', height: '900px', printBackground: true, tagged: true, margin: { top: '0', right: '0', bottom: '0', left: '0' } })
+    } finally {
+      browser.release(page)
+    }
+  } catch (error) {
+    if ((error as { code?: string }).code) throw error
+    return fail('render_failed', `Printing the PDF failed: ${(error as Error).message.split('\n')[0]}`)
+  } finally {
+    await browser.close()
+  }
+}
+
+/**
+ * Run in the page after a sheet is drawn: every line of its text with its box (sheet px) and font
+ * size, word by word through ranges, words on one baseline joined into a line.
+ */
+const TEXT_LINES = `(() => {
+  const sheet = document.querySelector('.sheet')
+  if (!sheet) return []
+  const origin = sheet.getBoundingClientRect()
+  const lines = []
+  const walker = document.createTreeWalker(sheet, NodeFilter.SHOW_TEXT)
+  const range = document.createRange()
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    const text = node.textContent || ''
+    if (!text.trim()) continue
+    const parent = node.parentElement
+    const style = parent ? getComputedStyle(parent) : null
+    if (!style || style.visibility === 'hidden' || style.display === 'none' || style.opacity === '0') continue
+    const size = parseFloat(style.fontSize) || 16
+    let line = null
+    const re = /\S+/g
+    for (let m = re.exec(text); m; m = re.exec(text)) {
+      range.setStart(node, m.index)
+      range.setEnd(node, m.index + m[0].length)
+      const r = range.getBoundingClientRect()
+      if (!r.width || !r.height) continue
+      const x = r.left - origin.left, y = r.top - origin.top
+      if (line && Math.abs(line.y - y) < size * 0.5 && x >= line.x + line.w - 1) {
+        line.text += ' ' + m[0]
+        line.w = x + r.width - line.x
+        line.h = Math.max(line.h, r.height)
+      } else {
+        if (line) lines.push(line)
+        line = { text: m[0], x, y, w: r.width, h: r.height, size }
+      }
+    }
+    if (line) lines.push(line)
+  }
+  return lines.map((l) => ({ ...l, x: Math.round(l.x * 100) / 100, y: Math.round(l.y * 100) / 100, w: Math.round(l.w * 100) / 100, h: Math.round(l.h * 100) / 100 }))
+})()`
 
 /** A page of this batch's browser, routed to the deck's files and loaded with the shell document. */
 async function preparedPage(browser: Browser, job: RenderJob, shell: string, variants: Variants) {
