@@ -66,6 +66,7 @@ try:
 except ImportError as error:
     print(json.dumps({"unavailable": str(error)}))
     sys.exit(0)
+print(json.dumps({"imported": getattr(pptx, "__version__", "?")}), flush=True)
 presentation = pptx.Presentation(sys.argv[1])
 slides = list(presentation.slides)
 shapes = sum(len(list(slide.shapes)) for slide in slides)
@@ -151,7 +152,10 @@ async function pythonPptx(file: string, walked: PackageReport, python: CheckOpti
   }
   if (answer?.unavailable !== undefined) return { reader, status: 'unavailable', program, message: `python-pptx was not available: ${python.path} cannot import it (${answer.unavailable}). ${absent}.` }
   if (ran.code !== 0 || typeof answer?.slides !== 'number') {
-    if (ran.code === null) return { reader, status: 'unavailable', program, message: `python-pptx was not available: ${python.path} does not run (${ran.stderr.trim().slice(0, 200)}).` }
+    // The script says when python-pptx imported; before that, it is the interpreter that failed, not the file.
+    if (!ran.stdout.includes('{"imported"')) {
+      return { reader, status: 'unavailable', program, message: `python-pptx was not available: ${python.path} did not run the check (${ran.stderr.trim().split('\n').pop()?.slice(0, 200) || `exit ${ran.code}`}).` }
+    }
     const last = ran.stderr.trim().split('\n').filter(Boolean).pop() ?? `exit ${ran.code}`
     return { reader, status: 'failed', program, ms: ran.ms, message: `python-pptx could not open the file: ${last}` }
   }

@@ -133,7 +133,7 @@ type CheckResult = import('../../export/check.js').CheckReport
 function checkLines(r: CheckResult): string {
   const kb = r.size < 1024 * 1024 ? `${(r.size / 1024).toFixed(1)} KB` : `${(r.size / 1048576).toFixed(2)} MB`
   const lines = [
-    `${r.file}: ${r.valid ? 'valid' : `NOT VALID (${r.invalid.length} invalid part${r.invalid.length === 1 ? '' : 's'}${r.readers.some((x) => x.status === 'failed') ? ', a reader failed' : ''})`}`,
+    `${r.file}: ${r.valid ? 'valid' : `NOT VALID (${[r.invalid.length && `${r.invalid.length} invalid part${r.invalid.length === 1 ? '' : 's'}`, r.readers.some((x) => x.status === 'failed') && 'a reader failed'].filter(Boolean).join(', ')})`}`,
     `pages ${r.pages}${r.hidden ? ` (${r.hidden} hidden)` : ''}, ${kb}, ${r.parts} parts`,
     `rasters: ${r.rasters.join(', ') || 'none'}${r.vectors.length ? `; vectors: ${r.vectors.join(', ')}` : ''}`,
     `fonts: ${r.fonts.join(', ') || 'none'}${r.embeddedFonts.length ? `; embedded: ${r.embeddedFonts.join(', ')}` : ''}`,
