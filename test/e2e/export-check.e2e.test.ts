@@ -6,14 +6,18 @@
  * the independent reader; python-pptx is not installable here, so its absence is what is checked.
  */
 import assert from 'node:assert/strict'
+import { execFile } from 'node:child_process'
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { pathToFileURL } from 'node:url'
+import { promisify } from 'node:util'
 import { after, before, describe, it } from 'node:test'
 import { onPath } from '../../src/export/office.js'
 import { minimalPptx, PNG, zip, type Entries } from '../helpers/pptx.js'
 import { studio, type CliResult } from '../helpers/studio.js'
 
+const run = promisify(execFile)
 const python = onPath('python3') ?? onPath('python') ?? '/usr/bin/python3'
 const hasLibreOffice = Boolean(onPath('soffice') ?? onPath('libreoffice'))
 
@@ -63,6 +67,23 @@ describe('export.check', () => {
     } else assert.equal(py.pages, 3)
     assert.equal(r.thumbnail, join(result.out, 'valid-page-1.png'))
     assert.ok(readFileSync(r.thumbnail).subarray(0, 8).equals(PNG.subarray(0, 8)), 'the thumbnail is a PNG')
+  })
+
+  it('passes a package another writer made: LibreOffice saving the valid one as .pptx again', { skip: !hasLibreOffice && 'LibreOffice is not installed' }, async () => {
+    const source = join(dir, 'source.pptx')
+    writeFileSync(source, zip(minimalPptx({ slides: 2 })))
+    const again = join(dir, 'again')
+    const profile = mkdtempSync(join(tmpdir(), 'studio-xcheck-profile-'))
+    try {
+      await run(onPath('soffice') ?? onPath('libreoffice')!, [`-env:UserInstallation=${pathToFileURL(profile).href}`, '--headless', '--convert-to', 'pptx', '--outdir', again, source], { timeout: 180_000 })
+    } finally {
+      rmSync(profile, { recursive: true, force: true })
+    }
+    const result = await studio(dir, ['export', 'check', join(again, 'source.pptx'), '--python', python, '--out', join(dir, 'again-out'), '--json'])
+    assert.equal(result.code, 0, result.stdout + result.stderr)
+    assert.deepEqual(result.json.invalid, [])
+    assert.equal(result.json.pages, 2)
+    assert.ok(result.json.parts > 16, 'LibreOffice writes more parts than the minimal package')
   })
 
   it('says so in one line, and passes, when LibreOffice is not installed', async () => {
