@@ -157,7 +157,8 @@ export function errorsMarkdown(): string {
     `Exit code ${FINDINGS_EXIT_CODE}: a check ran and its result reports errors, so CI can gate on it. The result is printed as on`,
     'success (with `--json`, the same JSON object as exit 0) and HTTP and MCP answer it as a success; only the exit code differs.',
     `The checks: ${checks.join(', ')}. \`studio validate\` exits ${FINDINGS_EXIT_CODE} when the deck is not valid (any issue);`,
-    `\`studio deck lint\` when a finding has severity \`error\` (warnings and info alone exit 0).`,
+    `\`studio deck lint\` when a finding has severity \`error\` (warnings and info alone exit 0); \`studio export check\` when a part of the`,
+    'package is invalid or a reader that is installed (LibreOffice, python-pptx) cannot open it or counts other pages (docs/export.md).',
     '',
   )
   return out.join('\n')

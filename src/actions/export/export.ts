@@ -1,5 +1,5 @@
-import { mkdirSync } from 'node:fs'
-import { dirname, relative } from 'node:path'
+import { existsSync, mkdirSync, statSync } from 'node:fs'
+import { basename, dirname, join, relative } from 'node:path'
 import writeFileAtomic from 'write-file-atomic'
 import { defineAction } from '../../core/action.js'
 import { fail } from '../../core/errors.js'
@@ -62,31 +62,89 @@ export const exportCheck = defineAction({
   id: 'export.check',
   label: 'Check export',
   doc:
-    'Reopens an exported .pptx, walks the package against its content types and relationships, and reports pages, size, raster formats, fonts and any invalid part.',
+    'Reopens an exported .pptx three ways. Our own package walk: every zip entry a safe part name, every part\'s content type declared in [Content_Types].xml, ' +
+    'every relationship part belonging to a part and every internal target resolving to a part in the package, every r: attribute naming a relationship of its part, ' +
+    'every XML part well-formed, every raster\'s bytes the format it is declared as, and the presentation\'s slide list. Then LibreOffice, headless in a fresh profile, ' +
+    'converts it to PDF (its page count must match the visible slides), and python-pptx opens it where a Python with it is given (absent readers are reported, not failed). ' +
+    'Reports pages, size, raster formats, fonts and every invalid part with its path and reason; the CLI exits 7 when the file is not valid (docs/export.md).',
   group: 'export',
   milestone: 'M6',
   mutates: false,
   transports: 'C',
   input: obj({
-    file: str({ pattern: '\\.pptx$', description: 'The .pptx path.' }),
-    python: opt(str({ description: 'An interpreter with a presentation-file library; STUDIO_PYTHON, then .studio/venv/bin/python when absent.' })),
-    quickLook: opt(bool({ default: true, description: "Render the first page with the operating system's preview tool when present; on by default." })),
-    out: opt(str({ description: 'Where the thumbnail lands; a folder beside the file when absent.' })),
+    file: FilePath('The .pptx path.'),
+    python: opt(FilePath('An interpreter with python-pptx; STUDIO_PYTHON, then .studio/venv/bin/python in the workspace when absent.')),
+    quickLook: opt(bool({ default: true, description: "Render the first page to a PNG (LibreOffice's PDF through pdftoppm) when both are present; on by default." })),
+    out: opt(FilePath('Where the thumbnail lands; <file name>-check beside the file when absent.')),
   }),
-  output: planned(
-    result({
-      pages: int({ minimum: 0, description: 'Page count.' }),
-      size: int({ minimum: 0, description: 'File size in bytes.' }),
-      rasters: arr(str(), { description: 'Raster formats used.' }),
-      fonts: arr(str(), { description: 'Fonts referenced.' }),
-      invalid: arr(str(), { description: 'Invalid parts, if any.' }),
-      thumbnail: opt(str({ description: 'The thumbnail path, when rendered.' })),
-    }),
-  ),
+  output: result({
+    file: str({ description: 'The file checked.' }),
+    valid: bool({ description: 'true when no part is invalid and no reader that is present failed; the CLI exits 7 otherwise.' }),
+    pages: int({ minimum: 0, description: 'Slides the presentation lists (p:sldIdLst), hidden ones included.' }),
+    hidden: int({ minimum: 0, description: 'Of those, hidden slides (LibreOffice leaves them out of its PDF).' }),
+    size: int({ minimum: 0, description: 'File size in bytes.' }),
+    parts: int({ minimum: 0, description: 'Parts in the package.' }),
+    rasters: arr(str(), { description: 'Raster formats of the image parts (png, jpeg, ...).' }),
+    vectors: arr(str(), { description: 'Vector picture formats (svg, emf, wmf).' }),
+    fonts: arr(str(), { description: 'Typefaces named by a:latin, a:ea and a:cs in any part (theme references such as +mn-lt left out).' }),
+    embeddedFonts: arr(str(), { description: 'Typefaces of the embedded font list.' }),
+    invalid: arr(obj({ path: str({ description: 'The part name (/ppt/slides/slide1.xml), or the zip entry name when it is not a part.' }), reason: str() }), { description: 'Invalid parts, each with its path and why.' }),
+    warnings: arr(obj({ path: str(), reason: str() }), { description: 'What readers tolerate but is worth knowing: an Override for an absent part, a part no relationship targets.' }),
+    readers: arr(
+      obj({
+        reader: oneOf(['libreoffice', 'python-pptx']),
+        status: oneOf(['ok', 'failed', 'unavailable'], { description: 'ok: opened and agrees on the pages; failed: present but could not open the file or disagrees; unavailable: not on this machine (not a failure).' }),
+        pages: opt(int({ minimum: 0, description: "LibreOffice's PDF pages, or python-pptx's slides." })),
+        program: opt(str({ description: 'The program that read the file.' })),
+        ms: opt(int({ minimum: 0 })),
+        message: str(),
+      }),
+      { description: 'The independent readers and what each said.' },
+    ),
+    thumbnail: opt(str({ description: 'The first-page PNG, when rendered.' })),
+    notes: arr(str(), { description: 'Why a thumbnail was not drawn, and the like.' }),
+  }),
   cli: 'export check <file> --python <python> --out <out>',
   mcp: null,
   example: { file: '.studio/export/q3-review-light.pptx' },
+  reportsErrors: (r: { valid: boolean }) => !r.valid,
+  run: async (ctx, input: { file: string; python?: string; quickLook?: boolean; out?: string }) => {
+    const { abs, shown } = await ctx.inputPath(input.file, '/file')
+    if (!existsSync(abs) || !statSync(abs).isFile()) fail('not_found', `No file ${shown}.`, { pointer: '/file' })
+    const { checkPackage, onPath } = await import('../../export/check.js')
+    // A bare name (python3) is looked up on PATH, as a shell would; a path is resolved as any input path.
+    const named = input.python && (input.python.includes('/') ? (await ctx.inputPath(input.python, '/python')).abs : (onPath(input.python) ?? input.python))
+    const python = named
+      ? { path: named, from: '--python' }
+      : process.env.STUDIO_PYTHON
+        ? { path: process.env.STUDIO_PYTHON, from: 'STUDIO_PYTHON' }
+        : existsSync(join(ctx.ws.root, '.studio/venv/bin/python'))
+          ? { path: join(ctx.ws.root, '.studio/venv/bin/python'), from: '.studio/venv' }
+          : undefined
+    const out = await ctx.outputPath(input.out ?? join(dirname(input.file), `${basename(input.file).replace(/\.pptx$/i, '')}-check`), '/out')
+    return checkPackage(abs, { shown, python, quickLook: input.quickLook ?? true, out: out.abs, outShown: out.shown })
+  },
+  human: (r: CheckResult) => checkLines(r),
 })
+
+type CheckResult = import('../../export/check.js').CheckReport
+
+/** The CLI's reading of a check: verdict, figures, readers, then every invalid part. */
+function checkLines(r: CheckResult): string {
+  const kb = r.size < 1024 * 1024 ? `${(r.size / 1024).toFixed(1)} KB` : `${(r.size / 1048576).toFixed(2)} MB`
+  const lines = [
+    `${r.file}: ${r.valid ? 'valid' : `NOT VALID (${[r.invalid.length && `${r.invalid.length} invalid part${r.invalid.length === 1 ? '' : 's'}`, r.readers.some((x) => x.status === 'failed') && 'a reader failed'].filter(Boolean).join(', ')})`}`,
+    `pages ${r.pages}${r.hidden ? ` (${r.hidden} hidden)` : ''}, ${kb}, ${r.parts} parts`,
+    `rasters: ${r.rasters.join(', ') || 'none'}${r.vectors.length ? `; vectors: ${r.vectors.join(', ')}` : ''}`,
+    `fonts: ${r.fonts.join(', ') || 'none'}${r.embeddedFonts.length ? `; embedded: ${r.embeddedFonts.join(', ')}` : ''}`,
+    ...r.readers.map((x) => `${x.reader}: ${x.status}. ${x.message}`),
+    ...(r.thumbnail ? [`thumbnail: ${r.thumbnail}`] : []),
+    ...r.notes,
+    ...r.invalid.map((f) => `invalid ${f.path}: ${f.reason}`),
+    ...r.warnings.map((f) => `warning ${f.path}: ${f.reason}`),
+  ]
+  return lines.join('\n')
+}
 
 /** The lines of one slide's text: title fields, then blocks in reading order (slot order; top-to-bottom on the canvas). */
 export function slideTextLines(slide: Slide): string[] {
