@@ -2,6 +2,7 @@ import { existsSync, mkdirSync, statSync } from 'node:fs'
 import { basename, dirname, join, relative } from 'node:path'
 import writeFileAtomic from 'write-file-atomic'
 import { defineAction } from '../../core/action.js'
+import type { ExportInput } from '../../export/run.js'
 import { fail } from '../../core/errors.js'
 import { orderedSlides, type Block, type Slide } from '../../model/deck.js'
 import { SLOTS } from '../../model/layouts.js'
@@ -13,7 +14,7 @@ const slideIds = opt({ ...SlideIdsOrAll, description: "'all' (default) or a subs
 const includeSkipped = opt(bool({ default: false, description: 'Include skipped slides; off by default.' }))
 const includeNotes = opt(bool({ default: false, description: 'Include speaker notes; off by default.' }))
 
-export const exportRun = defineAction({
+export const exportRun = defineAction<any, any>({
   id: 'export.run',
   label: 'Export deck',
   doc:
@@ -44,19 +45,56 @@ export const exportRun = defineAction({
     batch: opt(openObj('Hosted only: render one batch of slides into a job.')),
     merge: opt(openObj('Hosted only: build the file from the stored batches.')),
   }),
-  output: planned(
-    result({
-      files: arr(str(), { description: 'The files written (per theme, plus the zip).' }),
-      report: obj(
-        { pages: int({ minimum: 0 }), measurements: openObj('Measurements per page.'), diffs: arr(openObj('A verify difference.')), warnings: arr(str()) },
-        { description: 'The verified report: pages, measurements, verify diffs, warnings.', additionalProperties: true },
-      ),
-    }),
-  ),
+  output: result({
+    files: arr(str(), { description: 'The files written, workspace-relative (one per theme, plus <deckId>-both.zip with both).' }),
+    report: obj(
+      {
+        mode: oneOf(['native', 'flatten']),
+        format: oneOf(['pptx', 'pdf']),
+        slides: arr(str(), { description: 'The slides written, in order.' }),
+        pages: int({ minimum: 0, description: 'Pages of each file (notes pages included).' }),
+        bytes: int({ minimum: 0, description: 'Bytes written, all files.' }),
+        fonts: arr(str(), { description: 'Fonts the files name or embed.' }),
+        rasters: arr(str(), { description: 'Raster formats the files carry.' }),
+        files: arr(openObj('A written file: file, theme, format, bytes, pages, and its page size with the aspect error against 16:9.')),
+        measurements: openObj('Measurements per file.'),
+        diffs: arr(openObj('A verified page: file, page, slideId, difference (share of differing pixels) and whether it is over the threshold.')),
+        verify: openObj('Whether verify ran and passed, the threshold, the mean and worst page difference, and the reader.'),
+        warnings: arr(str()),
+        ms: int({ minimum: 0, description: 'Time taken.' }),
+      },
+      { description: 'What was written and, with verify, how it compared.' },
+    ),
+  }),
   cli: 'export <format> --mode <mode> --theme <theme> --fonts <fonts> --embed-fonts --exclude-share-alike --baseline-target <baseline> --include-skipped --include-notes --include-comments --no-svg-vector --verify --out <out>',
   mcp: 'deck_export',
-  example: { format: 'pptx', mode: 'native', theme: ['light'] },
+  example: { format: 'pdf', mode: 'flatten', theme: ['light'], slideIds: ['title-1', 'title-body-2'] },
+  // A verify that finds a page over its threshold fails the export on the command line (exit 7); the report says which.
+  reportsErrors: (r: { report: { verify: { passed: boolean | null } } }) => r.report.verify.passed === false,
+  cliInput: (parsed) => {
+    const input = { ...parsed.input }
+    if (typeof input.theme === 'string') input.theme = input.theme === 'both' ? ['light', 'dark'] : String(input.theme).split(',')
+    return input
+  },
+  run: async (ctx, input: ExportInput) => {
+    const { runExport } = await import('../../export/run.js')
+    return runExport(ctx, await ctx.target(), input)
+  },
+  human: (r: { files: string[]; report: { pages: number; bytes: number; ms: number; verify: { ran: boolean; passed: boolean | null; mean: number | null; worst: number | null; threshold: number | null }; diffs: { file: string; page: number; slideId: string; difference: number; over: boolean }[]; warnings: string[] } }) =>
+    [
+      ...r.files,
+      `${r.report.pages} pages, ${(r.report.bytes / 1048576).toFixed(2)} MB, ${(r.report.ms / 1000).toFixed(1)} s`,
+      ...(r.report.verify.ran
+        ? [
+            `verify: ${r.report.verify.passed ? 'passed' : 'FAILED'} (mean ${pct(r.report.verify.mean)}, worst ${pct(r.report.verify.worst)}, threshold ${pct(r.report.verify.threshold)})`,
+            ...r.report.diffs.filter((d) => d.over).map((d) => `  ${d.file} page ${d.page} (${d.slideId}): ${pct(d.difference)} of pixels differ`),
+          ]
+        : []),
+      ...r.report.warnings,
+    ].join('\n'),
 })
+
+const pct = (n: number | null) => (n === null ? '-' : `${(n * 100).toFixed(2)} %`)
 
 export const exportCheck = defineAction({
   id: 'export.check',

@@ -1,0 +1,268 @@
+/**
+ * export.run (docs/export.md): the deck as PPTX or PDF, one file per appearance, and with both
+ * appearances `<deckId>-both.zip` holding the two.
+ *
+ * - flatten (default): the renderer's 2x pictures under an invisible text layer read back from the
+ *   page (pptx-flatten.ts, pdf.ts).
+ * - native: PDF is Chromium's vector print of the same sheets (fonts embedded, text selectable,
+ *   tagged), with an outline by section; PPTX is the editable writer (pptx-native.ts).
+ * - verify: every file rendered back through LibreOffice (PPTX) or poppler (PDF), each page diffed
+ *   against our own render of the slide (verify.ts); the report carries the per-page figures and a
+ *   page over its mode's threshold fails the export (CLI exit 7).
+ */
+import { existsSync, mkdirSync, readFileSync } from 'node:fs'
+import { join, relative } from 'node:path'
+import writeFileAtomic from 'write-file-atomic'
+import type { ActionContext } from '../core/action.js'
+import { fail } from '../core/errors.js'
+import { orderedSlides, slideTitle, type DeckDoc, type Slide } from '../model/deck.js'
+import type { Appearance } from '../render/paint.js'
+
+export interface ExportInput {
+  format: 'pptx' | 'pdf'
+  mode?: 'native' | 'flatten'
+  theme?: Appearance[]
+  fonts?: 'exact' | 'standard'
+  embedFonts?: boolean
+  headings?: 'raster'
+  rasterScale?: 'auto' | 2 | 3
+  pictureScale?: 2 | 3
+  excludeShareAlike?: boolean
+  svgVector?: boolean
+  baseline?: 'libreoffice' | 'none'
+  verify?: boolean
+  slideIds?: 'all' | string[]
+  includeSkipped?: boolean
+  includeNotes?: boolean
+  includeComments?: boolean
+  out?: string
+  batch?: Record<string, unknown>
+  merge?: Record<string, unknown>
+}
+
+export interface WrittenFile {
+  file: string
+  theme: Appearance
+  format: 'pptx' | 'pdf' | 'zip'
+  bytes: number
+  pages: number
+  /** Page size: PDF points or PPTX inches, and how far its aspect is from the sheet's 16:9. */
+  page?: { width: number; height: number; unit: 'pt' | 'in'; aspectError: number }
+}
+
+export interface ExportReport {
+  mode: 'native' | 'flatten'
+  format: 'pptx' | 'pdf'
+  slides: string[]
+  pages: number
+  bytes: number
+  fonts: string[]
+  rasters: string[]
+  files: WrittenFile[]
+  measurements: Record<string, unknown>
+  diffs: VerifyDiff[]
+  verify: { ran: boolean; passed: boolean | null; threshold: number | null; mean: number | null; worst: number | null; reader: string | null }
+  warnings: string[]
+  ms: number
+}
+
+export interface VerifyDiff {
+  file: string
+  page: number
+  slideId: string
+  /** Share of the page's pixels that differ from our render (pixelmatch, colour threshold 0.1). */
+  difference: number
+  over: boolean
+}
+
+/** The slides an export writes: the named ones (or all) in deck order, skipped ones only when asked. */
+export function exportSlides(doc: DeckDoc, slideIds: 'all' | string[] | undefined, includeSkipped: boolean): Slide[] {
+  const all = orderedSlides(doc)
+  if (slideIds !== undefined && slideIds !== 'all') {
+    slideIds.forEach((id, i) => {
+      if (!Object.hasOwn(doc.slides, id)) fail('not_found', `Deck "${doc.manifest.id}" has no slide "${id}".`, { pointer: `/slideIds/${i}` })
+    })
+  }
+  const named = slideIds === undefined || slideIds === 'all' ? all : all.filter((s) => slideIds.includes(s.id))
+  const slides = includeSkipped ? named : named.filter((s) => !s.skip)
+  if (!slides.length) fail('invalid_input', 'No slide to export: every slide named is skipped (includeSkipped writes them).', { pointer: '/slideIds' })
+  return slides
+}
+
+/** The section of each slide, for the PDF outline. */
+function sectionOf(doc: DeckDoc): Map<string, string> {
+  const out = new Map<string, string>()
+  for (const section of doc.manifest.sections) for (const id of section.slides) out.set(id, section.title || section.id)
+  return out
+}
+
+export async function runExport(ctx: ActionContext, doc: DeckDoc, input: ExportInput): Promise<{ files: string[]; report: ExportReport }> {
+  const started = performance.now()
+  for (const field of ['batch', 'merge'] as const) {
+    if (input[field] !== undefined) fail('not_implemented', `export.run ${field}: batched hosted export is not built on this instance; export in one call.`, { pointer: `/${field}`, details: { implemented: false } })
+  }
+  if (input.excludeShareAlike) fail('not_implemented', 'export.run excludeShareAlike: replacing share-alike pictures with their plate is not built yet; export without it.', { pointer: '/excludeShareAlike', details: { implemented: false } })
+  const mode = input.mode ?? 'flatten'
+  const format = input.format
+  const deckId = doc.manifest.id
+  const deckDir = ctx.ws.deckDir(deckId)
+  const slides = exportSlides(doc, input.slideIds, input.includeSkipped === true)
+  const appearances: Appearance[] = input.theme ?? ['light', 'dark']
+  const { abs: outDir } = await ctx.outputPath(input.out ?? '.studio/export', '/out')
+  mkdirSync(outDir, { recursive: true })
+  const warnings: string[] = []
+  const measurements: Record<string, unknown> = {}
+  const files: WrittenFile[] = []
+  const rasters = new Set<string>()
+  const fonts = new Set<string>()
+  const sections = sectionOf(doc)
+  const title = doc.manifest.title
+  if (input.includeComments) warnings.push('includeComments: this instance has no comment threads yet, so no comment parts were written.')
+  if (mode === 'flatten' && input.embedFonts) warnings.push('embedFonts applies to native PPTX only; a flattened file carries its text as pictures and needs no fonts.')
+  const outline = slides.map((slide, i) => ({ title: slideTitle(slide) || `Slide ${i + 1}`, section: sections.get(slide.id) ?? '', page: i }))
+
+  for (const appearance of appearances) {
+    const name = `${deckId}-${appearance}.${format}`
+    const path = join(outDir, name)
+    let bytes: Buffer
+    let pages = slides.length
+    if (mode === 'flatten') {
+      const { renderSlides } = await import('../render/pipeline.js')
+      const { records } = await renderSlides({
+        doc,
+        deckDir,
+        slides,
+        appearances: [appearance],
+        scale: 2,
+        format: 'png',
+        outDir: join(ctx.ws.root, '.studio', 'render', deckId),
+        root: ctx.ws.root,
+        collectText: true,
+        onProgress: (done, total) => ctx.progress(done, total, `Rendering (${appearance})`),
+      })
+      rasters.add('png')
+      const flat = records.map((record, i) => ({
+        png: readFileSync(join(ctx.ws.root, record.file)),
+        lines: record.lines ?? [],
+        title: outline[i].title,
+        notes: input.includeNotes ? (slides[i].notes ?? '') : undefined,
+        hidden: slides[i].skip === true,
+      }))
+      if (format === 'pptx') {
+        const { flattenPptx } = await import('./pptx-flatten.js')
+        bytes = await flattenPptx(flat, { title, font: 'Inter' })
+        fonts.add('Inter')
+      } else {
+        const { flattenPdf, PAGE_PT } = await import('./pdf.js')
+        const { colour, paintFor } = await import('../render/paint.js')
+        const paint = paintFor(doc.manifest, appearance)
+        // With notes, each slide's notes page follows it: the outline points at slide pages.
+        const withNotes = input.includeNotes === true
+        bytes = await flattenPdf(flat, { title, ink: colour(paint, 'ink'), paper: colour(paint, 'paper', 'paper'), outline: outline.map((o) => ({ ...o, page: withNotes ? o.page * 2 : o.page })) })
+        pages = withNotes ? slides.length * 2 : slides.length
+        fonts.add('Inter')
+        measurements[name] = { pageSize: PAGE_PT }
+      }
+    } else if (format === 'pdf') {
+      const { printPdf } = await import('../render/pipeline.js')
+      const { outlinePdf } = await import('./pdf.js')
+      const printed = await printPdf({ doc, deckDir, root: ctx.ws.root, slides, appearance, includeNotes: input.includeNotes === true })
+      const withNotes = input.includeNotes === true
+      bytes = await outlinePdf(printed, title, outline.map((o) => ({ ...o, page: withNotes ? o.page * 2 : o.page })))
+      pages = withNotes ? slides.length * 2 : slides.length
+    } else {
+      return fail('not_implemented', 'export.run mode native for PPTX: the editable PPTX writer is not built on this instance yet; use mode flatten, or format pdf.', { pointer: '/mode', details: { implemented: false } })
+    }
+    await writeFileAtomic(path, bytes)
+    const page = await pageSize(path, format)
+    if (page && page.aspectError > 0.001) warnings.push(`${name}: its page is ${page.width} × ${page.height} ${page.unit}, ${(page.aspectError * 100).toFixed(2)} % off the sheet's 16:9.`)
+    if (format === 'pdf') for (const font of await pdfFonts(path)) fonts.add(font)
+    files.push({ file: relative(ctx.ws.root, path) || path, theme: appearance, format, bytes: bytes.length, pages, ...(page ? { page } : {}) })
+  }
+
+  if (appearances.length === 2) {
+    const zipPath = join(outDir, `${deckId}-both.zip`)
+    const zipped = await zipFiles(files.map((f) => join(ctx.ws.root, f.file)))
+    await writeFileAtomic(zipPath, zipped)
+    files.push({ file: relative(ctx.ws.root, zipPath) || zipPath, theme: 'light', format: 'zip', bytes: zipped.length, pages: 0 })
+  }
+
+  let diffs: VerifyDiff[] = []
+  let verify: ExportReport['verify'] = { ran: false, passed: null, threshold: null, mean: null, worst: null, reader: null }
+  if (input.verify) {
+    const { verifyFiles } = await import('./verify.js')
+    const checked = await verifyFiles(ctx, doc, slides, files.filter((f) => f.format !== 'zip'), { mode, includeNotes: input.includeNotes === true })
+    diffs = checked.diffs
+    verify = { ran: true, passed: checked.passed, threshold: checked.threshold, mean: checked.mean, worst: checked.worst, reader: checked.reader }
+  }
+  const written = files.filter((f) => f.format !== 'zip')
+  return {
+    files: files.map((f) => f.file),
+    report: {
+      mode,
+      format,
+      slides: slides.map((s) => s.id),
+      pages: written[0]?.pages ?? 0,
+      bytes: files.reduce((sum, f) => sum + f.bytes, 0),
+      fonts: [...fonts].sort(),
+      rasters: [...rasters].sort(),
+      files,
+      measurements,
+      diffs,
+      verify,
+      warnings,
+      ms: Math.round(performance.now() - started),
+    },
+  }
+}
+
+/** The page size of a written file and its aspect's distance from 16:9. */
+async function pageSize(path: string, format: 'pptx' | 'pdf'): Promise<WrittenFile['page'] | undefined> {
+  const sheet = 1600 / 900
+  if (format === 'pdf') {
+    const { PDFDocument } = await import('pdf-lib')
+    const doc = await PDFDocument.load(readFileSync(path), { updateMetadata: false })
+    const first = doc.getPage(0).getSize()
+    return { width: round(first.width), height: round(first.height), unit: 'pt', aspectError: round(Math.abs(first.width / first.height / sheet - 1), 6) }
+  }
+  const { default: JSZip } = (await import('jszip')) as unknown as { default: typeof import('jszip') }
+  const zip = await JSZip.loadAsync(readFileSync(path))
+  const xml = (await zip.file('ppt/presentation.xml')?.async('string')) ?? ''
+  const m = /<p:sldSz[^>]*\bcx="(\d+)"[^>]*\bcy="(\d+)"/.exec(xml)
+  if (!m) return undefined
+  const w = Number(m[1]) / 914400
+  const h = Number(m[2]) / 914400
+  return { width: round(w, 4), height: round(h, 4), unit: 'in', aspectError: round(Math.abs(w / h / sheet - 1), 6) }
+}
+
+/** The font names a PDF embeds, by pdffonts (poppler) when installed, else none (its font objects are compressed). */
+async function pdfFonts(path: string): Promise<string[]> {
+  const { onPath, run } = await import('./office.js')
+  const pdffonts = onPath('pdffonts')
+  if (!pdffonts) return []
+  const ran = await run(pdffonts, [path], { timeoutMs: 60_000 })
+  const names = new Set<string>()
+  for (const line of ran.stdout.split('\n').slice(2)) {
+    const name = line.split(/\s+/)[0]
+    if (name) names.add(name.replace(/^[A-Z]{6}\+/, ''))
+  }
+  return [...names].sort()
+}
+
+/** The written files in one zip (stored as they are: PPTX and PDF are compressed already). */
+async function zipFiles(paths: string[]): Promise<Buffer> {
+  const module = (await import('archiver')) as unknown as { default: (format: 'zip', options?: import('archiver').ArchiverOptions) => import('archiver').Archiver }
+  const archive = module.default('zip', { store: true })
+  const chunks: Buffer[] = []
+  archive.on('data', (chunk: Buffer) => chunks.push(chunk))
+  const done = new Promise<void>((resolve, reject) => {
+    archive.on('end', () => resolve())
+    archive.on('error', reject)
+  })
+  for (const path of paths) if (existsSync(path)) archive.file(path, { name: path.split('/').pop()!, date: new Date(0) })
+  await archive.finalize()
+  await done
+  return Buffer.concat(chunks)
+}
+
+const round = (n: number, places = 2) => Math.round(n * 10 ** places) / 10 ** places
