@@ -28,7 +28,7 @@ import { availableParallelism, tmpdir } from 'node:os'
 import { dirname, join, relative, resolve } from 'node:path'
 import { fail } from '../core/errors.js'
 import { packageRoot } from '../store/workspace.js'
-import { DEBIAN_PACKAGES, findProgram, probePython, type PythonProbe } from './programs.js'
+import { DEBIAN_PACKAGES, findProgram, probePython, requireProgram, type PythonProbe } from './programs.js'
 
 const load = createRequire(import.meta.url)
 
@@ -156,8 +156,8 @@ function said(output: string): string {
  */
 export async function fontsPython(root: string, given?: string): Promise<PythonProbe> {
   if (given) {
+    requireProgram(given, DEBIAN_PACKAGES.python3, { purpose: 'Cutting the export fonts', pointer: '/python' })
     const probe = await probePython(given, MODULES)
-    if (!probe.path) fail('missing_program', `The Python given (--python ${given}) was not found. ${INSTALL_HINT}`, { pointer: '/python', details: { program: given, package: DEBIAN_PACKAGES.python3 } })
     if (!hasFontTools(probe)) {
       fail('missing_program', `The Python given (--python ${given}) ${probe.runs ? 'has no fontTools module' : 'does not run'}; cutting the export fonts needs python3 with fontTools. ${INSTALL_HINT}`, {
         pointer: '/python',

@@ -45,16 +45,17 @@ export function findProgram(name: string, env: NodeJS.ProcessEnv = process.env):
 
 /**
  * The absolute path of a program the caller is about to run, or a `missing_program` failure that names
- * it and its Debian package (`purpose` says what needs it: "Verifying an export").
+ * it and its Debian package. `purpose` says what needs it ("Verifying an export"); `pointer` names the
+ * input field that gave the program, when one did.
  */
-export function requireProgram(name: string, debianPackage: string, purpose?: string): string {
+export function requireProgram(name: string, debianPackage: string, options: { purpose?: string; pointer?: string } = {}): string {
   const found = findProgram(name)
   if (found) return found
   const where = name.includes('/') ? `at ${name}` : 'on PATH'
   return fail(
     'missing_program',
-    `${purpose ?? 'This action'} needs the program "${name}", which was not found ${where}. On Debian or Ubuntu: apt-get install ${debianPackage}.`,
-    { details: { program: name, package: debianPackage } },
+    `${options.purpose ?? 'This action'} needs the program "${name}", which was not found ${where}. On Debian or Ubuntu: apt-get install ${debianPackage}.`,
+    { ...(options.pointer !== undefined ? { pointer: options.pointer } : {}), details: { program: name, package: debianPackage } },
   )
 }
 
