@@ -13,6 +13,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { after, before, describe, it } from 'node:test'
 import { EXPORT_FACES, SOURCE_FILE } from '../../src/export/fonts.js'
+import { findProgram } from '../../src/export/programs.js'
 import { ROOT, studio, workspace } from '../helpers/studio.js'
 
 const COMMITTED = join(ROOT, 'fonts', 'export')
@@ -148,6 +149,42 @@ describe('fonts.build cuts the export faces and checks the committed set', () =>
     assert.equal((r.stdout.match(/: (changed|missing|extra)/g) ?? []).length, 3, r.stdout)
     // --check writes nothing: the copy is as it was.
     assert.deepEqual(Object.fromEntries(readdirSync(copy).map((f) => [f, readFileSync(join(copy, f)).toString('base64')])), before)
+  })
+
+  it('LibreOffice finds each committed face by the name a presentation names it with', { timeout: 120_000 }, async (t) => {
+    const soffice = findProgram('soffice')
+    const pdffonts = findProgram('pdffonts')
+    if (!soffice || !pdffonts) return t.skip('no soffice or pdffonts (apt-get install libreoffice-impress poppler-utils)')
+    // An Impress document whose paragraphs name the typefaces, converted with only fontconfig's usual
+    // fonts plus the committed folder: the PDF embeds the face each name should reach.
+    const dir = join(temp, 'libreoffice')
+    mkdirSync(dir)
+    writeFileSync(join(dir, 'fonts.conf'), `<?xml version="1.0"?><fontconfig><include ignore_missing="yes">/etc/fonts/fonts.conf</include><dir>${COMMITTED}</dir><cachedir>${join(dir, 'cache')}</cachedir></fontconfig>`)
+    const faces = EXPORT_FACES.filter((f) => f.set === 'standard' || f.opsz === 20 || f.opsz === 26)
+    const attr = (text: string) => text.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/'/g, '&apos;')
+    const ns = ['office:urn:oasis:names:tc:opendocument:xmlns:office:1.0', 'style:urn:oasis:names:tc:opendocument:xmlns:style:1.0', 'text:urn:oasis:names:tc:opendocument:xmlns:text:1.0', 'draw:urn:oasis:names:tc:opendocument:xmlns:drawing:1.0', 'fo:urn:oasis:names:tc:opendocument:xmlns:xsl-fo-compatible:1.0', 'svg:urn:oasis:names:tc:opendocument:xmlns:svg-compatible:1.0']
+      .map((n) => `xmlns:${n.slice(0, n.indexOf(':'))}="${n.slice(n.indexOf(':') + 1)}"`)
+      .join(' ')
+    writeFileSync(
+      join(dir, 'names.fodp'),
+      `<?xml version="1.0" encoding="UTF-8"?><office:document ${ns} office:version="1.2" office:mimetype="application/vnd.oasis.opendocument.presentation">` +
+        `<office:font-face-decls>${faces.map((f) => `<style:font-face style:name="${attr(f.typeface)}" svg:font-family="${attr(`'${f.typeface}'`)}"/>`).join('')}</office:font-face-decls>` +
+        `<office:automatic-styles>${faces.map((f, i) => `<style:style style:name="P${i}" style:family="paragraph"><style:text-properties style:font-name="${attr(f.typeface)}" fo:font-size="24pt"/></style:style>`).join('')}</office:automatic-styles>` +
+        `<office:body><office:presentation><draw:page draw:name="p1"><draw:frame svg:x="1cm" svg:y="1cm" svg:width="25cm" svg:height="15cm"><draw:text-box>` +
+        faces.map((f, i) => `<text:p text:style-name="P${i}">${f.typeface}: Hamburgefonstiv 0123</text:p>`).join('') +
+        `</draw:text-box></draw:frame></draw:page></office:presentation></office:body></office:document>`,
+    )
+    execFileSync(soffice, [`-env:UserInstallation=file://${join(dir, 'profile')}`, '--headless', '--convert-to', 'pdf', '--outdir', dir, join(dir, 'names.fodp')], {
+      env: { ...process.env, FONTCONFIG_FILE: join(dir, 'fonts.conf') },
+      stdio: 'ignore',
+      timeout: 110_000,
+    })
+    const embedded = execFileSync(pdffonts, [join(dir, 'names.pdf')], { encoding: 'utf8' })
+      .split('\n')
+      .slice(2)
+      .map((line) => line.split(/\s+/)[0].replace(/^[A-Z]{6}\+/, ''))
+      .filter(Boolean)
+    for (const face of faces) assert.ok(embedded.includes(face.postscript), `"${face.typeface}" reached ${face.postscript}: embedded ${embedded.join(', ')}`)
   })
 
   it('a Python that is missing or lacks fontTools is refused, naming it, with nothing written', async () => {
