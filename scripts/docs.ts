@@ -84,7 +84,7 @@ export function actionsMarkdown(): string {
       out.push('', `### \`${a.id}\` — ${a.label}`, '')
       out.push(a.doc, '')
       out.push(`- milestone ${a.milestone}; ${a.mutates ? 'changes the deck' : 'read'}; transports ${[...a.transportSet].join(' ')}; ${a.implemented ? '**implemented**' : '*not implemented (501)*'}`)
-      out.push(`- CLI: ${a.cli ? `\`studio ${a.cli}\`` : '—'}${a.reportsErrors ? `; exits ${FINDINGS_EXIT_CODE} when the result reports errors ([exit codes](errors.md))` : ''}`)
+      out.push(`- CLI: ${a.cli ? `\`studio ${a.cli}\`` : '—'}${a.reportsErrors ? `; exits ${a.findingsExitCode ?? FINDINGS_EXIT_CODE} when the result reports errors ([exit codes](errors.md))` : ''}`)
       out.push(`- MCP: ${a.mcp ? `\`${a.mcp}\`` : '—'}`)
       if (a.transportSet.has('H')) out.push(`- HTTP: \`POST /api/actions/${a.id}\``)
       const props = (a.input.properties as Record<string, Schema>) ?? {}
@@ -149,7 +149,9 @@ export function errorsMarkdown(): string {
     '|---|---|---|---|---|',
   ]
   for (const [code, [status, exit]] of Object.entries(ERROR_CODES)) out.push(`| \`${code}\` | ${ERROR_TITLES[code as ErrorCode]} | ${status} | ${exit} | ${ERROR_DOCS[code as ErrorCode]} |`)
-  const checks = ACTIONS.filter((a) => a.reportsErrors && a.cli).map((a) => `\`studio ${a.cli!.split(' <')[0].split(' --')[0]}\` (${a.id})`)
+  const command = (a: (typeof ACTIONS)[number]) => `\`studio ${a.cli!.split(' <')[0].split(' --')[0]}\` (${a.id})`
+  const checks = ACTIONS.filter((a) => a.reportsErrors && a.cli && a.findingsExitCode === undefined).map(command)
+  const ownCodes = ACTIONS.filter((a) => a.reportsErrors && a.cli && a.findingsExitCode !== undefined)
   out.push(
     '',
     'Exit code 0 is success. A command that prints help or its version exits 0; an unknown command or flag exits 2 (oclif).',
@@ -161,6 +163,14 @@ export function errorsMarkdown(): string {
     'package is invalid or a reader that is installed (LibreOffice, python-pptx) cannot open it or counts other pages (docs/export.md).',
     '',
   )
+  for (const a of ownCodes) {
+    const shared = Object.entries(ERROR_CODES).filter(([, [, exit]]) => exit === a.findingsExitCode).map(([code]) => `\`${code}\``)
+    out.push(
+      `Exit code ${a.findingsExitCode} from ${command(a)}: a check as above, with the exit code the spec fixes for it (\`studio ${a.cli}\`; see the action in [actions.md](actions.md)).` +
+        (shared.length ? ` Errors ${shared.join(', ')} exit ${a.findingsExitCode} too: with \`--json\` a finding prints the action's result and an error prints the error object with its \`code\`.` : ''),
+      '',
+    )
+  }
   return out.join('\n')
 }
 

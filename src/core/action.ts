@@ -60,6 +60,8 @@ export interface ActionSpec<I = any, O = any> {
    * FINDINGS_EXIT_CODE (docs/errors.md).
    */
   reportsErrors?: (result: O) => boolean
+  /** The CLI exit code when `reportsErrors` holds, where the spec fixes one (`studio fonts build --check`: 1); FINDINGS_EXIT_CODE when absent. */
+  findingsExitCode?: number
   /** Short command forms beside `cli` (deck.push is also `studio push`), as oclif ids (`push`). */
   cliAliases?: string[]
   /** Where stdin (`< file.json`) lands; inferred from the form's file name when absent. */

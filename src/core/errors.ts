@@ -26,6 +26,7 @@ export const ERROR_CODES = {
   internal: [500, 1],
   storage: [500, 1],
   render_failed: [500, 1],
+  missing_program: [500, 1],
   not_implemented: [501, 6],
   fetch_failed: [502, 1],
 } as const satisfies Record<string, readonly [number, number]>
@@ -61,6 +62,7 @@ export const ERROR_TITLES: Record<ErrorCode, string> = {
   internal: 'Internal error',
   storage: 'Storage error',
   render_failed: 'Render failed',
+  missing_program: 'Program missing',
   not_implemented: 'Not implemented',
 }
 
@@ -88,6 +90,7 @@ export const ERROR_DOCS: Record<ErrorCode, string> = {
   storage: 'The file system or git refused an operation; the deck is unchanged or was repaired.',
   render_failed: 'The renderer or an image codec failed: no Chromium to render with (the message names the three places it is looked for), or Chromium or sharp failed. Nothing was written.',
   not_implemented: 'The action is declared in the table but not built on this instance (`implemented: false`).',
+  missing_program: 'A program the action runs is not installed (LibreOffice\'s `soffice`, poppler\'s `pdftoppm` or `pdfinfo`, a Python with fontTools): the message names it and the Debian package that provides it, `details.program` and `details.package` carry both. Nothing was written.',
 }
 
 /** The JSON body every transport sends for a failure. */

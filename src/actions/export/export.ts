@@ -9,6 +9,7 @@ import { SLOTS } from '../../model/layouts.js'
 import { plainOf } from '../../model/lint.js'
 import { arr, bool, FilePath, int, lit, obj, oneOf, openObj, opt, SlideId, SlideIdsOrAll, str, Themes } from '../../model/schema.js'
 import { CurrentRevision, planned, result } from '../../model/results.js'
+import { buildExportFonts, fontsBuildHuman, type FontsBuildResult } from '../../export/fonts.js'
 
 const slideIds = opt({ ...SlideIdsOrAll, description: "'all' (default) or a subset of slide ids." })
 const includeSkipped = opt(bool({ default: false, description: 'Include skipped slides; off by default.' }))
@@ -331,17 +332,35 @@ export const buildRun = defineAction({
 export const fontsBuild = defineAction({
   id: 'fonts.build',
   label: 'Build export fonts',
-  doc: 'Cuts the static export font set from the variable source font; check compares the committed set with a fresh build (exit code 1 when it differs).',
+  doc:
+    'Cuts the static export font set from the variable source font (Inter, wght and opsz axes) with fontTools: the standard set (Inter, Inter Medium, Inter Display, Inter Display Medium) ' +
+    'and the exact set (Inter 14pt through Inter 26pt, regular and medium), TrueType files in fonts/export/ (STUDIO_EXPORT_FONTS_DIR overrides the folder; docs/export.md "Fonts"). ' +
+    'check cuts a fresh set into a temporary folder and compares bytes with the committed one; the CLI exits 1 when they differ. ' +
+    'The interpreter: python when given (it must have fontTools), else the first of .studio/venv/bin/python, python3 and /usr/bin/python3 that has fontTools, else .studio/venv is created from requirements-fonts.txt.',
   group: 'export',
   milestone: 'M6',
   mutates: false,
   transports: 'C',
   input: obj({
     check: opt(bool({ description: 'Compare the committed export font set with a fresh build; exit code 1 when it differs.' })),
-    python: opt(str({ description: '.studio/venv/bin/python when absent, created from the requirements file when missing.' })),
+    python: opt(str({ description: 'An interpreter with fontTools. When absent: .studio/venv/bin/python when it exists, else python3, else /usr/bin/python3, the first with fontTools; .studio/venv is created from requirements-fonts.txt when none has it.' })),
   }),
-  output: planned(result({ faces: arr(str(), { description: 'The faces built or compared (file names).' }), differs: opt(bool({ description: 'With check: whether the committed set differs.' })) })),
+  output: result({
+    dir: str({ description: 'The folder built or checked (relative to the package when inside it).' }),
+    faces: arr(str(), { description: 'The faces built or compared (file names).' }),
+    differs: opt(bool({ description: 'With check: whether the committed set differs.' })),
+    differences: opt(arr(obj({ file: str(), state: oneOf(['changed', 'missing', 'extra']) }), { description: 'With check: each file that differs (changed bytes, missing from the folder, an extra .ttf in it).' })),
+    python: str({ description: 'The interpreter that cut the faces.' }),
+    fontTools: str({ description: 'Its fontTools version.' }),
+    brotli: oneOf(['module', 'node'], { description: "How WOFF2 was decompressed: Python's brotli module, or Node's zlib when the interpreter lacks it." }),
+    seconds: { type: 'number', minimum: 0, description: 'Wall time of the build.' },
+  }),
   cli: 'fonts build --check',
   mcp: null,
   example: { check: true },
+  annotations: { writes: true, idempotent: true },
+  reportsErrors: (r: { differs?: boolean }) => r.differs === true,
+  findingsExitCode: 1,
+  run: (ctx, input: { check?: boolean; python?: string }) => buildExportFonts(input, ctx.ws.root),
+  human: (r: FontsBuildResult) => fontsBuildHuman(r),
 })

@@ -4,7 +4,7 @@
  * `--json` prints the result, or the error shape, as JSON on stdout. Otherwise people get a short
  * rendering (chalk, honouring NO_COLOR and non-TTY) and notes on stderr. The exit code comes from
  * the error code (docs/errors.md); a check whose result reports errors (the action's
- * `reportsErrors`) prints its result and exits with FINDINGS_EXIT_CODE.
+ * `reportsErrors`) prints its result and exits with FINDINGS_EXIT_CODE (or the action's `findingsExitCode`).
  */
 import { readFile } from 'node:fs/promises'
 import type { Action, CliParsed } from '../../core/action.js'
@@ -108,7 +108,7 @@ export async function runAction(action: Action, form: Form, argv: Record<string,
     })
     spinner?.stop()
     notes.push(...callNotes)
-    if (action.reportsErrors?.(result)) process.exitCode = FINDINGS_EXIT_CODE
+    if (action.reportsErrors?.(result)) process.exitCode = action.findingsExitCode ?? FINDINGS_EXIT_CODE
     if (json) {
       process.stdout.write(JSON.stringify(result, null, 2) + '\n')
       return
