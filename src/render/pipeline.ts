@@ -372,7 +372,7 @@ const TEXT_LINES = `(() => {
     if (!style || style.visibility === 'hidden' || style.display === 'none' || style.opacity === '0') continue
     const size = parseFloat(style.fontSize) || 16
     let line = null
-    const re = /\S+/g
+    const re = /\\S+/g
     for (let m = re.exec(text); m; m = re.exec(text)) {
       range.setStart(node, m.index)
       range.setEnd(node, m.index + m[0].length)
