@@ -23,7 +23,10 @@ import type { VerifyDiff, WrittenFile } from './run.js'
  */
 export const VERIFY_THRESHOLDS = { flatten: 0.02, 'native-pdf': 0.02, 'native-pptx': 0.08 } as const
 
-export function verifyThreshold(mode: 'native' | 'flatten', format: 'pptx' | 'pdf'): number {
+/** The threshold of a mode and format; STUDIO_VERIFY_THRESHOLD (a share, 0 to 1) sets a stricter or looser one for every file. */
+export function verifyThreshold(mode: 'native' | 'flatten', format: 'pptx' | 'pdf', env: NodeJS.ProcessEnv = process.env): number {
+  const set = env.STUDIO_VERIFY_THRESHOLD
+  if (set !== undefined && set !== '' && Number.isFinite(Number(set)) && Number(set) >= 0 && Number(set) <= 1) return Number(set)
   return mode === 'flatten' ? VERIFY_THRESHOLDS.flatten : VERIFY_THRESHOLDS[`native-${format}`]
 }
 

@@ -1,0 +1,135 @@
+/**
+ * export.run through its CLI form on the brand sample: flattened PDF and PPTX (the 2x pictures under
+ * an invisible text layer whose words are the deck's), the vector PDF (fonts embedded, text
+ * selectable, tagged, an outline by section), notes pages, skipped slides, one file per appearance and
+ * the zip of both, page sizes within 0.1 % of the sheet's, every PPTX passing our package walk, and
+ * verify reading the files back through LibreOffice and poppler (failing past its threshold).
+ * The deck is unchanged: no commit.
+ */
+import assert from 'node:assert/strict'
+import { execFileSync } from 'node:child_process'
+import { existsSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { after, before, describe, it } from 'node:test'
+import JSZip from 'jszip'
+import { PDFDocument, PDFDict, PDFName } from 'pdf-lib'
+import { walkPackage } from '../../src/export/opc.js'
+import { commitCount, studio, workspace } from '../helpers/studio.js'
+
+const haveSoffice = (() => {
+  try {
+    execFileSync('sh', ['-c', 'command -v soffice'], { stdio: 'ignore' })
+    return true
+  } catch {
+    return false
+  }
+})()
+
+const text = (pdf: string, first?: number, last?: number) =>
+  execFileSync('pdftotext', [...(first ? ['-f', String(first), '-l', String(last ?? first)] : []), '-layout', pdf, '-'], { encoding: 'utf8' })
+
+describe('export.run', () => {
+  let ws: Awaited<ReturnType<typeof workspace>>
+  const SLIDES = ['title-1', 'title-body-1', 'two-columns-1', 'table-1', 'chart-1', 'freeform-1']
+  const run = async (args: string[], env: Record<string, string> = {}) => {
+    const r = await studio(ws.dir, [...args, '--json'], { env })
+    return r
+  }
+  before(async () => {
+    ws = await workspace()
+    const created = await studio(ws.dir, ['deck', 'create', 'Sample', '--from', 'brand-sample', '--id', 'sample', '--json'])
+    assert.equal(created.code, 0, created.stdout)
+    assert.equal((await studio(ws.dir, ['slide', 'skip', 'two-columns-1', '--json'])).code, 0)
+    const notes = await studio(ws.dir, ['slide', 'patch', 'title-body-1', '--set', '/notes="Say the costs first, then the lead time."', '--json'])
+    assert.equal(notes.code, 0, notes.stdout)
+  })
+  after(() => ws?.cleanup())
+
+  it('writes a flattened PDF per appearance and the zip of both: pictures under the deck\'s words, an outline, no commit', async () => {
+    const before = await commitCount(ws.git)
+    const r = await run(['export', 'pdf', '--input', JSON.stringify({ slideIds: SLIDES })])
+    assert.equal(r.code, 0, r.stdout)
+    assert.equal(await commitCount(ws.git), before, 'the deck is unchanged')
+    assert.deepEqual(r.json.files, ['.studio/export/sample-light.pdf', '.studio/export/sample-dark.pdf', '.studio/export/sample-both.zip'])
+    // The skipped slide is left out.
+    assert.deepEqual(r.json.report.slides, SLIDES.filter((s) => s !== 'two-columns-1'))
+    const light = join(ws.dir, r.json.files[0])
+    const doc = await PDFDocument.load(readFileSync(light))
+    assert.equal(doc.getPageCount(), 5)
+    for (const page of doc.getPages()) {
+      const { width, height } = page.getSize()
+      assert.ok(Math.abs(width / 1200 - 1) < 0.001 && Math.abs(height / 675 - 1) < 0.001, `${width} × ${height}`)
+    }
+    // The invisible text layer holds each slide's words, where the slide shows them.
+    assert.match(text(light, 2), /Opening 2: what changed/)
+    assert.match(text(light, 2), /Costs fell by half/)
+    assert.match(text(light, 3), /Opening 7: numbers/)
+    // One bookmark per slide, under its section.
+    const outlines = doc.catalog.lookup(PDFName.of('Outlines'), PDFDict)
+    const section = outlines.lookup(PDFName.of('First'), PDFDict)
+    assert.equal(section.lookup(PDFName.of('Title'))!.toString().length > 2, true)
+    assert.equal((outlines.lookup(PDFName.of('Count')) as unknown as { asNumber(): number }).asNumber(), 1 + 5)
+    const zip = await JSZip.loadAsync(readFileSync(join(ws.dir, r.json.files[2])))
+    assert.deepEqual(Object.keys(zip.files).sort(), ['sample-dark.pdf', 'sample-light.pdf'])
+    assert.equal((await zip.file('sample-dark.pdf')!.async('nodebuffer')).equals(readFileSync(join(ws.dir, r.json.files[1]))), true)
+  })
+
+  it('writes the vector PDF from Chromium: fonts embedded, text selectable, tagged, notes pages after each slide', async () => {
+    const r = await run(['export', 'pdf', '--mode', 'native', '--theme', 'light', '--include-notes', '--include-skipped', '--input', JSON.stringify({ slideIds: SLIDES })])
+    assert.equal(r.code, 0, r.stdout)
+    const file = join(ws.dir, r.json.files[0])
+    const doc = await PDFDocument.load(readFileSync(file))
+    assert.equal(doc.getPageCount(), SLIDES.length * 2, 'a notes page after each slide')
+    assert.ok(doc.catalog.get(PDFName.of('StructTreeRoot')), 'tagged')
+    assert.ok(r.json.report.fonts.some((f: string) => f.startsWith('Inter')), r.json.report.fonts.join(' '))
+    assert.match(text(file, 3), /Opening 2: what changed/)
+    assert.match(text(file, 4), /Say the costs first, then the lead time\./)
+    assert.match(text(file, 5), /Opening 3: before and after/, 'the skipped slide, asked for')
+  })
+
+  it('writes a flattened PPTX that passes the package walk: 16:9, a picture and invisible text per slide, notes, hidden skipped slides', async () => {
+    const r = await run(['export', 'pptx', '--theme', 'light', '--include-notes', '--include-skipped', '--input', JSON.stringify({ slideIds: SLIDES })])
+    assert.equal(r.code, 0, r.stdout)
+    const file = join(ws.dir, r.json.files[0])
+    const walked = await walkPackage(file)
+    assert.deepEqual(walked.invalid, [])
+    assert.equal(walked.pages, SLIDES.length)
+    assert.equal(walked.hidden, 1)
+    assert.deepEqual(walked.rasters, ['png'])
+    assert.deepEqual(r.json.report.files[0].page, { width: 13.3333, height: 7.5, unit: 'in', aspectError: 0 })
+    const zip = await JSZip.loadAsync(readFileSync(file))
+    const slide2 = await zip.file('ppt/slides/slide2.xml')!.async('string')
+    assert.match(slide2, /Costs fell by half/)
+    assert.match(slide2, /<a:alpha val="0"\/>/, 'the text is invisible')
+    const notes = Object.keys(zip.files).filter((n) => /^ppt\/notesSlides\/notesSlide\d+\.xml$/.test(n))
+    const notesText = await Promise.all(notes.map((n) => zip.file(n)!.async('string')))
+    assert.ok(notesText.some((x) => x.includes('Say the costs first, then the lead time.')))
+    const slide3 = await zip.file('ppt/slides/slide3.xml')!.async('string')
+    assert.match(slide3, /<p:sld[^>]*show="0"/, 'the skipped slide is hidden')
+  })
+
+  it('refuses bad input with nothing written: an unknown slide, every slide skipped, an unknown format', async () => {
+    const unknown = await run(['export', 'pdf', '--input', JSON.stringify({ slideIds: ['nope'] })])
+    assert.deepEqual([unknown.json.code, unknown.json.pointer], ['not_found', '/slideIds/0'])
+    const skipped = await run(['export', 'pdf', '--input', JSON.stringify({ slideIds: ['two-columns-1'] })])
+    assert.deepEqual([skipped.json.code, skipped.json.pointer], ['invalid_input', '/slideIds'])
+    const format = await run(['export', 'docx'])
+    assert.deepEqual([format.json.code, format.json.pointer], ['invalid_input', '/format'])
+    assert.equal(existsSync(join(ws.dir, '.studio/export/sample-light.docx')), false)
+  })
+
+  it('verify reads the files back and passes on the brand sample; a tighter threshold fails it with the pages named (exit 7)', { skip: !haveSoffice && 'LibreOffice is not installed' }, async () => {
+    const pick = ['title-body-1', 'table-1', 'chart-1']
+    const passed = await run(['export', 'pptx', '--theme', 'light', '--verify', '--input', JSON.stringify({ slideIds: pick })])
+    assert.equal(passed.code, 0, passed.stdout)
+    const { verify, diffs } = passed.json.report
+    assert.deepEqual([verify.ran, verify.passed, verify.reader], [true, true, 'LibreOffice Impress, poppler'])
+    assert.equal(diffs.length, 3)
+    assert.ok(verify.worst <= verify.threshold && verify.worst > 0, JSON.stringify(verify))
+    const strict = await run(['export', 'pdf', '--mode', 'native', '--theme', 'light', '--verify', '--input', JSON.stringify({ slideIds: pick })], { STUDIO_VERIFY_THRESHOLD: '0' })
+    assert.equal(strict.code, 7, strict.stdout)
+    assert.equal(strict.json.report.verify.passed, false)
+    assert.deepEqual(strict.json.report.diffs.filter((d: { over: boolean }) => d.over).map((d: { slideId: string }) => d.slideId), pick)
+    assert.ok(existsSync(join(ws.dir, strict.json.files[0])), 'the file is written; the report says it did not verify')
+  })
+})
