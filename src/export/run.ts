@@ -63,7 +63,6 @@ export interface ExportReport {
   diffs: VerifyDiff[]
   verify: { ran: boolean; passed: boolean | null; threshold: number | null; mean: number | null; worst: number | null; reader: string | null }
   warnings: string[]
-  ms: number
 }
 
 export interface VerifyDiff {
@@ -97,7 +96,6 @@ function sectionOf(doc: DeckDoc): Map<string, string> {
 }
 
 export async function runExport(ctx: ActionContext, doc: DeckDoc, input: ExportInput): Promise<{ files: string[]; report: ExportReport }> {
-  const started = performance.now()
   for (const field of ['batch', 'merge'] as const) {
     if (input[field] !== undefined) fail('not_implemented', `export.run ${field}: batched hosted export is not built on this instance; export in one call.`, { pointer: `/${field}`, details: { implemented: false } })
   }
@@ -211,7 +209,6 @@ export async function runExport(ctx: ActionContext, doc: DeckDoc, input: ExportI
       diffs,
       verify,
       warnings,
-      ms: Math.round(performance.now() - started),
     },
   }
 }

@@ -62,7 +62,6 @@ export const exportRun = defineAction<any, any>({
         diffs: arr(openObj('A verified page: file, page, slideId, difference (share of differing pixels) and whether it is over the threshold.')),
         verify: openObj('Whether verify ran and passed, the threshold, the mean and worst page difference, and the reader.'),
         warnings: arr(str()),
-        ms: int({ minimum: 0, description: 'Time taken.' }),
       },
       { description: 'What was written and, with verify, how it compared.' },
     ),
@@ -81,10 +80,10 @@ export const exportRun = defineAction<any, any>({
     const { runExport } = await import('../../export/run.js')
     return runExport(ctx, await ctx.target(), input)
   },
-  human: (r: { files: string[]; report: { pages: number; bytes: number; ms: number; verify: { ran: boolean; passed: boolean | null; mean: number | null; worst: number | null; threshold: number | null }; diffs: { file: string; page: number; slideId: string; difference: number; over: boolean }[]; warnings: string[] } }) =>
+  human: (r: { files: string[]; report: { pages: number; bytes: number; verify: { ran: boolean; passed: boolean | null; mean: number | null; worst: number | null; threshold: number | null }; diffs: { file: string; page: number; slideId: string; difference: number; over: boolean }[]; warnings: string[] } }) =>
     [
       ...r.files,
-      `${r.report.pages} pages, ${(r.report.bytes / 1048576).toFixed(2)} MB, ${(r.report.ms / 1000).toFixed(1)} s`,
+      `${r.report.pages} pages, ${(r.report.bytes / 1048576).toFixed(2)} MB`,
       ...(r.report.verify.ran
         ? [
             `verify: ${r.report.verify.passed ? 'passed' : 'FAILED'} (mean ${pct(r.report.verify.mean)}, worst ${pct(r.report.verify.worst)}, threshold ${pct(r.report.verify.threshold)})`,
