@@ -3,7 +3,7 @@
 // the same run (the machines here are shared and noisy, so absolute numbers drift; ratios hold).
 // Each case runs ROUNDS times, interleaved with its baseline; medians are reported.
 import { execFileSync, spawnSync } from 'node:child_process'
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 
@@ -300,6 +300,16 @@ row('MCP deck_rename call (median)', median(mcpWrite), 'ms', x(mcpWrite, mcp.com
   console.log(`diff.run 0..${REVISIONS} in process (prose)`.padEnd(44), median(prose).toFixed(1).padStart(10), String(prosePerCall).padStart(10), r(prose, proseRuns.gitLog), 'x one git log')
 }
 
+/** The peer's deck: the same slides' text as Marp Markdown (a heading and the rest as bullets). */
+function marpMarkdown(deckDir, order) {
+  const plain = (t) => String(t).replace(/<[^>]+>/g, '').replace(/\n/g, ' ')
+  return ['---', 'marp: true', '---', ''].join('\n') + order.map((id) => {
+    const slide = JSON.parse(readFileSync(join(deckDir, 'slides', `${id}.json`), 'utf8'))
+    const texts = [slide.title, slide.subtitle, ...(slide.blocks ?? []).flatMap((b) => [b.text, ...(b.items ?? []).map((i) => i.text), ...(b.rows ?? []).map((r) => r.join(' | '))])].filter((t) => typeof t === 'string' && t)
+    return `# ${plain(texts[0] ?? id)}\n\n${texts.slice(1).map((t) => `- ${plain(t)}`).join('\n')}\n`
+  }).join('\n---\n\n')
+}
+
 // ---- Renderer (issue 9): the 95-slide brand sample rendered to PNG at 1x and 2x by `studio render`
 // (browser launch reported apart), the same number of slides through Marp CLI's --images png as the
 // peer (same Chromium, 1600 × 900), warm-Chromium screenshots of a plain sheet as the baseline, and
@@ -314,14 +324,7 @@ row('MCP deck_rename call (median)', median(mcpWrite), 'ms', x(mcpWrite, mcp.com
   execFileSync(node, [BIN, 'deck', 'create', 'Brand', '--from', 'brand-sample', '--json'], { cwd: rws })
   const deckDir = join(rws, 'decks', 'brand')
   const order = JSON.parse(readFileSync(join(deckDir, 'deck.json'), 'utf8')).sections.flatMap((s) => s.slides)
-  // The peer's deck: the same slides' text as Marp Markdown (a heading and the rest as bullets).
-  const plain = (t) => String(t).replace(/<[^>]+>/g, '').replace(/\n/g, ' ')
-  const md = ['---', 'marp: true', '---', ''].join('\n') + order.map((id) => {
-    const slide = JSON.parse(readFileSync(join(deckDir, 'slides', `${id}.json`), 'utf8'))
-    const texts = [slide.title, slide.subtitle, ...(slide.blocks ?? []).flatMap((b) => [b.text, ...(b.items ?? []).map((i) => i.text), ...(b.rows ?? []).map((r) => r.join(' | '))])].filter((t) => typeof t === 'string' && t)
-    return `# ${plain(texts[0] ?? id)}\n\n${texts.slice(1).map((t) => `- ${plain(t)}`).join('\n')}\n`
-  }).join('\n---\n\n')
-  writeFileSync(join(rws, 'deck.md'), md)
+  writeFileSync(join(rws, 'deck.md'), marpMarkdown(deckDir, order))
   const marp = join(ROOT, 'node_modules', '.bin', 'marp')
   const haveMarp = existsSync(marp)
   const pw = await import('playwright-core')
@@ -490,4 +493,79 @@ row('MCP deck_rename call (median)', median(mcpWrite), 'ms', x(mcpWrite, mcp.com
   const row95 = (name, xs, note = '') => console.log(name.padEnd(44), p95(xs).toFixed(2).padStart(10), median(xs).toFixed(2).padStart(9), `${(p95(xs) / p95(runs.scan)).toFixed(2)}x`.padStart(8), note)
   row95('scan every title once (baseline)', runs.scan)
   row95('logo.search p95 (in process)', runs.search, 'target p95 < 20 ms')
+}
+
+// ---- Export (issue 11): the 95-slide brand sample exported by `studio export`, each case side by side
+// with Marp CLI on the same 95 slides' text (same Chromium), interleaved; time and size. Flattened
+// exports start from an empty render cache every round (they pay the 2x renders).
+{
+  const { existsSync, statSync } = await import('node:fs')
+  const { tsImport } = await import('tsx/esm/api')
+  const { findChromium } = await tsImport('../src/render/browser.ts', import.meta.url)
+  const chromiumPath = findChromium().path
+  const ews = mkdtempSync(join(tmpdir(), 'studio-bench-export-'))
+  execFileSync(node, [BIN, 'init', ews, '--json'])
+  execFileSync(node, [BIN, 'deck', 'create', 'Brand', '--from', 'brand-sample', '--json'], { cwd: ews })
+  const deckDir = join(ews, 'decks', 'brand')
+  const order = JSON.parse(readFileSync(join(deckDir, 'deck.json'), 'utf8')).sections.flatMap((s) => s.slides)
+  writeFileSync(join(ews, 'deck.md'), marpMarkdown(deckDir, order))
+  const marp = join(ROOT, 'node_modules', '.bin', 'marp')
+  const marpEnv = { ...process.env, CHROME_PATH: chromiumPath, CHROME_NO_SANDBOX: '1' }
+  const sizes = {}
+  const studioExport = (name, args, fresh) => () => {
+    if (fresh) rmSync(join(ews, '.studio', 'render'), { recursive: true, force: true })
+    const ms = time(node, [BIN, 'export', ...args, '--theme', 'light', '--out', join(ews, 'out', name), '--json'], { cwd: ews })
+    sizes[name] = statSync(join(ews, 'out', name, `brand-light.${args[0]}`)).size
+    return ms
+  }
+  const marpCase = (name, args, file) => () => {
+    const out = join(ews, 'marp', name)
+    const ms = time(marp, [join(ews, 'deck.md'), ...args, '--allow-local-files', '-o', join(out, file)], { cwd: ews, env: marpEnv })
+    sizes[name] = statSync(join(out, file)).size
+    return ms
+  }
+  const cases = {
+    flattenPptx: studioExport('flattenPptx', ['pptx'], true),
+    flattenPdf: studioExport('flattenPdf', ['pdf'], true),
+    vectorPdf: studioExport('vectorPdf', ['pdf', '--mode', 'native'], false),
+    node: nodeStart,
+  }
+  if (existsSync(join(ROOT, 'src', 'export', 'pptx-native.ts'))) cases.nativePptx = studioExport('nativePptx', ['pptx', '--mode', 'native'], false)
+  const haveMarp = existsSync(marp)
+  if (haveMarp) {
+    cases.marpPptx = marpCase('marpPptx', ['--pptx'], 'deck.pptx')
+    cases.marpPdf = marpCase('marpPdf', ['--pdf'], 'deck.pdf')
+    if (spawnSync('sh', ['-c', 'command -v soffice']).status === 0) cases.marpEditable = marpCase('marpEditable', ['--pptx', '--pptx-editable'], 'deck.pptx')
+  }
+  const ER = Number(process.env.BENCH_EXPORT_ROUNDS ?? 3)
+  const runs = {}
+  for (let i = 0; i < ER; i++) {
+    for (const [name, fn] of Object.entries(cases)) {
+      runs[name] ??= []
+      try {
+        runs[name].push(fn())
+      } catch (error) {
+        runs[name].failed = String(error.message).split('\n')[0].slice(0, 160)
+      }
+    }
+  }
+  rmSync(ews, { recursive: true, force: true })
+  console.log('')
+  console.log(`export: the ${order.length}-slide brand sample, light, ${ER} interleaved rounds (Marp on the same slides' text, Chromium ${chromiumPath})`)
+  console.log('case'.padEnd(44), 'median ms'.padStart(10), 'MB'.padStart(7), 'ratio'.padStart(8))
+  const line = (label, name, against, note = '') => {
+    const xs = runs[name]
+    if (!xs?.length) return console.log(label.padEnd(44), `${xs?.failed ?? 'not run'}`)
+    const ratio = against && runs[against]?.length ? `${(median(xs) / median(runs[against])).toFixed(2)}x` : ''
+    console.log(label.padEnd(44), median(xs).toFixed(0).padStart(10), sizes[name] ? (sizes[name] / 1048576).toFixed(2).padStart(7) : ''.padStart(7), ratio.padStart(8), note)
+  }
+  line('node -e 0 (baseline)', 'node', null)
+  line('studio export pptx (flatten, 2x renders)', 'flattenPptx', 'marpPptx', 'x marp --pptx')
+  line('marp --pptx (image PPTX, peer)', 'marpPptx', null)
+  line('studio export pptx --mode native', 'nativePptx', 'marpPptx', 'x marp --pptx; target <= 0.1x')
+  line('marp --pptx --pptx-editable (peer)', 'marpEditable', null)
+  if (runs.nativePptx?.length && runs.marpEditable?.length) console.log(''.padEnd(44), ''.padStart(10), ''.padStart(7), `${(median(runs.nativePptx) / median(runs.marpEditable)).toFixed(2)}x`.padStart(8), 'native / marp editable; target <= 0.25x')
+  line('studio export pdf --mode native (vector)', 'vectorPdf', 'marpPdf', 'x marp --pdf; target <= 1x')
+  line('studio export pdf (flatten, 2x renders)', 'flattenPdf', 'marpPdf', 'x marp --pdf')
+  line('marp --pdf (peer)', 'marpPdf', null)
 }
