@@ -1271,6 +1271,20 @@ class NativeWriter {
       valAxisMaxVal: niceMax(peak),
       valAxisMajorUnit: niceMax(peak) / 4,
     }
+    // The plot where the renderer draws it (src/render/charts.ts `axes`), as fractions of the chart frame.
+    const top = 8 + (title ? size * 2 : 0)
+    const legendHeight = (pie ? categories.length : series.length > 1 ? series.length : 0) ? size * 2 : 0
+    const plot = { x: 0, y: top, w: box.w, h: box.h - top - legendHeight }
+    let inner: Box
+    if (pie) {
+      const r = Math.max(1, Math.min(plot.w, plot.h) / 2 - 4)
+      inner = { x: plot.w / 2 - r, y: plot.y + plot.h / 2 - r, w: 2 * r, h: 2 * r }
+    } else {
+      const left = type === 'bar' ? Math.min(plot.w * 0.3, size * 0.6 * Math.max(3, ...categories.map((c) => c.length))) + 8 : size * 3
+      inner = { x: left, y: plot.y + size * 0.6, w: Math.max(1, plot.w - left - 8), h: Math.max(1, plot.h - size * 1.8 - size * 0.6) }
+    }
+    const frac = (v: number, of: number) => Math.round((v / Math.max(1, of)) * 10000) / 10000
+    options.layout = { x: frac(inner.x, box.w), y: frac(inner.y, box.h), w: frac(inner.w, box.w), h: frac(inner.h, box.h) }
     const chartNumber = ++this.charts
     if (common.rotate) this.cannot(where, 'rotation of a chart')
     if (common.transparency) this.cannot(where, 'transparency of a chart')
@@ -1323,7 +1337,8 @@ class NativeWriter {
       ...axes,
       barDir: type === 'bar' ? 'bar' : 'col',
       barGrouping: stacked ? 'stacked' : 'clustered',
-      barGapWidthPct: 43,
+      // The renderer's bars fill 70 % of each category's band: the gap is 0.3 band against bars 0.7 / n band wide.
+      barGapWidthPct: Math.round((0.3 / (0.7 / (stacked ? 1 : Math.max(1, series.length)))) * 100),
       ...(stacked ? { barOverlapPct: 100 } : {}),
       ...(type === 'bar' ? { catAxisOrientation: 'maxMin' as 'minMax' } : {}),
     })
