@@ -306,6 +306,7 @@ function crc32(data: Buffer): number {
 /** Formats already compressed: stored, not deflated again. */
 const STORED = new Set(['.png', '.jpg', '.jpeg', '.gif', '.webp', '.xlsx', '.fntdata', '.odttf'])
 
+
 /** A zip of `entries` in order: XML deflated, compressed formats stored, every time stamp 1980-01-01 (the same deck writes the same bytes). */
 export function writeZip(entries: Entry[]): Buffer {
   const parts: Buffer[] = []
@@ -549,7 +550,7 @@ class NativeWriter {
     for (const slide of this.options.slides) await this.slide(slide, ++n)
     if (this.options.embedFonts) this.report.cannot.push('deck: fonts are not embedded (pptxgenjs writes no font parts); the typefaces must be installed where the file is opened')
     const raw = (await this.pptx.write({ outputType: 'nodebuffer' })) as Buffer
-    const entries = dedupeMedia(await readZip(raw)).map((entry) => this.patchEntry(entry))
+    const entries = await Promise.all(dedupeMedia(await readZip(raw)).map((entry) => this.patchEntry(entry)))
     const bytes = writeZip(entries)
     this.report.pages = this.options.slides.length
     this.report.bytes = bytes.length
@@ -557,7 +558,23 @@ class NativeWriter {
     return { bytes, report: this.report }
   }
 
-  private patchEntry(entry: Entry): Entry {
+  private async patchEntry(entry: Entry): Promise<Entry> {
+    // pptxgenjs stores each chart's workbook uncompressed and stamped with the time: re-zipped deflated, 1980-01-01.
+    if (/^ppt\/embeddings\/.+\.xlsx$/.test(entry.name)) return { name: entry.name, data: writeZip((await readZip(entry.data)).map((part) => this.stamped(part))) }
+    return this.patchXml(this.stamped(entry))
+  }
+
+  /** Document properties dated by the deck's last change rather than the time of writing: the same deck writes the same bytes. */
+  private stamped(entry: Entry): Entry {
+    if (entry.name !== 'docProps/core.xml') return entry
+    const at = this.manifest.stamps?.updatedAt
+    if (!at || !/^\d{4}-\d\d-\d\dT[\d:.]+Z$/.test(at)) return entry
+    const stamp = at.replace(/\.\d+Z$/, 'Z')
+    const xml = entry.data.toString('utf8').replace(/(<dcterms:(?:created|modified)[^>]*>)[^<]*(<\/dcterms:)/g, `$1${stamp}$2`)
+    return { name: entry.name, data: Buffer.from(xml, 'utf8') }
+  }
+
+  private patchXml(entry: Entry): Entry {
     const slide = /^ppt\/slides\/slide(\d+)\.xml$/.exec(entry.name)
     const chart = /^ppt\/charts\/chart(\d+)\.xml$/.exec(entry.name)
     if (!slide && !chart) return entry
@@ -1168,7 +1185,7 @@ class NativeWriter {
     })
     // The renderer's head is max(8, 4 × width) px long and wide: OOXML sizes heads in multiples of the width (sm 2, med 3, lg 5).
     const head = Math.max(8, width * 4) / Math.max(0.5, width)
-    const sizeOf = head >= 4.5 ? 'lg' : head >= 2.5 ? 'med' : 'sm'
+    const sizeOf = head >= 4 ? 'lg' : head >= 2.5 ? 'med' : 'sm'
     this.patches.object(ctx.number, name, (xml) =>
       xml
         .replace(/<a:ln w="(\d+)">/, '<a:ln w="$1" cap="rnd">')
