@@ -233,6 +233,13 @@ export function dedupeParagraphProperties(xml: string): string {
   })
 }
 
+/** pptxgenjs writes the notes as one run holding line breaks; PowerPoint wants a paragraph per line. */
+export function notesParagraphs(xml: string): string {
+  return xml.replace(/(<p:ph type="body"[^>]*\/>[\s\S]*?<p:txBody>[\s\S]*?)<a:p><a:r>(<a:rPr[^>]*\/>)<a:t>([^<]*)<\/a:t><\/a:r>(<a:endParaRPr[^>]*\/>)<\/a:p>/, (_all, head: string, rPr: string, text: string, end: string) =>
+    head + text.split(/\r?\n/).map((line) => (line ? `<a:p><a:r>${rPr}<a:t>${line}</a:t></a:r>${end}</a:p>` : `<a:p>${end}</a:p>`)).join(''),
+  )
+}
+
 /** Replaces the paragraph properties of the i-th paragraph of an object's text with `props[i]` (when given). */
 function replaceParagraphProperties(xml: string, props: (string | undefined)[]): string {
   let i = 0
@@ -575,6 +582,7 @@ class NativeWriter {
   }
 
   private patchXml(entry: Entry): Entry {
+    if (/^ppt\/notesSlides\/notesSlide\d+\.xml$/.test(entry.name)) return { name: entry.name, data: Buffer.from(notesParagraphs(entry.data.toString('utf8')), 'utf8') }
     const slide = /^ppt\/slides\/slide(\d+)\.xml$/.exec(entry.name)
     const chart = /^ppt\/charts\/chart(\d+)\.xml$/.exec(entry.name)
     if (!slide && !chart) return entry
