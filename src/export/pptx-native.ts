@@ -852,7 +852,19 @@ class NativeWriter {
     const common = this.common(block)
     const { base, style } = this.textBase(ctx, block, item.slot, common.transparency)
     const indent = num(block.indent) ?? 0
-    this.textBox(ctx, ctx.name(block.id), paragraphRuns(str(block.text) ?? ''), base, box, {
+    // The renderer balances columns; PowerPoint and LibreOffice fill one column before the next. A box
+    // of the balanced height breaks the columns where the renderer does (geometry measures that height).
+    const columns = num(block.columns) ?? 1
+    let frame = box
+    if (columns > 1) {
+      const text = str(block.text) ?? ''
+      const spacing = (block.spacing ?? {}) as { before?: number; after?: number }
+      const extra = ((num(spacing.before) ?? 0) + (num(spacing.after) ?? 0)) * stripMarkup(text).split('\n').length
+      const h = Math.min(box.h, measureText(text, { size: style.size, width: box.w, lineHeight: style.lineHeight, weight: style.weight, family: style.family, indent, columns }).height + extra)
+      const valign = str(block.valign) ?? 'top'
+      frame = { ...box, h, y: valign === 'middle' ? box.y + (box.h - h) / 2 : valign === 'bottom' ? box.y + box.h - h : box.y }
+    }
+    this.textBox(ctx, ctx.name(block.id), paragraphRuns(str(block.text) ?? ''), base, frame, {
       lineHeight: style.lineHeight,
       weight: style.weight,
       valign: str(block.valign) ?? 'top',
@@ -1336,6 +1348,10 @@ class NativeWriter {
         ...axes,
         lineSize: 0,
         lineDataSymbol: 'circle',
+        // The renderer's x range, without x labels (it draws none).
+        catAxisMinVal: Math.min(0, ...xs),
+        catAxisMaxVal: niceMax(Math.max(...xs, 1)),
+        catAxisLabelPos: 'none',
         lineDataSymbolSize: Math.max(2, Math.round(pt(size * 0.8))),
         valAxisMaxVal: niceMax(Math.max(0, ...series.flatMap((s) => s.values.map((v) => v ?? 0)))),
         valAxisMajorUnit: niceMax(Math.max(0, ...series.flatMap((s) => s.values.map((v) => v ?? 0)))) / 4,
@@ -1365,7 +1381,8 @@ class NativeWriter {
       // The renderer's bars fill 70 % of each category's band: the gap is 0.3 band against bars 0.7 / n band wide.
       barGapWidthPct: Math.round((0.3 / (0.7 / (stacked ? 1 : Math.max(1, series.length)))) * 100),
       ...(stacked ? { barOverlapPct: 100 } : {}),
-      ...(type === 'bar' ? { catAxisOrientation: 'maxMin' as 'minMax' } : {}),
+      // The renderer lists bar categories top down: reversed categories, with the value axis kept at the bottom (pptxgenjs names that crossing `catAxisCrossesAt`).
+      ...(type === 'bar' ? { catAxisOrientation: 'maxMin' as 'minMax', catAxisCrossesAt: 'max' as unknown as number } : {}),
     })
   }
 
