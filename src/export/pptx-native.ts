@@ -178,6 +178,13 @@ class Patches {
   readonly objects = new Map<number, Map<string, XmlPatch[]>>()
   readonly slides = new Map<number, XmlPatch[]>()
   readonly charts = new Map<number, XmlPatch[]>()
+  /** Relationships added to a slide's part (block links), as `<Relationship>` elements. */
+  readonly rels = new Map<number, string[]>()
+
+  rel(slide: number, element: string): void {
+    if (!this.rels.has(slide)) this.rels.set(slide, [])
+    this.rels.get(slide)!.push(element)
+  }
 
   object(slide: number, name: string, patch: XmlPatch): void {
     if (!this.objects.has(slide)) this.objects.set(slide, new Map())
@@ -520,6 +527,7 @@ class NativeWriter {
   private readonly outputIndex = new Map<string, number>()
   private readonly deckNumber = new Map<string, number>()
   private charts = 0
+  private links = 0
   /** Heading pictures drawn by the renderer (headings: raster), by `<slideId>#<blockId>`. */
   headingPictures = new Map<string, { data: string; width: number; height: number; box: Box }>()
 
@@ -583,6 +591,12 @@ class NativeWriter {
 
   private patchXml(entry: Entry): Entry {
     if (/^ppt\/notesSlides\/notesSlide\d+\.xml$/.test(entry.name)) return { name: entry.name, data: Buffer.from(notesParagraphs(entry.data.toString('utf8')), 'utf8') }
+    const rels = /^ppt\/slides\/_rels\/slide(\d+)\.xml\.rels$/.exec(entry.name)
+    if (rels) {
+      const added = this.patches.rels.get(Number(rels[1]))
+      if (!added?.length) return entry
+      return { name: entry.name, data: Buffer.from(entry.data.toString('utf8').replace('</Relationships>', `${added.join('')}</Relationships>`), 'utf8') }
+    }
     const slide = /^ppt\/slides\/slide(\d+)\.xml$/.exec(entry.name)
     const chart = /^ppt\/charts\/chart(\d+)\.xml$/.exec(entry.name)
     if (!slide && !chart) return entry
@@ -688,7 +702,37 @@ class NativeWriter {
   private async block(ctx: SlideCtx, item: Drawn): Promise<void> {
     const { block } = item
     const where = `${ctx.slide.id}#${block.id}`
-    if (block.link && typeof block.link === 'object') this.cannot(where, 'the block-wide link (links inside text are kept)')
+    const names = new Set(ctx.names)
+    await this.drawBlock(ctx, item, where)
+    if (block.link && typeof block.link === 'object') this.blockLink(ctx, block, [...ctx.names].filter((n) => !names.has(n)), where)
+  }
+
+  /** A block's link (`link: { url } | { slide }`) on every object drawn for it: `<a:hlinkClick>` in each one's `<p:cNvPr>`, and the relationship it names. */
+  private blockLink(ctx: SlideCtx, block: Block, names: string[], where: string): void {
+    const link = block.link as { url?: unknown; slide?: unknown }
+    let click: string
+    let rel: string
+    const id = `rIdLink${++this.links}`
+    if (typeof link.url === 'string') {
+      click = `<a:hlinkClick r:id="${id}"/>`
+      rel = `<Relationship Id="${id}" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/hyperlink" Target="${escapeXml(link.url)}" TargetMode="External"/>`
+    } else if (typeof link.slide === 'string' && this.outputIndex.has(link.slide)) {
+      click = `<a:hlinkClick r:id="${id}" action="ppaction://hlinksldjump"/>`
+      rel = `<Relationship Id="${id}" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/slide" Target="slide${this.outputIndex.get(link.slide)}.xml"/>`
+    } else {
+      this.cannot(where, `the link to slide ${String(link.slide)}, which is not in this file`)
+      return
+    }
+    this.patches.rel(ctx.number, rel)
+    for (const name of names) {
+      this.patches.object(ctx.number, name, (xml) =>
+        xml.replace(/<p:cNvPr( [^>]*?)(\/>|>)/, (_all, attributes: string, end: string) => (end === '/>' ? `<p:cNvPr${attributes}>${click}</p:cNvPr>` : `<p:cNvPr${attributes}>${click}`)),
+      )
+    }
+  }
+
+  private async drawBlock(ctx: SlideCtx, item: Drawn, where: string): Promise<void> {
+    const { block } = item
     switch (block.kind) {
       case 'text':
       case 'heading':

@@ -118,8 +118,8 @@ describe('native PPTX of the brand sample', () => {
             columns: 2,
             text: 'Plain <i>it</i> <u>un</u> <s>st</s> x<sup>2</sup> H<sub>2</sub>O <span style="color:accent;background:highlight;font-size:40px">big</span> <a href="https://example.com/">link</a> <a href="#slide:table-1">table</a>',
           },
-          { id: 'roman', kind: 'list', marker: 'number', preset: 'lower-roman', start: 3, pos: { x: 800, y: 100, w: 600, h: 300 }, z: 3, items: [{ text: 'one' }, { text: 'two', level: 2 }, { text: 'three' }] },
-          { id: 'sh1', kind: 'shader', materialId: 'paper:mesh-gradient', pos: { x: 100, y: 650, w: 400, h: 200 }, z: 4 },
+          { id: 'roman', kind: 'list', marker: 'number', preset: 'lower-roman', start: 3, pos: { x: 800, y: 100, w: 600, h: 300 }, z: 3, items: [{ text: 'one' }, { text: 'two', level: 2 }, { text: 'three' }], link: { url: 'https://example.org/list' } },
+          { id: 'sh1', kind: 'shader', materialId: 'paper:mesh-gradient', pos: { x: 100, y: 650, w: 400, h: 200 }, z: 4, link: { slide: 'chart-1' } },
         ] as Block[],
       },
       { id: 'extras-2', layout: 'title-body', skip: true, notes: 'Skipped, but written: the caller passed it.', blocks: [{ id: 'title', kind: 'heading', slot: 'title', text: 'A skipped slide' }] },
@@ -296,6 +296,10 @@ describe('native PPTX of the brand sample', () => {
     assert.match(props[1][1], new RegExp(`marL="${(64 + 42) * EMU}" indent="-${42 * EMU}" lvl="1"`))
     assert.match(props[0][2], /<a:buClr><a:srgbClr val="2F5BEA"\/><\/a:buClr>[\s\S]*<a:buAutoNum type="romanLcPeriod" startAt="3"\/>/)
     assert.match(props[1][2], /<a:buAutoNum type="romanLcPeriod"\/>/)
+    // A block's own link: on the object it is drawn as, whatever its kind.
+    const blockLink = (name: string) => rels.get(/<p:cNvPr [^>]*><a:hlinkClick r:id="([^"]+)"/.exec(objectXml(xml, name)!)![1])
+    assert.deepEqual(blockLink('roman'), { target: 'https://example.org/list', type: 'hyperlink', external: true })
+    assert.deepEqual(blockLink('sh1'), { target: `ppt/slides/slide${numberOf('chart-1')}.xml`, type: 'slide', external: false })
     // Bullet lists of the sample: the renderer's disc, in the accent.
     const bullets = objectXml(slideXml(numberOf('title-body-1')), 'b1')!
     assert.equal((bullets.match(/<a:buChar char="•"\/>/g) ?? []).length, 3)
