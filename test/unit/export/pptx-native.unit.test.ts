@@ -346,6 +346,29 @@ describe('native PPTX of the brand sample', () => {
     assert.equal(bytes.readUInt16LE(local - 30 + 8), 8)
   })
 
+  it('draws headings as the renderer\'s pictures with headings: raster, in the appearance asked for', async () => {
+    const few = [doc.slides['title-1'], doc.slides['title-body-1']]
+    const dark = await unzip((await nativePptx({ doc, deckDir, root: work, slides: few, appearance: 'dark', includeNotes: false, baseline: 'libreoffice', embedFonts: false, headingsRaster: true })).bytes)
+    const xml = dark.get('ppt/slides/slide2.xml')!.toString('utf8')
+    assert.match(xml, /<p:bg><p:bgPr><a:solidFill><a:srgbClr val="141414"\/>/)
+    const heading = objectXml(xml, 'title')!
+    assert.match(heading, /^<p:pic>[\s\S]*descr="Opening 2: what changed"/)
+    const media = dark.get(relsOf(dark, 'ppt/slides/slide2.xml').get(/<a:blip r:embed="(rId\d+)"/.exec(heading)![1])!.target)!
+    const { data, info } = await sharp(media).ensureAlpha().raw().toBuffer({ resolveWithObject: true })
+    let ink = 0
+    let clear = 0
+    for (let i = 0; i < data.length; i += 4) {
+      if (data[i + 3] === 0) clear++
+      else if (data[i] > 200 && data[i + 3] > 200) ink++
+    }
+    // Light glyphs (the dark theme's ink) on a transparent ground, at twice the sheet's pixels.
+    assert.ok(ink > 1000 && clear > info.width * info.height * 0.5, `${ink} ink, ${clear} clear pixels`)
+    const box = drawn(doc.slides['title-body-1'], themeFonts(doc.manifest)).items.find((d) => d.block.id === 'title')!.box
+    assert.equal(info.width, Math.ceil(box.x + box.w) * 2 - Math.floor(box.x) * 2)
+    // Body text stays editable text.
+    assert.deepEqual(paragraphsOf(objectXml(xml, 'b0')!), ['Three things moved this quarter, and one of them moved a lot.'])
+  })
+
   it('opens in LibreOffice with one page per slide (hidden slides left out of its PDF)', { skip: !hasSoffice() && 'soffice is not installed' }, () => {
     const file = join(work, 'deck.pptx')
     writeFileSync(file, bytes)
