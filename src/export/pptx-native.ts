@@ -1197,7 +1197,8 @@ class NativeWriter {
       ...(common.shadow ? { shadow: common.shadow } : {}),
     }
     // Text is never mirrored (the renderer mirrors the outline only); a shape mirrored upside down carries its text in a box of its own.
-    const textApart = Boolean(text) && (flip.v === true || shape === 'circle')
+    // So does text in a circle drawn in a box that is not square (the renderer sets it in the whole box).
+    const textApart = Boolean(text) && (flip.v === true || (shape === 'circle' && Math.abs(box.w - box.h) > 0.5))
     if (!text || textApart) {
       ctx.s.addShape(preset as pptxgen.default.ShapeType, { ...position(turned(geometry, box, common.rotate ?? 0)), ...shapeOptions, ...(flip.h ? { flipH: true } : {}), ...(flip.v ? { flipV: true } : {}), objectName: name })
       this.adjust(ctx, name, adjust)
