@@ -791,16 +791,19 @@ class NativeWriter {
       ...(base.afterPx ? { paraSpaceAfter: pt(base.afterPx) } : {}),
     }
     const face = this.face(base.face)
+    // The first paragraph's space before goes into the box's top inset (textBox): LibreOffice drops it.
+    const { paraSpaceBefore: _first, ...firstPara } = para as typeof para & { paraSpaceBefore?: number }
     paragraphs.forEach((runs, p) => {
       const last = p === paragraphs.length - 1
+      const paraOptions = p === 0 ? firstPara : para
       if (!runs.length) {
-        out.push({ text: '', options: { ...para, fontFace: face, fontSize: pt(base.sizePx), color: hex(base.color), breakLine: !last } })
+        out.push({ text: '', options: { ...paraOptions, fontFace: face, fontSize: pt(base.sizePx), color: hex(base.color), breakLine: !last } })
         return
       }
       runs.forEach((run, r) => {
         const m = run.marks
         const options: pptxgen.default.TextPropsOptions = {
-          ...para,
+          ...paraOptions,
           fontFace: face,
           fontSize: pt(m.size ?? base.sizePx),
           color: hex(m.color ? colour(this.paint, m.color) : base.color),
@@ -838,13 +841,16 @@ class NativeWriter {
     paragraphs: Run[][],
     base: TextBase,
     box: Box,
-    style: { lineHeight: number; weight: number; valign?: string; inset?: { l: number; t: number; r: number; b: number }; wrap?: boolean; extra?: Partial<pptxgen.default.TextPropsOptions>; paragraphProps?: (string | undefined)[]; columns?: number },
+    style: { lineHeight: number; weight: number; valign?: string; inset?: { l: number; t: number; r: number; b: number }; wrap?: boolean; extra?: Partial<pptxgen.default.TextPropsOptions>; paragraphProps?: (string | undefined)[]; columns?: number; firstBefore?: number },
   ): void {
     const inset = style.inset ?? { l: 0, t: 0, r: 0, b: 0 }
     const shift = this.options.baseline === 'libreoffice' ? firstBaselineShift(base.face, style.weight, base.sizePx, style.lineHeight) : 0
     const valign = style.valign ?? 'top'
     // Insets in points; pptxgenjs's margin array is [left, right, bottom, top].
-    const top = inset.t + shift
+    // The renderer pads the first paragraph by its space before; LibreOffice ignores space before a box's first
+    // paragraph. It goes into the top inset, which moves the text as the padding does whatever the anchor.
+    const before = style.firstBefore ?? base.beforePx ?? 0
+    const top = inset.t + before + shift
     const bottom = inset.b - shift
     const moved = { ...box }
     let margin: number[]
@@ -852,7 +858,7 @@ class NativeWriter {
     else {
       // A negative inset is not allowed: move the box instead.
       moved.y += shift
-      margin = [pt(inset.l), pt(inset.r), pt(inset.b), pt(inset.t)]
+      margin = [pt(inset.l), pt(inset.r), pt(inset.b), pt(inset.t + before)]
     }
     const options: pptxgen.default.TextPropsOptions = {
       ...position(moved),
@@ -957,6 +963,7 @@ class NativeWriter {
     const paragraphs: Run[][] = []
     const props: string[] = []
     const bars: Box[] = []
+    let firstBefore = 0
     let y = box.y
     const lineSpacing = `<a:lnSpc><a:spcPts val="${Math.round(base.lineSpacingPt * 100)}"/></a:lnSpc>`
     items.forEach((entry, i) => {
@@ -968,7 +975,8 @@ class NativeWriter {
       const after = explicit ? num(spacing.after) ?? 0 : 0
       const text = str(entry.text) ?? ''
       paragraphs.push(paragraphRuns(text).flat())
-      const space = `${before ? `<a:spcBef><a:spcPts val="${Math.round(pt(before) * 100)}"/></a:spcBef>` : ''}${after ? `<a:spcAft><a:spcPts val="${Math.round(pt(after) * 100)}"/></a:spcAft>` : ''}`
+      if (i === 0) firstBefore = before
+      const space = `${before && i > 0 ? `<a:spcBef><a:spcPts val="${Math.round(pt(before) * 100)}"/></a:spcBef>` : ''}${after ? `<a:spcAft><a:spcPts val="${Math.round(pt(after) * 100)}"/></a:spcAft>` : ''}`
       const algn = base.align ? ` algn="${{ left: 'l', center: 'ctr', right: 'r', justify: 'just' }[base.align] ?? 'l'}"` : ''
       let bullet: string
       if (rule) bullet = '<a:buNone/>'
@@ -990,6 +998,7 @@ class NativeWriter {
       weight: style.weight,
       valign: 'top',
       paragraphProps: props,
+      firstBefore,
       columns: num(block.columns),
       extra: { ...(common.rotate ? { rotate: common.rotate } : {}), ...(common.shadow ? { shadow: common.shadow } : {}) },
     })
@@ -1027,7 +1036,7 @@ class NativeWriter {
         const cell = Array.isArray(row) ? str(row[c]) ?? '' : ''
         const m = measureText(cell, { size, width: widths[c] - 2 * pad, weight: header ? 600 : 400, family: style.family })
         lines = Math.max(lines, m.lines)
-        const cellBase = { ...base, bold: header }
+        const cellBase = { ...base, bold: header, beforePx: undefined, afterPx: undefined }
         return {
           text: this.runs(paragraphRuns(cell), cellBase, where),
           options: {
