@@ -119,6 +119,7 @@ describe('native PPTX of the brand sample', () => {
             text: 'Plain <i>it</i> <u>un</u> <s>st</s> x<sup>2</sup> H<sub>2</sub>O <span style="color:accent;background:highlight;font-size:40px">big</span> <a href="https://example.com/">link</a> <a href="#slide:table-1">table</a>',
           },
           { id: 'roman', kind: 'list', marker: 'number', preset: 'lower-roman', start: 3, pos: { x: 800, y: 100, w: 600, h: 300 }, z: 3, items: [{ text: 'one' }, { text: 'two', level: 2 }, { text: 'three' }], link: { url: 'https://example.org/list' } },
+          { id: 'spaced', kind: 'textbox', pos: { x: 800, y: 420, w: 600, h: 60 }, z: 5, spacing: { before: 40, after: 10 }, text: 'First\nSecond' },
           { id: 'sh1', kind: 'shader', materialId: 'paper:mesh-gradient', pos: { x: 100, y: 650, w: 400, h: 200 }, z: 4, link: { slide: 'chart-1' } },
         ] as Block[],
       },
@@ -296,6 +297,11 @@ describe('native PPTX of the brand sample', () => {
     assert.match(props[1][1], new RegExp(`marL="${(64 + 42) * EMU}" indent="-${42 * EMU}" lvl="1"`))
     assert.match(props[0][2], /<a:buClr><a:srgbClr val="2F5BEA"\/><\/a:buClr>[\s\S]*<a:buAutoNum type="romanLcPeriod" startAt="3"\/>/)
     assert.match(props[1][2], /<a:buAutoNum type="romanLcPeriod"\/>/)
+    // Paragraph spacing: the first paragraph's space before is the box's top inset (LibreOffice drops it on a first paragraph).
+    const spaced = objectXml(unshifted.get(`ppt/slides/slide${numberOf('extras-1')}.xml`)!.toString('utf8'), 'spaced')!
+    assert.match(spaced, /<a:bodyPr [^>]*tIns="304800"/)
+    const spacing = [...spaced.matchAll(/<a:pPr[^>]*>([\s\S]*?)<\/a:pPr>/g)].map((m) => m[1].replace(/<a:lnSpc>[\s\S]*?<\/a:lnSpc>|<a:bu[^>]*\/>/g, ''))
+    assert.deepEqual(spacing, ['<a:spcAft><a:spcPts val="600"/></a:spcAft>', '<a:spcBef><a:spcPts val="2400"/></a:spcBef><a:spcAft><a:spcPts val="600"/></a:spcAft>'])
     // A block's own link: on the object it is drawn as, whatever its kind.
     const blockLink = (name: string) => rels.get(/<p:cNvPr [^>]*><a:hlinkClick r:id="([^"]+)"/.exec(objectXml(xml, name)!)![1])
     assert.deepEqual(blockLink('roman'), { target: 'https://example.org/list', type: 'hyperlink', external: true })
