@@ -177,7 +177,8 @@ type XmlPatch = (xml: string) => string
 class Patches {
   readonly objects = new Map<number, Map<string, XmlPatch[]>>()
   readonly slides = new Map<number, XmlPatch[]>()
-  readonly charts = new Map<number, XmlPatch[]>()
+  /** Chart patches by the slide and object name of the chart's frame (pptxgenjs numbers chart parts with a counter shared by every presentation of the process). */
+  readonly charts = new Map<string, { slide: number; name: string; patches: XmlPatch[] }>()
   /** Relationships added to a slide's part (block links), as `<Relationship>` elements. */
   readonly rels = new Map<number, string[]>()
 
@@ -198,9 +199,10 @@ class Patches {
     this.slides.get(slide)!.push(patch)
   }
 
-  chart(chart: number, patch: XmlPatch): void {
-    if (!this.charts.has(chart)) this.charts.set(chart, [])
-    this.charts.get(chart)!.push(patch)
+  chart(slide: number, name: string, patch: XmlPatch): void {
+    const key = `${slide}/${name}`
+    if (!this.charts.has(key)) this.charts.set(key, { slide, name, patches: [] })
+    this.charts.get(key)!.patches.push(patch)
   }
 }
 
@@ -526,7 +528,6 @@ class NativeWriter {
   private readonly faces = new Set<string>()
   private readonly outputIndex = new Map<string, number>()
   private readonly deckNumber = new Map<string, number>()
-  private charts = 0
   private links = 0
   /** Heading pictures drawn by the renderer (headings: raster), by `<slideId>#<blockId>`. */
   headingPictures = new Map<string, { data: string; width: number; height: number; box: Box }>()
@@ -565,7 +566,9 @@ class NativeWriter {
     for (const slide of this.options.slides) await this.slide(slide, ++n)
     if (this.options.embedFonts) this.report.cannot.push('deck: fonts are not embedded (pptxgenjs writes no font parts); the typefaces must be installed where the file is opened')
     const raw = (await this.pptx.write({ outputType: 'nodebuffer' })) as Buffer
-    const entries = await Promise.all(dedupeMedia(await readZip(raw)).map((entry) => this.patchEntry(entry)))
+    const parts = dedupeMedia(await readZip(raw))
+    const chartPatches = this.chartParts(parts)
+    const entries = await Promise.all(parts.map((entry) => this.patchEntry(entry, chartPatches)))
     const bytes = writeZip(entries)
     this.report.pages = this.options.slides.length
     this.report.bytes = bytes.length
@@ -573,10 +576,30 @@ class NativeWriter {
     return { bytes, report: this.report }
   }
 
-  private async patchEntry(entry: Entry): Promise<Entry> {
+  /** The chart part each chart patch is for: the frame's `c:chart` relationship in its slide's part. */
+  private chartParts(entries: Entry[]): Map<string, XmlPatch[]> {
+    const out = new Map<string, XmlPatch[]>()
+    const byName = new Map(entries.map((e) => [e.name, e]))
+    for (const { slide, name, patches } of this.patches.charts.values()) {
+      const xml = byName.get(`ppt/slides/slide${slide}.xml`)?.data.toString('utf8') ?? ''
+      let rid: string | undefined
+      patchObject(xml, name, (frame) => {
+        rid = /<c:chart r:id="([^"]+)"/.exec(frame)?.[1]
+        return frame
+      })
+      const rels = byName.get(`ppt/slides/_rels/slide${slide}.xml.rels`)?.data.toString('utf8') ?? ''
+      const target = rid ? new RegExp(`<Relationship Id="${escapeRe(rid)}"[^>]*Target="([^"]+)"`).exec(rels)?.[1] : undefined
+      if (!target) continue
+      const part = target.startsWith('/') ? target.slice(1) : `ppt/slides/${target}`.replace(/[^/]+\/\.\.\//g, '')
+      out.set(part, [...(out.get(part) ?? []), ...patches])
+    }
+    return out
+  }
+
+  private async patchEntry(entry: Entry, chartPatches: Map<string, XmlPatch[]>): Promise<Entry> {
     // pptxgenjs stores each chart's workbook uncompressed and stamped with the time: re-zipped deflated, 1980-01-01.
     if (/^ppt\/embeddings\/.+\.xlsx$/.test(entry.name)) return { name: entry.name, data: writeZip((await readZip(entry.data)).map((part) => this.stamped(part))) }
-    return this.patchXml(this.stamped(entry))
+    return this.patchXml(this.stamped(entry), chartPatches)
   }
 
   /** Document properties dated by the deck's last change rather than the time of writing: the same deck writes the same bytes. */
@@ -589,7 +612,7 @@ class NativeWriter {
     return { name: entry.name, data: Buffer.from(xml, 'utf8') }
   }
 
-  private patchXml(entry: Entry): Entry {
+  private patchXml(entry: Entry, chartPatches: Map<string, XmlPatch[]>): Entry {
     if (/^ppt\/notesSlides\/notesSlide\d+\.xml$/.test(entry.name)) return { name: entry.name, data: Buffer.from(notesParagraphs(entry.data.toString('utf8')), 'utf8') }
     const rels = /^ppt\/slides\/_rels\/slide(\d+)\.xml\.rels$/.exec(entry.name)
     if (rels) {
@@ -607,7 +630,7 @@ class NativeWriter {
       for (const [name, patches] of this.patches.objects.get(number) ?? []) for (const patch of patches) xml = patchObject(xml, name, patch)
       for (const patch of this.patches.slides.get(number) ?? []) xml = patch(xml)
     } else {
-      for (const patch of this.patches.charts.get(Number(chart![1])) ?? []) xml = patch(xml)
+      for (const patch of chartPatches.get(entry.name) ?? []) xml = patch(xml)
     }
     return { name: entry.name, data: Buffer.from(xml, 'utf8') }
   }
@@ -1376,7 +1399,7 @@ class NativeWriter {
     }
     const frac = (v: number, of: number) => Math.round((v / Math.max(1, of)) * 10000) / 10000
     options.layout = { x: frac(inner.x, box.w), y: frac(inner.y, box.h), w: frac(inner.w, box.w), h: frac(inner.h, box.h) }
-    const chartNumber = ++this.charts
+    const chartName = options.objectName!
     if (common.rotate) this.cannot(where, 'rotation of a chart')
     if (common.transparency) this.cannot(where, 'transparency of a chart')
     if (common.shadow) this.cannot(where, 'the shadow of a chart')
@@ -1423,7 +1446,7 @@ class NativeWriter {
         lineDataSymbolSize: Math.max(2, Math.round(pt(size / 2))),
         ...(type === 'area' ? { chartColorsOpacity: 35 } : {}),
       })
-      if (type === 'line' && stacked) this.patches.chart(chartNumber, (xml) => xml.replace('<c:lineChart>', '<c:lineChart><c:grouping val="stacked"/>'))
+      if (type === 'line' && stacked) this.patches.chart(ctx.number, chartName, (xml) => xml.replace('<c:lineChart>', '<c:lineChart><c:grouping val="stacked"/>'))
       if (type === 'area') this.cannot(where, 'the full-strength outline the renderer draws over each area')
       return
     }

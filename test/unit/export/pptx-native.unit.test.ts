@@ -119,6 +119,7 @@ describe('native PPTX of the brand sample', () => {
             text: 'Plain <i>it</i> <u>un</u> <s>st</s> x<sup>2</sup> H<sub>2</sub>O <span style="color:accent;background:highlight;font-size:40px">big</span> <a href="https://example.com/">link</a> <a href="#slide:table-1">table</a>',
           },
           { id: 'roman', kind: 'list', marker: 'number', preset: 'lower-roman', start: 3, pos: { x: 800, y: 100, w: 600, h: 300 }, z: 3, items: [{ text: 'one' }, { text: 'two', level: 2 }, { text: 'three' }], link: { url: 'https://example.org/list' } },
+          { id: 'sl', kind: 'chart', chartType: 'line', stacked: true, pos: { x: 1000, y: 700, w: 500, h: 180 }, z: 6, data: { categories: ['a', 'b'], series: [{ name: 'S', values: [1, 2] }, { name: 'T', values: [2, 1] }] } },
           { id: 'spaced', kind: 'textbox', pos: { x: 800, y: 420, w: 600, h: 60 }, z: 5, spacing: { before: 40, after: 10 }, text: 'First\nSecond' },
           { id: 'sh1', kind: 'shader', materialId: 'paper:mesh-gradient', pos: { x: 100, y: 650, w: 400, h: 200 }, z: 4, link: { slide: 'chart-1' } },
         ] as Block[],
@@ -228,7 +229,7 @@ describe('native PPTX of the brand sample', () => {
   })
 
   it('writes charts natively: series names, categories and values in the chart part and in its workbook (so Edit data works)', async () => {
-    const charts = slides.filter((s) => s.blocks?.some((b) => b.kind === 'chart'))
+    const charts = slides.filter((s) => s.layout === 'chart')
     assert.equal(charts.length, 8)
     for (const slide of charts) {
       const block = slide.blocks!.find((b) => b.kind === 'chart')!
@@ -259,6 +260,13 @@ describe('native PPTX of the brand sample', () => {
         s.values.forEach((v, r) => assert.equal(cells.get(`${column}${r + 2}`), v, `${slide.id} ${s.name} ${r}`))
       })
       data.categories.forEach((c, r) => assert.equal(cells.get(`A${r + 2}`), c))
+    }
+    // A stacked line chart (which pptxgenjs cannot stack) is stacked, in each file this process writes (pptxgenjs numbers chart parts across files).
+    for (const file of [pkg, unshifted]) {
+      const n = numberOf('extras-1')
+      const rid = /<c:chart r:id="(rId\d+)"/.exec(objectXml(file.get(`ppt/slides/slide${n}.xml`)!.toString('utf8'), 'sl')!)![1]
+      const part = relsOf(file, `ppt/slides/slide${n}.xml`).get(rid)!.target
+      assert.match(file.get(part)!.toString('utf8'), /<c:lineChart><c:grouping val="stacked"\/>/, part)
     }
   })
 
