@@ -102,6 +102,7 @@ export async function convertToPdf(
   file: string,
   outDir: string,
   timeoutMs = sofficeTimeoutMs(),
+  env: NodeJS.ProcessEnv = {},
 ): Promise<{ pdf: string; ms: number } | { error: string; ms: number }> {
   const profile = mkdtempSync(join(tmpdir(), 'studio-soffice-'))
   try {
@@ -109,7 +110,7 @@ export async function convertToPdf(
       soffice,
       [`-env:UserInstallation=${pathToFileURL(profile).href}`, '--headless', '--invisible', '--nologo', '--norestore', '--nodefault', '--nolockcheck', '--convert-to', 'pdf:impress_pdf_Export', '--outdir', outDir, file],
       // HOME too: some builds write beside the profile into the home folder.
-      { timeoutMs, env: { ...process.env, HOME: profile } },
+      { timeoutMs, env: { ...process.env, ...env, HOME: profile } },
     )
     const pdf = join(outDir, basename(file).replace(/\.[^.]*$/, '') + '.pdf')
     if (ran.timedOut) return { error: `LibreOffice did not finish within ${Math.round(timeoutMs / 1000)} s (STUDIO_SOFFICE_TIMEOUT sets the bound)`, ms: ran.ms }

@@ -169,7 +169,22 @@ export async function runExport(ctx: ActionContext, doc: DeckDoc, input: ExportI
       bytes = await outlinePdf(printed, title, outline.map((o) => ({ ...o, page: withNotes ? o.page * 2 : o.page })))
       pages = withNotes ? slides.length * 2 : slides.length
     } else {
-      return fail('not_implemented', 'export.run mode native for PPTX: the editable PPTX writer is not built on this instance yet; use mode flatten, or format pdf.', { pointer: '/mode', details: { implemented: false } })
+      const { nativePptx } = await import('./pptx-native.js')
+      const written = await nativePptx({
+        doc,
+        deckDir,
+        root: ctx.ws.root,
+        slides,
+        appearance,
+        includeNotes: input.includeNotes === true,
+        baseline: input.baseline ?? 'libreoffice',
+        embedFonts: input.embedFonts === true,
+        headingsRaster: input.headings === 'raster',
+      })
+      bytes = written.bytes
+      for (const font of written.report.fonts) fonts.add(font)
+      for (const raster of written.report.rasters) rasters.add(raster)
+      for (const cannot of new Set(written.report.cannot)) warnings.push(`${name}: ${cannot}`)
     }
     await writeFileAtomic(path, bytes)
     const page = await pageSize(path, format)

@@ -22,7 +22,8 @@ export function seriesColour(paint: Paint, i: number): string {
 
 const r1 = (v: number) => Math.round(v * 10) / 10
 
-function niceMax(value: number): number {
+/** The top of a value axis: the least of 1, 2, 2.5, 5 or 10 times a power of ten at or above `value` (charts here and the native PPTX writer). */
+export function niceMax(value: number): number {
   if (value <= 0) return 1
   const magnitude = 10 ** Math.floor(Math.log10(value))
   for (const step of [1, 2, 2.5, 5, 10]) if (step * magnitude >= value) return step * magnitude

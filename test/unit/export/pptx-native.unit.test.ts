@@ -1,0 +1,404 @@
+/**
+ * The native PPTX writer on the brand sample (plus two slides made here for what the sample lacks:
+ * pictures, marks, list presets, columns, a shader, a skipped slide): the written package is opened
+ * and read back, and what it says is compared with the deck.
+ */
+import assert from 'node:assert/strict'
+import { execFileSync } from 'node:child_process'
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { after, before, describe, it } from 'node:test'
+import sharp from 'sharp'
+import yauzl from 'yauzl'
+import { nativePptx, type NativeReport } from '../../../src/export/pptx-native.js'
+import { readDeckFolder } from '../../../src/store/decks.js'
+import { orderedSlides, type Block, type DeckDoc, type Slide } from '../../../src/model/deck.js'
+import { plainText } from '../../../src/model/text.js'
+import { drawn, fieldBlocks } from '../../../src/layout/stack.js'
+import { themeFonts } from '../../../src/model/themes.js'
+import { ROOT } from '../../helpers/studio.js'
+
+const EMU = 7620
+
+function unzip(bytes: Buffer): Promise<Map<string, Buffer>> {
+  return new Promise((resolve, reject) => {
+    yauzl.fromBuffer(bytes, { lazyEntries: true }, (error, zip) => {
+      if (error || !zip) return reject(error)
+      const out = new Map<string, Buffer>()
+      zip.on('entry', (entry: yauzl.Entry) => {
+        zip.openReadStream(entry, (err, stream) => {
+          if (err || !stream) return reject(err)
+          const chunks: Buffer[] = []
+          stream.on('data', (c: Buffer) => chunks.push(c))
+          stream.on('end', () => {
+            out.set(entry.fileName, Buffer.concat(chunks))
+            zip.readEntry()
+          })
+        })
+      })
+      zip.on('end', () => resolve(out))
+      zip.readEntry()
+    })
+  })
+}
+
+const decode = (text: string) =>
+  text.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&apos;/g, "'").replace(/&#x([0-9a-f]+);/gi, (_, h) => String.fromCodePoint(parseInt(h, 16))).replace(/&amp;/g, '&')
+
+/** The object (sp, pic, graphicFrame, cxnSp) of a slide named `name`. */
+function objectXml(slide: string, name: string): string | undefined {
+  const at = slide.search(new RegExp(`<p:cNvPr id="\\d+" name="${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}"`))
+  if (at < 0) return undefined
+  let start = -1
+  let tag = ''
+  for (const t of ['p:sp', 'p:pic', 'p:graphicFrame', 'p:cxnSp']) {
+    const s = slide.lastIndexOf(`<${t}>`, at)
+    if (s > start) [start, tag] = [s, t]
+  }
+  return slide.slice(start, slide.indexOf(`</${tag}>`, at) + tag.length + 3)
+}
+
+/** The paragraphs of a text body (or of a table cell), as plain text. */
+function paragraphsOf(xml: string): string[] {
+  return [...xml.matchAll(/<a:p>([\s\S]*?)<\/a:p>/g)].map((p) => [...p[1].matchAll(/<a:t>([^<]*)<\/a:t>/g)].map((t) => decode(t[1])).join(''))
+}
+
+function relsOf(pkg: Map<string, Buffer>, part: string): Map<string, { target: string; type: string; external: boolean }> {
+  const dir = part.slice(0, part.lastIndexOf('/'))
+  const file = `${dir}/_rels/${part.slice(part.lastIndexOf('/') + 1)}.rels`
+  const out = new Map<string, { target: string; type: string; external: boolean }>()
+  const xml = pkg.get(file)?.toString('utf8') ?? ''
+  for (const m of xml.matchAll(/<Relationship ([^>]*)\/>/g)) {
+    const attr = (name: string) => new RegExp(`${name}="([^"]*)"`).exec(m[1])?.[1] ?? ''
+    const external = attr('TargetMode') === 'External'
+    const target = attr('Target')
+    const resolved = external ? target : target.startsWith('/') ? target.slice(1) : join(dir, target).replace(/\\/g, '/')
+    out.set(attr('Id'), { target: resolved, type: attr('Type').split('/').pop()!, external })
+  }
+  return out
+}
+
+describe('native PPTX of the brand sample', () => {
+  let work: string
+  let deckDir: string
+  let doc: DeckDoc
+  let slides: Slide[]
+  let pkg: Map<string, Buffer>
+  let report: NativeReport
+  let bytes: Buffer
+  let unshifted: Map<string, Buffer>
+  const slideXml = (n: number) => pkg.get(`ppt/slides/slide${n}.xml`)!.toString('utf8')
+  const numberOf = (id: string) => slides.findIndex((s) => s.id === id) + 1
+
+  before(async () => {
+    work = mkdtempSync(join(tmpdir(), 'studio-native-'))
+    deckDir = join(work, 'deck')
+    cpSync(join(ROOT, 'templates', 'brand-sample'), deckDir, { recursive: true })
+    mkdirSync(join(deckDir, 'assets'), { recursive: true })
+    // A 400 × 200 picture: left half red, right half blue, so a crop shows which side was kept.
+    const raw = Buffer.alloc(400 * 200 * 3)
+    for (let y = 0; y < 200; y++) for (let x = 0; x < 400; x++) raw.set(x < 200 ? [220, 30, 30] : [30, 30, 220], (y * 400 + x) * 3)
+    writeFileSync(join(deckDir, 'assets', 'photo.png'), await sharp(raw, { raw: { width: 400, height: 200, channels: 3 } }).png().toBuffer())
+    writeFileSync(join(deckDir, 'assets', 'photo.json'), JSON.stringify({ id: 'photo', role: 'picture', alt: 'Red and blue', file: 'photo.png', format: 'png', width: 400, height: 200 }))
+    doc = await readDeckFolder(deckDir)
+    const extras: Slide[] = [
+      {
+        id: 'extras-1',
+        layout: 'freeform',
+        notes: 'Two lines\nof notes',
+        blocks: [
+          { id: 'ph1', kind: 'picture', asset: 'photo', pos: { x: 100, y: 100, w: 300, h: 300 }, z: 0, crop: { left: 0.1 }, flip: { h: true }, mask: 'ellipse', angle: 30, brightness: 0.2 },
+          { id: 'tt1', kind: 'picture', asset: 'photo', pos: { x: 450, y: 100, w: 320, h: 160 }, z: 1, dither: {} },
+          {
+            id: 'marks',
+            kind: 'textbox',
+            pos: { x: 100, y: 500, w: 1400, h: 120 },
+            z: 2,
+            columns: 2,
+            text: 'Plain <i>it</i> <u>un</u> <s>st</s> x<sup>2</sup> H<sub>2</sub>O <span style="color:accent;background:highlight;font-size:40px">big</span> <a href="https://example.com/">link</a> <a href="#slide:table-1">table</a>',
+          },
+          { id: 'roman', kind: 'list', marker: 'number', preset: 'lower-roman', start: 3, pos: { x: 800, y: 100, w: 600, h: 300 }, z: 3, items: [{ text: 'one' }, { text: 'two', level: 2 }, { text: 'three' }], link: { url: 'https://example.org/list' } },
+          { id: 'sl', kind: 'chart', chartType: 'line', stacked: true, pos: { x: 1000, y: 700, w: 500, h: 180 }, z: 6, data: { categories: ['a', 'b'], series: [{ name: 'S', values: [1, 2] }, { name: 'T', values: [2, 1] }] } },
+          { id: 'spaced', kind: 'textbox', pos: { x: 800, y: 420, w: 600, h: 60 }, z: 5, spacing: { before: 40, after: 10 }, text: 'First\nSecond' },
+          { id: 'sh1', kind: 'shader', materialId: 'paper:mesh-gradient', pos: { x: 100, y: 650, w: 400, h: 200 }, z: 4, link: { slide: 'chart-1' } },
+        ] as Block[],
+      },
+      { id: 'extras-2', layout: 'title-body', skip: true, notes: 'Skipped, but written: the caller passed it.', blocks: [{ id: 'title', kind: 'heading', slot: 'title', text: 'A skipped slide' }] },
+    ]
+    for (const slide of extras) doc.slides[slide.id] = slide
+    doc.manifest.sections.at(-1)!.slides.push(...extras.map((s) => s.id))
+    slides = orderedSlides(doc)
+    ;({ bytes, report } = await nativePptx({ doc, deckDir, root: work, slides, appearance: 'light', includeNotes: true, baseline: 'libreoffice', embedFonts: false, headingsRaster: false }))
+    pkg = await unzip(bytes)
+    unshifted = await unzip((await nativePptx({ doc, deckDir, root: work, slides, appearance: 'light', includeNotes: false, baseline: 'none', embedFonts: false, headingsRaster: false })).bytes)
+  })
+  after(() => rmSync(work, { recursive: true, force: true }))
+
+  it('writes one slide per deck slide, in order, in a package whose every relationship and part resolves', () => {
+    const parts = [...pkg.keys()].filter((n) => /^ppt\/slides\/slide\d+\.xml$/.test(n))
+    assert.equal(parts.length, slides.length)
+    assert.equal(slides.length, 97)
+    const presentation = pkg.get('ppt/presentation.xml')!.toString('utf8')
+    const rels = relsOf(pkg, 'ppt/presentation.xml')
+    const order = [...presentation.matchAll(/<p:sldId [^>]*r:id="(rId\d+)"/g)].map((m) => rels.get(m[1])!.target)
+    assert.deepEqual(order, slides.map((_, i) => `ppt/slides/slide${i + 1}.xml`))
+    // Every internal relationship points at a part, and every part has a content type.
+    const types = pkg.get('[Content_Types].xml')!.toString('utf8')
+    const defaults = new Set([...types.matchAll(/<Default Extension="([^"]+)"/g)].map((m) => m[1].toLowerCase()))
+    const overrides = new Set([...types.matchAll(/<Override PartName="\/([^"]+)"/g)].map((m) => m[1]))
+    for (const name of pkg.keys()) {
+      if (name.endsWith('.rels') && !name.startsWith('_rels')) {
+        const source = name.replace(/_rels\//, '').replace(/\.rels$/, '')
+        for (const [id, rel] of relsOf(pkg, source)) if (!rel.external) assert.ok(pkg.has(rel.target), `${name} ${id} -> ${rel.target}`)
+      }
+      if (name !== '[Content_Types].xml') assert.ok(overrides.has(name) || defaults.has(name.split('.').pop()!.toLowerCase()), `no content type for ${name}`)
+    }
+    // pptxgenjs writes one <a:pPr> per run; the schema allows one per paragraph, first.
+    for (const part of parts) for (const p of pkg.get(part)!.toString('utf8').matchAll(/<a:p>([\s\S]*?)<\/a:p>/g)) assert.ok((p[1].match(/<a:pPr\b/g) ?? []).length <= 1 && !/<a:r>[\s\S]*<a:pPr\b/.test(p[1]), `${part}: paragraph properties after a run`)
+  })
+
+  it('carries the text of every title, body, list, shape and caption of every slide, in its block, at geometry\'s box', () => {
+    const fonts = themeFonts(doc.manifest)
+    let checked = 0
+    for (const [i, slide] of slides.entries()) {
+      const xml = slideXml(i + 1)
+      const plain = unshifted.get(`ppt/slides/slide${i + 1}.xml`)!.toString('utf8')
+      const fields = new Map(fieldBlocks(slide).map((f) => [f.block.id, f.block]))
+      for (const { block, box } of drawn(slide, fonts).items) {
+        const expected =
+          block.kind === 'list'
+            ? (block.items as { text: string }[]).map((item) => plainText(item.text).replace(/\n/g, ''))
+            : ['text', 'heading', 'textbox', 'shape'].includes(block.kind) && typeof block.text === 'string'
+              ? plainText(block.text).split('\n')
+              : undefined
+        if (!expected) continue
+        const shape = objectXml(xml, block.id)
+        assert.ok(shape, `${slide.id}#${block.id} not written`)
+        assert.deepEqual(paragraphsOf(shape), expected, `${slide.id}#${block.id}`)
+        if (fields.has(block.id)) assert.equal(plainText((slide as Record<string, string>)[block.id] ?? ''), expected.join('\n'))
+        // With baseline 'none' a text box sits exactly at the box geometry computed (shapes inset their outline by half the stroke).
+        if (block.kind !== 'shape') {
+          const off = /<a:off x="(-?\d+)" y="(-?\d+)"\/><a:ext cx="(\d+)" cy="(\d+)"\/>/.exec(objectXml(plain, block.id)!)!
+          // Text in columns: a box of the balanced height (the renderer balances columns; office suites fill one, then the next).
+          const columns = typeof block.columns === 'number' && block.columns > 1
+          assert.deepEqual(off.slice(1, columns ? 4 : 5).map(Number), [box.x, box.y, box.w, box.h].slice(0, columns ? 3 : 4).map((v) => Math.round(v * EMU)), `${slide.id}#${block.id} box`)
+          if (columns) assert.ok(Number(off[4]) < box.h * EMU, `${slide.id}#${block.id} columns not balanced`)
+        }
+        checked++
+      }
+    }
+    assert.ok(checked > 250, `only ${checked} text blocks`)
+    // The title slide's fields: title, subtitle and byline, each its own text box.
+    const title = slideXml(numberOf('title-1'))
+    assert.deepEqual(paragraphsOf(objectXml(title, 'title')!), ['Brand sample'])
+    assert.deepEqual(paragraphsOf(objectXml(title, 'subtitle')!), ['A deck of every layout'])
+    assert.deepEqual(paragraphsOf(objectXml(title, 'byline')!), ['Deck Studio'])
+  })
+
+  it('puts the notes of each slide on its notes page, and only there', () => {
+    let withNotes = 0
+    for (const [i, slide] of slides.entries()) {
+      const notes = [...relsOf(pkg, `ppt/slides/slide${i + 1}.xml`).values()].find((r) => r.type === 'notesSlide')
+      assert.ok(notes, `${slide.id} has no notes page`)
+      const body = /<p:ph type="body"[\s\S]*?<p:txBody>([\s\S]*?)<\/p:txBody>/.exec(pkg.get(notes.target)!.toString('utf8'))![1]
+      assert.equal(paragraphsOf(body).join('\n'), slide.notes ?? '', slide.id)
+      if (slide.notes) withNotes++
+    }
+    assert.ok(withNotes >= 9, `${withNotes} slides with notes`)
+  })
+
+  it('writes tables natively: every cell\'s text, the column widths in the deck\'s proportions, the header row', () => {
+    const tables = slides.filter((s) => s.layout === 'table')
+    assert.equal(tables.length, 8)
+    for (const slide of tables) {
+      const block = slide.blocks!.find((b) => b.kind === 'table')!
+      const frame = objectXml(slideXml(numberOf(slide.id)), block.id)!
+      assert.match(frame, /<a:tbl>/)
+      const rows = [...frame.matchAll(/<a:tr [^>]*>([\s\S]*?)<\/a:tr>/g)].map((r) => [...r[1].matchAll(/<a:tc>([\s\S]*?)<\/a:tc>/g)].map((c) => paragraphsOf(c[1]).join('\n')))
+      assert.deepEqual(rows, (block.rows as string[][]).map((row) => row.map((cell) => plainText(cell))))
+      const widths = [...frame.matchAll(/<a:gridCol w="(\d+)"\/>/g)].map((m) => Number(m[1]))
+      const weights = block.columnWidths as number[]
+      const box = drawn(slide, themeFonts(doc.manifest)).items.find((d) => d.block.id === block.id)!.box
+      widths.forEach((w, c) => assert.ok(Math.abs(w - (box.w * EMU * weights[c]) / weights.reduce((a, b) => a + b, 0)) <= 1, `${slide.id} column ${c}: ${w}`))
+      // The header row is bold with a 2 px ink rule under it.
+      const header = /<a:tr [^>]*>([\s\S]*?)<\/a:tr>/.exec(frame)![1]
+      assert.match(header, /<a:rPr [^>]*b="1"/)
+      assert.match(header, /<a:lnB w="15240"[\s\S]*?<a:srgbClr val="111111"\/>/)
+    }
+  })
+
+  it('writes charts natively: series names, categories and values in the chart part and in its workbook (so Edit data works)', async () => {
+    const charts = slides.filter((s) => s.layout === 'chart')
+    assert.equal(charts.length, 8)
+    for (const slide of charts) {
+      const block = slide.blocks!.find((b) => b.kind === 'chart')!
+      const data = block.data as { categories: string[]; series: { name: string; values: number[] }[] }
+      const rels = relsOf(pkg, `ppt/slides/slide${numberOf(slide.id)}.xml`)
+      const rid = /<c:chart r:id="(rId\d+)"/.exec(objectXml(slideXml(numberOf(slide.id)), block.id)!)![1]
+      const chartPart = rels.get(rid)!.target
+      const chart = pkg.get(chartPart)!.toString('utf8')
+      assert.match(chart, block.chartType === 'column' ? /<c:barDir val="col"\/>/ : /<c:barDir val="bar"\/>/)
+      const series = [...chart.matchAll(/<c:ser>([\s\S]*?)<\/c:ser>/g)].map((m) => ({
+        name: /<c:tx>[\s\S]*?<c:v>([^<]*)<\/c:v>/.exec(m[1])![1],
+        categories: [.../<c:cat>([\s\S]*?)<\/c:cat>/.exec(m[1])![1].matchAll(/<c:v>([^<]*)<\/c:v>/g)].map((v) => v[1]),
+        values: [.../<c:val>([\s\S]*?)<\/c:val>/.exec(m[1])![1].matchAll(/<c:v>([^<]*)<\/c:v>/g)].map((v) => Number(v[1])),
+        colour: /<c:spPr>\s*<a:solidFill>\s*<a:srgbClr val="([0-9A-F]{6})"/.exec(m[1])?.[1],
+      }))
+      assert.deepEqual(series.map((s) => s.name), data.series.map((s) => s.name), slide.id)
+      for (const s of series) assert.deepEqual(s.categories, data.categories)
+      assert.deepEqual(series.map((s) => s.values), data.series.map((s) => s.values))
+      // Series take the theme's chart colours, in order.
+      assert.deepEqual(series.map((s) => s.colour), ['2F5BEA', 'E4572E'].slice(0, series.length))
+      // The workbook: names across the first row, categories down the first column, values under their series.
+      const book = await unzip(pkg.get(relsOf(pkg, chartPart).values().next().value!.target)!)
+      const strings = [...book.get('xl/sharedStrings.xml')!.toString('utf8').matchAll(/<t[^>]*>([^<]*)<\/t>/g)].map((m) => m[1])
+      const cells = new Map([...book.get('xl/worksheets/sheet1.xml')!.toString('utf8').matchAll(/<c r="([A-Z]+\d+)"( t="s")?[^>]*><v>([^<]*)<\/v><\/c>/g)].map((m) => [m[1], m[2] ? strings[Number(m[3])] : Number(m[3])]))
+      data.series.forEach((s, j) => {
+        const column = String.fromCharCode(66 + j)
+        assert.equal(cells.get(`${column}1`), s.name)
+        s.values.forEach((v, r) => assert.equal(cells.get(`${column}${r + 2}`), v, `${slide.id} ${s.name} ${r}`))
+      })
+      data.categories.forEach((c, r) => assert.equal(cells.get(`A${r + 2}`), c))
+    }
+    // A stacked line chart (which pptxgenjs cannot stack) is stacked, in each file this process writes (pptxgenjs numbers chart parts across files).
+    for (const file of [pkg, unshifted]) {
+      const n = numberOf('extras-1')
+      const rid = /<c:chart r:id="(rId\d+)"/.exec(objectXml(file.get(`ppt/slides/slide${n}.xml`)!.toString('utf8'), 'sl')!)![1]
+      const part = relsOf(file, `ppt/slides/slide${n}.xml`).get(rid)!.target
+      assert.match(file.get(part)!.toString('utf8'), /<c:lineChart><c:grouping val="stacked"\/>/, part)
+    }
+  })
+
+  it('writes the slides the deck skips hidden, and only those', () => {
+    for (const [i, slide] of slides.entries()) {
+      const root = /<p:sld [^>]*>/.exec(slideXml(i + 1))![0]
+      assert.equal(/ show="0"/.test(root), slide.skip === true, slide.id)
+    }
+    assert.ok(slides.some((s) => s.skip))
+  })
+
+  it('carries every text mark as run properties, links with their targets, list numbering, columns', () => {
+    const xml = slideXml(numberOf('extras-1'))
+    const marks = objectXml(xml, 'marks')!
+    const run = (text: string) => new RegExp(`<a:r><a:rPr ([^>]*)>((?:(?!<\\/a:rPr>)[\\s\\S])*)<\\/a:rPr><a:t>${text}<\\/a:t>`).exec(marks)
+    assert.match(run('it')![1], /i="1"/)
+    assert.match(run('un')![1], /u="sng"/)
+    assert.match(run('st')![1], /strike="sngStrike"/)
+    assert.match(run('2')![1], /baseline="31500"/)
+    assert.ok(/baseline="-17500"/.test(marks))
+    const big = run('big')!
+    assert.match(big[1], /sz="2400"/)
+    assert.match(big[2], /<a:solidFill><a:srgbClr val="2F5BEA"\/><\/a:solidFill><a:highlight><a:srgbClr val="FFF3A3"\/><\/a:highlight>/)
+    assert.match(run('Plain ')![1], /sz="1680"/)
+    const rels = relsOf(pkg, `ppt/slides/slide${numberOf('extras-1')}.xml`)
+    const link = /<a:hlinkClick r:id="(rId\d+)"/.exec(run('link')![2])!
+    assert.deepEqual(rels.get(link[1]), { target: 'https://example.com/', type: 'hyperlink', external: true })
+    const jump = /<a:hlinkClick r:id="(rId\d+)" action="ppaction:\/\/hlinksldjump"/.exec(run('table')![2])!
+    assert.equal(rels.get(jump[1])!.target, `ppt/slides/slide${numberOf('table-1')}.xml`)
+    assert.match(marks, /<a:bodyPr [^>]*numCol="2" spcCol="243840"/)
+    // Numbered list: lower roman from iii, each level indented 64 px past a 1.5 em gutter, markers in the accent.
+    const list = objectXml(xml, 'roman')!
+    const props = [...list.matchAll(/<a:pPr ([^>]*)>([\s\S]*?)<\/a:pPr>/g)]
+    assert.equal(props.length, 3)
+    assert.match(props[0][1], new RegExp(`marL="${42 * EMU}" indent="-${42 * EMU}" lvl="0"`))
+    assert.match(props[1][1], new RegExp(`marL="${(64 + 42) * EMU}" indent="-${42 * EMU}" lvl="1"`))
+    assert.match(props[0][2], /<a:buClr><a:srgbClr val="2F5BEA"\/><\/a:buClr>[\s\S]*<a:buAutoNum type="romanLcPeriod" startAt="3"\/>/)
+    assert.match(props[1][2], /<a:buAutoNum type="romanLcPeriod"\/>/)
+    // Paragraph spacing: the first paragraph's space before is the box's top inset (LibreOffice drops it on a first paragraph).
+    const spaced = objectXml(unshifted.get(`ppt/slides/slide${numberOf('extras-1')}.xml`)!.toString('utf8'), 'spaced')!
+    assert.match(spaced, /<a:bodyPr [^>]*tIns="304800"/)
+    const spacing = [...spaced.matchAll(/<a:pPr[^>]*>([\s\S]*?)<\/a:pPr>/g)].map((m) => m[1].replace(/<a:lnSpc>[\s\S]*?<\/a:lnSpc>|<a:bu[^>]*\/>/g, ''))
+    assert.deepEqual(spacing, ['<a:spcAft><a:spcPts val="600"/></a:spcAft>', '<a:spcBef><a:spcPts val="2400"/></a:spcBef><a:spcAft><a:spcPts val="600"/></a:spcAft>'])
+    // A block's own link: on the object it is drawn as, whatever its kind.
+    const blockLink = (name: string) => rels.get(/<p:cNvPr [^>]*><a:hlinkClick r:id="([^"]+)"/.exec(objectXml(xml, name)!)![1])
+    assert.deepEqual(blockLink('roman'), { target: 'https://example.org/list', type: 'hyperlink', external: true })
+    assert.deepEqual(blockLink('sh1'), { target: `ppt/slides/slide${numberOf('chart-1')}.xml`, type: 'slide', external: false })
+    // Bullet lists of the sample: the renderer's disc, in the accent.
+    const bullets = objectXml(slideXml(numberOf('title-body-1')), 'b1')!
+    assert.equal((bullets.match(/<a:buChar char="•"\/>/g) ?? []).length, 3)
+  })
+
+  it('draws pictures with the renderer\'s crop, flip, mask, rotation and brightness, and two-tone pictures as their screen', async () => {
+    const xml = slideXml(numberOf('extras-1'))
+    const pic = objectXml(xml, 'ph1')!
+    // 400 × 200 drawn to cover a 333.3 × 300 element (300 / (1 − 0.1)) is 600 × 300, 133.3 px over each side; the box shows
+    // [33.3, 333.3] of the element, mirrored to [0, 300]: 22.2 % of the picture trimmed on the left, 27.8 % on the right.
+    assert.match(pic, /<a:srcRect l="22222" t="0" r="27778" b="0"\/>/)
+    assert.match(pic, /<a:xfrm flipH="1" rot="1800000">\s*<a:off x="762000" y="762000"\/>\s*<a:ext cx="2286000" cy="2286000"\/>/)
+    assert.match(pic, /<a:prstGeom prst="ellipse">/)
+    assert.match(pic, /<a:lum bright="20000"\/>/)
+    assert.match(pic, /descr="Red and blue"/)
+    const rels = relsOf(pkg, `ppt/slides/slide${numberOf('extras-1')}.xml`)
+    const screen = objectXml(xml, 'tt1')!
+    const media = pkg.get(rels.get(/<a:blip r:embed="(rId\d+)"/.exec(screen)![1])!.target)!
+    const { data, info } = await sharp(media).removeAlpha().raw().toBuffer({ resolveWithObject: true })
+    const colours = new Set<string>()
+    for (let i = 0; i < data.length; i += info.channels) colours.add(`${data[i]},${data[i + 1]},${data[i + 2]}`)
+    assert.deepEqual([...colours].sort(), ['17,17,17', '255,255,255'])
+    assert.equal(info.width, 640)
+    assert.ok(report.rasters.some((r) => r.startsWith('extras-1#tt1 two-tone png')))
+    // A shader block without a captured frame: the renderer's gradient, which pptxgenjs cannot write, put in afterwards.
+    assert.match(objectXml(xml, 'sh1')!, /<a:gradFill rotWithShape="1"><a:gsLst><a:gs pos="0"><a:srgbClr val="2F5BEA"\/><\/a:gs><a:gs pos="100000"><a:srgbClr val="FFFFFF"\/><\/a:gs><\/a:gsLst><a:lin ang="2700000" scaled="0"\/><\/a:gradFill>/)
+    assert.ok(report.cannot.some((c) => c.startsWith('extras-1#sh1:')))
+  })
+
+  it('attaches connectors to the shapes they join, and numbers slides with a field', () => {
+    const xml = slideXml(numberOf('freeform-1'))
+    const id = (name: string) => /<p:cNvPr id="(\d+)"/.exec(objectXml(xml, name)!)![1]
+    assert.match(objectXml(xml, 'l1')!, new RegExp(`^<p:cxnSp>[\\s\\S]*<a:stCxn id="${id('b1')}" idx="3"/><a:endCxn id="${id('b2')}" idx="1"/>[\\s\\S]*prst="straightConnector1"[\\s\\S]*<a:tailEnd type="triangle" w="lg" len="lg"/>`))
+    assert.match(objectXml(xml, 'slide number')!, new RegExp(`<a:fld id="[^"]+" type="slidenum"><a:rPr[^>]*>[\\s\\S]*?<a:t>${numberOf('freeform-1')}</a:t></a:fld>`))
+  })
+
+  it('compresses the package and reports what it wrote', () => {
+    assert.equal(report.pages, slides.length)
+    assert.equal(report.bytes, bytes.length)
+    assert.deepEqual(report.fonts, ['Inter'])
+    assert.ok(bytes.length < 600_000, `${bytes.length} bytes`)
+    // Slide XML is deflated: the stored package pptxgenjs writes would hold it uncompressed.
+    const local = bytes.indexOf(Buffer.from('ppt/slides/slide1.xml'))
+    assert.equal(bytes.readUInt16LE(local - 30 + 8), 8)
+  })
+
+  it('draws headings as the renderer\'s pictures with headings: raster, in the appearance asked for', async () => {
+    const few = [doc.slides['title-1'], doc.slides['title-body-1']]
+    const dark = await unzip((await nativePptx({ doc, deckDir, root: work, slides: few, appearance: 'dark', includeNotes: false, baseline: 'libreoffice', embedFonts: false, headingsRaster: true })).bytes)
+    const xml = dark.get('ppt/slides/slide2.xml')!.toString('utf8')
+    assert.match(xml, /<p:bg><p:bgPr><a:solidFill><a:srgbClr val="141414"\/>/)
+    const heading = objectXml(xml, 'title')!
+    assert.match(heading, /^<p:pic>[\s\S]*descr="Opening 2: what changed"/)
+    const media = dark.get(relsOf(dark, 'ppt/slides/slide2.xml').get(/<a:blip r:embed="(rId\d+)"/.exec(heading)![1])!.target)!
+    const { data, info } = await sharp(media).ensureAlpha().raw().toBuffer({ resolveWithObject: true })
+    let ink = 0
+    let clear = 0
+    for (let i = 0; i < data.length; i += 4) {
+      if (data[i + 3] === 0) clear++
+      else if (data[i] > 200 && data[i + 3] > 200) ink++
+    }
+    // Light glyphs (the dark theme's ink) on a transparent ground, at twice the sheet's pixels.
+    assert.ok(ink > 1000 && clear > info.width * info.height * 0.5, `${ink} ink, ${clear} clear pixels`)
+    const box = drawn(doc.slides['title-body-1'], themeFonts(doc.manifest)).items.find((d) => d.block.id === 'title')!.box
+    assert.equal(info.width, Math.ceil(box.x + box.w) * 2 - Math.floor(box.x) * 2)
+    // Body text stays editable text.
+    assert.deepEqual(paragraphsOf(objectXml(xml, 'b0')!), ['Three things moved this quarter, and one of them moved a lot.'])
+  })
+
+  it('opens in LibreOffice with one page per slide (hidden slides left out of its PDF)', { skip: !hasSoffice() && 'soffice is not installed' }, () => {
+    const file = join(work, 'deck.pptx')
+    writeFileSync(file, bytes)
+    execFileSync('soffice', [`-env:UserInstallation=file://${join(work, 'profile')}`, '--headless', '--convert-to', 'pdf', '--outdir', work, file], { stdio: 'ignore', timeout: 120_000 })
+    const info = execFileSync('pdfinfo', [join(work, 'deck.pdf')]).toString()
+    assert.equal(Number(/Pages:\s+(\d+)/.exec(info)![1]), slides.filter((s) => !s.skip).length)
+    assert.ok(readdirSync(work).includes('deck.pdf'))
+  })
+})
+
+function hasSoffice(): boolean {
+  try {
+    execFileSync('which', ['soffice'], { stdio: 'ignore' })
+    execFileSync('which', ['pdfinfo'], { stdio: 'ignore' })
+    return true
+  } catch {
+    return false
+  }
+}
