@@ -200,13 +200,14 @@ async function notesPage(doc: PDFDocumentType, font: PDFFont, title: string, not
 /** A flattened PDF: one page per picture with its invisible text, notes pages when given. */
 export async function flattenPdf(
   pages: (FlatPage & { title: string; notes?: string })[],
-  options: { title: string; ink: string; paper: string; outline: OutlineEntry[] },
+  options: { title: string; ink: string; paper: string; outline: OutlineEntry[]; date: Date },
 ): Promise<Buffer> {
   const { PDFDocument } = await lib()
   const { default: fontkit } = await import('@pdf-lib/fontkit')
   const doc = await PDFDocument.create()
   doc.registerFontkit(fontkit)
-  const font = await doc.embedFont(readFileSync(layerFontFile()), { subset: true })
+  // A fixed subset name and the deck's own date: the same deck writes the same bytes.
+  const font = await doc.embedFont(readFileSync(layerFontFile()), { subset: true, customName: 'StudioText-Inter-Regular' })
   for (const item of pages) {
     const image = await embedPng(doc, item.png)
     const page = doc.addPage([PAGE_PT.width, PAGE_PT.height])
@@ -219,15 +220,19 @@ export async function flattenPdf(
   doc.setTitle(options.title)
   doc.setCreator('Deck Studio')
   doc.setProducer('Deck Studio (pdf-lib)')
+  doc.setCreationDate(options.date)
+  doc.setModificationDate(options.date)
   await addOutline(doc, options.outline)
   return Buffer.from(await doc.save({ useObjectStreams: true }))
 }
 
 /** Adds the outline to a PDF from Chromium (the vector export), keeping everything else as printed. */
-export async function outlinePdf(bytes: Buffer, title: string, outline: OutlineEntry[]): Promise<Buffer> {
+export async function outlinePdf(bytes: Buffer, title: string, outline: OutlineEntry[], date: Date): Promise<Buffer> {
   const { PDFDocument } = await lib()
   const doc = await PDFDocument.load(bytes, { updateMetadata: false })
   doc.setTitle(title)
+  doc.setCreationDate(date)
+  doc.setModificationDate(date)
   await addOutline(doc, outline)
   return Buffer.from(await doc.save({ useObjectStreams: true }))
 }

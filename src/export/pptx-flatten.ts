@@ -23,16 +23,25 @@ export async function pptxGen(): Promise<new () => import('pptxgenjs').default> 
 }
 
 /**
- * The package bytes pptxgenjs wrote, compressed again at deflate level 6: in Node its `compression`
- * option is not honoured for every output, so the zip is rewritten here (the parts are unchanged).
+ * The package bytes pptxgenjs wrote, compressed again at deflate level 6 (in Node its `compression`
+ * option is not honoured for every output) and dated by `date` (the deck's last change), in the zip's
+ * entries and the document properties alike: the same deck writes the same bytes.
  */
-export async function compressed(bytes: Buffer): Promise<Buffer> {
+export async function compressed(bytes: Buffer, date: Date): Promise<Buffer> {
   const { default: JSZip } = (await import('jszip')) as unknown as { default: typeof import('jszip') }
   const zip = await JSZip.loadAsync(bytes)
+  const core = zip.file('docProps/core.xml')
+  if (core) {
+    const stamp = date.toISOString().replace(/\.\d+Z$/, 'Z')
+    zip.file('docProps/core.xml', (await core.async('string')).replace(/(<dcterms:(?:created|modified)[^>]*>)[^<]*(<\/dcterms:)/g, `$1${stamp}$2`))
+  }
+  zip.forEach((_path, file) => {
+    file.date = date
+  })
   return zip.generateAsync({ type: 'nodebuffer', compression: 'DEFLATE', compressionOptions: { level: 6 }, mimeType: 'application/vnd.openxmlformats-officedocument.presentationml.presentation' })
 }
 
-export async function flattenPptx(slides: FlatSlide[], options: { title: string; author?: string; font: string }): Promise<Buffer> {
+export async function flattenPptx(slides: FlatSlide[], options: { title: string; author?: string; font: string; date: Date }): Promise<Buffer> {
   const Pptx = await pptxGen()
   const pptx = new Pptx()
   pptx.defineLayout({ name: 'STUDIO_SHEET', width: SLIDE_INCHES.width, height: SLIDE_INCHES.height })
@@ -65,5 +74,5 @@ export async function flattenPptx(slides: FlatSlide[], options: { title: string;
     if (item.hidden) slide.hidden = true
   }
   const written = (await pptx.write({ outputType: 'nodebuffer', compression: true })) as Buffer
-  return compressed(Buffer.from(written))
+  return compressed(Buffer.from(written), options.date)
 }

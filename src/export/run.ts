@@ -117,6 +117,8 @@ export async function runExport(ctx: ActionContext, doc: DeckDoc, input: ExportI
   const title = doc.manifest.title
   if (input.includeComments) warnings.push('includeComments: this instance has no comment threads yet, so no comment parts were written.')
   if (mode === 'flatten' && input.embedFonts) warnings.push('embedFonts applies to native PPTX only; a flattened file carries its text as pictures and needs no fonts.')
+  // Files are dated by the deck's last change, not the clock: the same deck exports to the same bytes.
+  const date = new Date(doc.manifest.stamps?.updatedAt ?? 0)
   const outline = slides.map((slide, i) => ({ title: slideTitle(slide) || `Slide ${i + 1}`, section: sections.get(slide.id) ?? '', page: i }))
 
   for (const appearance of appearances) {
@@ -148,7 +150,7 @@ export async function runExport(ctx: ActionContext, doc: DeckDoc, input: ExportI
       }))
       if (format === 'pptx') {
         const { flattenPptx } = await import('./pptx-flatten.js')
-        bytes = await flattenPptx(flat, { title, font: 'Inter' })
+        bytes = await flattenPptx(flat, { title, font: 'Inter', date })
         fonts.add('Inter')
       } else {
         const { flattenPdf, PAGE_PT } = await import('./pdf.js')
@@ -156,7 +158,7 @@ export async function runExport(ctx: ActionContext, doc: DeckDoc, input: ExportI
         const paint = paintFor(doc.manifest, appearance)
         // With notes, each slide's notes page follows it: the outline points at slide pages.
         const withNotes = input.includeNotes === true
-        bytes = await flattenPdf(flat, { title, ink: colour(paint, 'ink'), paper: colour(paint, 'paper', 'paper'), outline: outline.map((o) => ({ ...o, page: withNotes ? o.page * 2 : o.page })) })
+        bytes = await flattenPdf(flat, { title, ink: colour(paint, 'ink'), paper: colour(paint, 'paper', 'paper'), outline: outline.map((o) => ({ ...o, page: withNotes ? o.page * 2 : o.page })), date })
         pages = withNotes ? slides.length * 2 : slides.length
         fonts.add('Inter')
         measurements[name] = { pageSize: PAGE_PT }
@@ -166,7 +168,7 @@ export async function runExport(ctx: ActionContext, doc: DeckDoc, input: ExportI
       const { outlinePdf } = await import('./pdf.js')
       const printed = await printPdf({ doc, deckDir, root: ctx.ws.root, slides, appearance, includeNotes: input.includeNotes === true })
       const withNotes = input.includeNotes === true
-      bytes = await outlinePdf(printed, title, outline.map((o) => ({ ...o, page: withNotes ? o.page * 2 : o.page })))
+      bytes = await outlinePdf(printed, title, outline.map((o) => ({ ...o, page: withNotes ? o.page * 2 : o.page })), date)
       pages = withNotes ? slides.length * 2 : slides.length
     } else {
       const { nativePptx } = await import('./pptx-native.js')

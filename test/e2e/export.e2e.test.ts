@@ -127,6 +127,20 @@ describe('export.run', () => {
     assert.match(await zip.file(charts[0])!.async('string'), /<c:v>1\.9<\/c:v>/, 'with its values')
   })
 
+  it('writes the same bytes for the same deck, whatever the clock says', async () => {
+    const pick = JSON.stringify({ slideIds: ['title-1', 'table-1'] })
+    for (const args of [['pdf'], ['pdf', '--mode', 'native'], ['pptx']]) {
+      const files: Buffer[] = []
+      for (const out of ['.studio/same-a', '.studio/same-b']) {
+        const r = await run(['export', ...args, '--theme', 'light', '--out', out, '--input', pick])
+        assert.equal(r.code, 0, r.stdout)
+        files.push(readFileSync(join(ws.dir, r.json.files[0])))
+        await new Promise((resolve) => setTimeout(resolve, 1100))
+      }
+      assert.ok(files[0].equals(files[1]), `${args.join(' ')}: two exports differ`)
+    }
+  })
+
   it('refuses bad input with nothing written: an unknown slide, every slide skipped, an unknown format', async () => {
     const unknown = await run(['export', 'pdf', '--input', JSON.stringify({ slideIds: ['nope'] })])
     assert.deepEqual([unknown.json.code, unknown.json.pointer], ['not_found', '/slideIds/0'])
