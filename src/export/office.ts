@@ -8,10 +8,11 @@
  * program and the package that provides it), not an exception: a check reports it and goes on.
  */
 import { spawn } from 'node:child_process'
-import { accessSync, constants, existsSync, mkdtempSync, rmSync, statSync } from 'node:fs'
+import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs'
+import { findProgram } from './programs.js'
 import { readFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
-import { basename, delimiter, join } from 'node:path'
+import { basename, join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 
 /** How to get each program, for the sentence that says it is missing. */
@@ -23,19 +24,9 @@ export const INSTALL_HINTS = {
 
 const MAC_SOFFICE = '/Applications/LibreOffice.app/Contents/MacOS/soffice'
 
-/** An executable named `name` on PATH, or null. */
+/** An executable named `name` on PATH, or null (programs.ts's lookup, which every export path shares). */
 export function onPath(name: string, env: NodeJS.ProcessEnv = process.env): string | null {
-  for (const dir of (env.PATH ?? '').split(delimiter)) {
-    if (!dir) continue
-    const candidate = join(dir, name)
-    try {
-      accessSync(candidate, constants.X_OK)
-      if (statSync(candidate).isFile()) return candidate
-    } catch {
-      // not here
-    }
-  }
-  return null
+  return findProgram(name, env) ?? null
 }
 
 /** LibreOffice's `soffice`: `STUDIO_SOFFICE`, then `soffice` or `libreoffice` on PATH, then the macOS application. */

@@ -37,7 +37,7 @@ import type { Run } from '../model/text.js'
 import { resolveDither, type ResolvedDither } from '../model/dither.js'
 import { drawn, type Drawn } from '../layout/stack.js'
 import { LAYOUT_SLOTS, type Box } from '../layout/boxes.js'
-import { listGap, listGutter, textStyle, SHAPE_INSET, type TextStyle } from '../layout/blocks.js'
+import { listGap, listGutter, listLayout, textStyle, SHAPE_INSET, type TextStyle } from '../layout/blocks.js'
 import { COLUMN_GAP, measureText, stripMarkup } from '../layout/text.js'
 import { colour, paintFor, type Paint } from '../render/paint.js'
 import { paragraphRuns } from '../render/text.js'
@@ -970,13 +970,7 @@ class NativeWriter {
     const common = this.common(block)
     const { base, style } = this.textBase(ctx, block, item.slot, common.transparency)
     const size = style.size
-    const items = Array.isArray(block.items) ? (block.items as { text?: unknown; level?: unknown }[]) : []
-    const spacing = (block.spacing ?? {}) as { before?: number; after?: number }
-    const explicit = num(spacing.before) !== undefined || num(spacing.after) !== undefined
-    const gutter = listGutter(block, size)
-    const indent = num(block.indent) ?? 0
-    const rule = block.marker === 'rule' || block.preset === 'rule'
-    const start = num(block.start) ?? 1
+    const { items, spacing, explicit, gutter, indent, rule, start } = listLayout(block, size)
     const counters: number[] = []
     const accent = hex(colour(this.paint, 'accent'))
     const bulletFace = this.face(this.fonts.body)

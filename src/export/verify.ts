@@ -39,7 +39,7 @@ export async function verifyFiles(
 ): Promise<{ diffs: VerifyDiff[]; passed: boolean; threshold: number; mean: number; worst: number; reader: string }> {
   const { convertToPdf, findSoffice, onPath, run, scratchDir } = await import('./office.js')
   const pdftoppm = onPath('pdftoppm')
-  if (!pdftoppm) fail('render_failed', 'verify needs pdftoppm to draw the pages back: install poppler-utils (Debian: apt-get install poppler-utils).', { pointer: '/verify' })
+  if (!pdftoppm) fail('missing_program', 'Verifying an export needs the program "pdftoppm" to draw the pages back. On Debian or Ubuntu: apt-get install poppler-utils.', { pointer: '/verify', details: { program: 'pdftoppm', package: 'poppler-utils' } })
   const threshold = verifyThreshold(options.mode, files[0]?.format === 'pdf' ? 'pdf' : 'pptx')
   const { renderSlides } = await import('../render/pipeline.js')
   const { default: pixelmatch } = await import('pixelmatch')
@@ -55,7 +55,7 @@ export async function verifyFiles(
       let shown = slides
       if (file.format === 'pptx') {
         const soffice = findSoffice()
-        if ('missing' in soffice) return fail('render_failed', `verify needs LibreOffice to read the PPTX back: ${soffice.missing}`, { pointer: '/verify' })
+        if ('missing' in soffice) return fail('missing_program', `Verifying a PPTX needs LibreOffice to read it back: ${soffice.missing}`, { pointer: '/verify', details: { program: 'soffice', package: 'libreoffice-impress' } })
         const out = join(scratch, file.theme)
         mkdirSync(out, { recursive: true })
         // LibreOffice draws the native file's text in the shipped faces (unpacked to TTF once per workspace).

@@ -88,6 +88,33 @@ export function listGutter(block: Block, size: number): number {
   return block.marker === 'rule' ? 0 : Math.round(size * 1.5)
 }
 
+/** How a list block lays out its items, read once for every drawing of it (renderer, native export). */
+export interface ListLayout {
+  items: { text?: unknown; level?: unknown }[]
+  spacing: { before?: number; after?: number }
+  /** Spacing sets the space before or after items (else items are `listGap` apart). */
+  explicit: boolean
+  gutter: number
+  indent: number
+  /** The rule marker: a line instead of a bullet or number. */
+  rule: boolean
+  /** The first number of a numbered list. */
+  start: number
+}
+
+export function listLayout(block: Block, size: number): ListLayout {
+  const spacing = (block.spacing ?? {}) as { before?: number; after?: number }
+  return {
+    items: Array.isArray(block.items) ? (block.items as { text?: unknown; level?: unknown }[]) : [],
+    spacing,
+    explicit: num(spacing.before) !== undefined || num(spacing.after) !== undefined,
+    gutter: listGutter(block, size),
+    indent: num(block.indent) ?? 0,
+    rule: block.marker === 'rule' || block.preset === 'rule',
+    start: num(block.start) ?? 1,
+  }
+}
+
 /** The gap between list items when spacing sets none: 0.4 em. */
 export function listGap(size: number): number {
   return Math.round(size * 0.4)

@@ -15,7 +15,7 @@ import { SHEET } from '../model/layouts.js'
 import { sidePoint, facingSides, type Placement, type Side } from '../model/arrange.js'
 import { drawn, type Drawn } from '../layout/stack.js'
 import { LAYOUT_SLOTS, type Box } from '../layout/boxes.js'
-import { listGap, listGutter, textStyle, SHAPE_INSET } from '../layout/blocks.js'
+import { listGap, listGutter, listLayout, textStyle, SHAPE_INSET } from '../layout/blocks.js'
 import { measureText } from '../layout/text.js'
 import { chartSvg } from './charts.js'
 import { colour, escapeHtml, paintFor, px, withAlpha, type Appearance, type Paint } from './paint.js'
@@ -316,13 +316,7 @@ export function markerText(block: Block, n: number): string {
 
 function listBlock(ctx: Context, block: Block, slot: string | undefined): string {
   const { css, size } = textCss(ctx, block, slot)
-  const items = Array.isArray(block.items) ? (block.items as { text?: unknown; level?: unknown }[]) : []
-  const spacing = (block.spacing ?? {}) as { before?: number; after?: number }
-  const explicit = num(spacing.before) !== undefined || num(spacing.after) !== undefined
-  const gutter = listGutter(block, size)
-  const indent = num(block.indent) ?? 0
-  const rule = block.marker === 'rule' || block.preset === 'rule'
-  const start = num(block.start) ?? 1
+  const { items, spacing, explicit, gutter, indent, rule, start } = listLayout(block, size)
   const counters: number[] = []
   const accent = colour(ctx.paint, 'accent')
   const out = items.map((item, i) => {
