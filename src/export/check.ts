@@ -24,22 +24,11 @@ export interface ReaderReport {
   message: string
 }
 
-export interface CheckReport {
+/** The package walk's findings (its slide part list aside), with the readers' and what they said. */
+export interface CheckReport extends Omit<PackageReport, 'slides' | 'presentation'> {
   file: string
   /** No invalid part and no reader that failed. */
   valid: boolean
-  /** Slides the package lists (`p:sldIdLst`), hidden ones included. */
-  pages: number
-  /** Of those, hidden slides (LibreOffice's PDF leaves them out). */
-  hidden: number
-  size: number
-  parts: number
-  rasters: string[]
-  vectors: string[]
-  fonts: string[]
-  embeddedFonts: string[]
-  invalid: Finding[]
-  warnings: Finding[]
   readers: ReaderReport[]
   thumbnail?: string
   notes: string[]
