@@ -6,6 +6,7 @@
  */
 import { SHEET, type LayoutOptions } from './layouts.js'
 import { plainText as markupPlainText } from './text.js'
+import { cowSlides } from './slide-map.js'
 import { arr, bool, Colour, DeckId, int, num, obj, oneOf, opt, SectionId, SlideId, str, nullable, type Schema, anyOf } from './schema.js'
 
 export interface Section {
@@ -151,7 +152,12 @@ export function slideCount(doc: DeckDoc): number {
   return doc.manifest.sections.reduce((n, section) => n + section.slides.length, 0)
 }
 
-/** Deep copy of a document, for handlers that build the next state from the current one. */
+/**
+ * A copy of a document to change, for handlers that build the next state from the current one: the
+ * manifest and version log copied, the slides copied on first use (src/model/slide-map.ts), so a
+ * handler that changes one slide of 1,400 copies one. Use it rather than structuredClone, which
+ * refuses the store's lazy slide records.
+ */
 export function cloneDoc(doc: DeckDoc): DeckDoc {
-  return structuredClone(doc)
+  return { manifest: structuredClone(doc.manifest), slides: cowSlides(doc.slides), versions: structuredClone(doc.versions) }
 }

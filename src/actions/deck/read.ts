@@ -1,28 +1,32 @@
 import { defineAction } from '../../core/action.js'
-import { orderedSlides, slideCount, slideTitle, type DeckDoc } from '../../model/deck.js'
+import { slideCount, type DeckDoc } from '../../model/deck.js'
+import { plainDoc, slideSummaries } from '../../store/deck-state.js'
 import { arr, bool, DeckId, int, obj, opt, ref, SectionId, SlideId, str } from '../../model/schema.js'
 import { CurrentRevision, result, RESULT_DEFS, withDefs } from '../../model/results.js'
 import { findTheme } from '../../model/themes.js'
-import { readDeckFolder } from '../../store/decks.js'
 
-/** The counts deck.info and deck.list report. */
+/** The counts deck.info and deck.list report (from the slides' summaries: no slide is read for them). */
 export function deckCounts(doc: DeckDoc) {
-  const slides = orderedSlides(doc)
+  const summaries = slideSummaries(doc)
   let charts = 0
-  for (const slide of slides) for (const block of slide.blocks ?? []) if (block.kind === 'chart') charts++
-  const guides = (doc.manifest.guides?.vertical?.length ?? 0) + (doc.manifest.guides?.horizontal?.length ?? 0)
-  return {
-    slides: slideCount(doc),
-    sections: doc.manifest.sections.length,
-    canvas: slides.filter((s) => s.layout === 'freeform').length,
-    charts,
-    guides,
-    skipped: slides.filter((s) => s.skip).length,
+  let canvas = 0
+  let skipped = 0
+  for (const section of doc.manifest.sections) {
+    for (const id of section.slides) {
+      const summary = summaries.get(id)
+      if (!summary) continue
+      charts += summary.charts
+      if (summary.layout === 'freeform') canvas++
+      if (summary.skip) skipped++
+    }
   }
+  const guides = (doc.manifest.guides?.vertical?.length ?? 0) + (doc.manifest.guides?.horizontal?.length ?? 0)
+  return { slides: slideCount(doc), sections: doc.manifest.sections.length, canvas, charts, guides, skipped }
 }
 
 export function deckInfo(doc: DeckDoc) {
   const { manifest } = doc
+  const summaries = slideSummaries(doc)
   return {
     id: manifest.id,
     title: manifest.title,
@@ -30,7 +34,7 @@ export function deckInfo(doc: DeckDoc) {
     sections: manifest.sections.map((section) => ({
       id: section.id,
       title: section.title,
-      slides: section.slides.map((id) => ({ id, title: Object.hasOwn(doc.slides, id) ? slideTitle(doc.slides[id]) : '' })),
+      slides: section.slides.map((id) => ({ id, title: summaries.get(id)?.title ?? '' })),
     })),
     counts: deckCounts(doc),
     revision: manifest.revision,
@@ -97,7 +101,7 @@ export const deckList = defineAction({
   run: async (ctx, input: { includeTrashed?: boolean }) => {
     const decks = []
     for (const id of await ctx.ws.deckIds()) {
-      const doc = await readDeckFolder(ctx.ws.deckDir(id))
+      const doc = await ctx.load(id)
       const m = doc.manifest
       if (m.trashedAt && !input.includeTrashed) continue
       decks.push({ id, title: m.title, slides: slideCount(doc), sections: m.sections.length, revision: m.revision, stamps: m.stamps, ...(m.trashedAt ? { trashedAt: m.trashedAt } : {}) })
@@ -122,5 +126,5 @@ export const deckGet = defineAction({
   cli: 'deck get',
   mcp: 'deck_get',
   example: {},
-  run: async (ctx) => ctx.target(),
+  run: async (ctx) => plainDoc(await ctx.target()),
 })

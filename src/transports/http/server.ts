@@ -66,6 +66,7 @@ export function problem(failure: StudioError): Record<string, unknown> {
 function sendError(res: ServerResponse, error: unknown): void {
   const failure = toStudioError(error)
   const headers: Record<string, string> = { 'content-type': 'application/problem+json' }
+  if (failure.extra.currentTag) headers.etag = `"${failure.extra.currentTag}"`
   if (failure.code === 'unauthorized') headers['www-authenticate'] = 'Bearer realm="studio"'
   if (failure.code === 'payload_too_large') headers.connection = 'close'
   const allow = (failure.extra.details as { allow?: string[] } | undefined)?.allow
@@ -102,6 +103,22 @@ function parseJsonObject(body: Buffer): Record<string, unknown> {
   }
   if (!value || typeof value !== 'object' || Array.isArray(value)) fail('invalid_input', 'The body must be a JSON object holding the action input.')
   return value as Record<string, unknown>
+}
+
+/**
+ * `If-Match: "<tag>"` on a write is its baseTag (the version tag an earlier answer's ETag carried);
+ * a baseTag in the body wins. `*` and a read action's If-Match are ignored.
+ */
+function withIfMatch(action: Action, input: Record<string, unknown>, req: IncomingMessage): Record<string, unknown> {
+  const header = req.headers['if-match']
+  if (typeof header !== 'string' || !action.mutates || input.baseTag !== undefined) return input
+  const value = header.trim()
+  if (value === '*' || !value) return input
+  const tag = /^"([^"]*)"$/.exec(value)?.[1]
+  if (tag === undefined || !('baseTag' in ((action.input.properties as object) ?? {}))) {
+    fail('invalid_input', `If-Match takes one version tag in quotes (an ETag this server sent)${tag === undefined ? '' : `; ${action.id} takes none`}.`, { pointer: '/baseTag' })
+  }
+  return { ...input, baseTag: tag }
 }
 
 interface CallBinding {
@@ -258,10 +275,11 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     if (described && method === 'POST') {
       const action = findAction(decodeURIComponent(described[1]))
       if (!action || !action.transportSet.has('H')) fail('not_found', `No action "${described[1]}" on HTTP.`)
-      const input = parseJsonObject(await readBody(req, BODY_LIMIT))
+      const input = withIfMatch(action, parseJsonObject(await readBody(req, BODY_LIMIT)), req)
       const bind = binding(req, url, options.deck)
       const { result } = await dispatch(action, input, { ws: options.ws, transport: 'H', deck: bind.deck, author: bind.author, force: bind.force })
-      return send(res, 200, result ?? null)
+      const tag = (result as { tag?: unknown } | null)?.tag
+      return send(res, 200, result ?? null, typeof tag === 'string' ? { etag: `"${tag}"` } : {})
     }
     if (path === '/api/decks/bundle' && method === 'POST') {
       const type = String(req.headers['content-type'] ?? '')
