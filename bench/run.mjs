@@ -569,3 +569,6 @@ function marpMarkdown(deckDir, order) {
   line('studio export pdf (flatten, 2x renders)', 'flattenPdf', 'marpPdf', 'x marp --pdf')
   line('marp --pdf (peer)', 'marpPdf', null)
 }
+
+// ---- Scale (issue 12): the four calls at 95 and 1,415 slides (bench/scale.mjs, runnable alone).
+await (await import('./scale.mjs')).scaleBench()

@@ -65,6 +65,8 @@ export async function dispatch(action: Action, input: Record<string, unknown>, o
   return call.run()
 }
 
+const taggedAnswers = new WeakMap<object, { tag: string; out: object }>()
+
 interface StagedDeck {
   doc: DeckDoc | null
   preserve?: boolean
@@ -281,7 +283,14 @@ class Call implements ActionContext {
     if (!state || state.manifest.revision !== (result as { revision: unknown }).revision) return result
     const tag = state.tag()
     noteServed(this.ws, tag)
-    return { ...(result as object), tag }
+    if (!Object.isFrozen(result)) return { ...(result as object), tag }
+    // A frozen answer (kept with the deck's state, as deck.info's) stays one object with its tag, so a
+    // transport may keep its serialization.
+    const hit = taggedAnswers.get(result)
+    if (hit?.tag === tag) return hit.out
+    const out = Object.freeze({ ...(result as object), tag })
+    taggedAnswers.set(result, { tag, out })
+    return out
   }
 
   private async commit(produced: unknown): Promise<CallResult> {

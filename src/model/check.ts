@@ -15,6 +15,7 @@ import { REGIONS, slotBoxes } from '../layout/boxes.js'
 import { arr, Colour, type Schema } from './schema.js'
 import { blockTexts, parse, SLIDE_TEXT_FIELDS } from './text.js'
 import { paletteTokens } from './themes.js'
+import { slideKeys, slideMembership } from './slide-map.js'
 
 export interface Issue {
   pointer: string
@@ -191,8 +192,9 @@ export async function documentIssues(doc: DeckDoc, slides?: Iterable<string>, co
   await check('model.versions', doc.versions, '/versions', issues)
   let assets: ReadonlySet<string> | undefined
   const assetIds = async () => (assets ??= await context.assets!())
-  for (const id of slides ?? Object.keys(doc.slides)) {
-    if (!Object.hasOwn(doc.slides, id)) continue
+  const exists = slideMembership(doc.slides)
+  for (const id of slides ?? slideKeys(doc.slides)) {
+    if (!exists(id)) continue
     const slide = doc.slides[id]
     const prefix = `/slides/${id}`
     const count = issues.length
@@ -229,12 +231,12 @@ export async function documentIssues(doc: DeckDoc, slides?: Iterable<string>, co
   const placed = new Map<string, number>()
   doc.manifest.sections?.forEach((section, i) =>
     section.slides?.forEach((id, j) => {
-      if (!Object.hasOwn(doc.slides, id)) issues.push({ pointer: `/manifest/sections/${i}/slides/${j}`, message: `names slide "${id}", which has no file` })
+      if (!exists(id)) issues.push({ pointer: `/manifest/sections/${i}/slides/${j}`, message: `names slide "${id}", which has no file` })
       placed.set(id, (placed.get(id) ?? 0) + 1)
     }),
   )
-  for (const id of slides ?? Object.keys(doc.slides)) {
-    if (!Object.hasOwn(doc.slides, id)) continue
+  for (const id of slides ?? slideKeys(doc.slides)) {
+    if (!exists(id)) continue
     if (!placed.has(id)) issues.push({ pointer: `/slides/${id}`, message: 'is in no section' })
     if ((placed.get(id) ?? 0) > 1) issues.push({ pointer: `/slides/${id}`, message: 'appears in more than one place in the sections' })
     if (doc.slides[id].id !== id) issues.push({ pointer: `/slides/${id}/id`, message: `does not match its file name (${id}.json)` })

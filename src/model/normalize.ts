@@ -8,7 +8,7 @@
  * - z renumbered densely per slide and angles kept in [0, 360) for positioned blocks
  */
 import type { DeckDoc, Guides, Slide } from './deck.js'
-import { cowSlides, touchedSlides } from './slide-map.js'
+import { cowSlides, slideKeys, slideMembership, touchedSlides } from './slide-map.js'
 
 function normalizeAxis(values: number[] | undefined): number[] | undefined {
   if (!Array.isArray(values)) return values
@@ -78,12 +78,13 @@ export function normalizeDoc(doc: DeckDoc): DeckDoc {
     for (const [id, slide] of Object.entries(doc.slides)) slides[id] = normalizeSlide(slide)
   }
   const listed = new Set<string>()
+  const exists = slideMembership(slides)
   manifest.sections = manifest.sections.map((section) => {
-    const ids = section.slides.filter((id) => Object.hasOwn(slides, id) && !listed.has(id))
+    const ids = section.slides.filter((id) => exists(id) && !listed.has(id))
     ids.forEach((id) => listed.add(id))
     return { ...section, slides: ids }
   })
-  const orphans = Object.keys(slides).filter((id) => !listed.has(id))
+  const orphans = slideKeys(slides).filter((id) => !listed.has(id))
   if (orphans.length) {
     if (!manifest.sections.length) manifest.sections.push({ id: 'main', title: 'Main', slides: [] })
     manifest.sections[manifest.sections.length - 1].slides.push(...orphans.sort())

@@ -38,8 +38,6 @@ interface CowState {
 const lazyRecords = new WeakMap<object, SlideSource>()
 const cowRecords = new WeakMap<object, CowState>()
 
-const own = (record: object, id: string) => Object.hasOwn(record, id)
-
 /** A read-only record over `source`: keys without reading, a slide read when it is asked for. */
 export function lazySlides(source: SlideSource): Record<string, Slide> {
   const refuse = () => {
@@ -65,11 +63,12 @@ export function lazySlides(source: SlideSource): Record<string, Slide> {
  */
 export function cowSlides(base: Record<string, Slide>): Record<string, Slide> {
   const state: CowState = { base, copies: new Map(), deleted: new Set() }
-  const exists = (id: string) => state.copies.has(id) || (!state.deleted.has(id) && own(base, id))
+  const baseHas = slideMembership(base)
+  const exists = (id: string) => state.copies.has(id) || (!state.deleted.has(id) && baseHas(id))
   const read = (id: string): Slide | undefined => {
     const copied = state.copies.get(id)
     if (copied !== undefined || state.copies.has(id)) return copied
-    if (state.deleted.has(id) || !own(base, id)) return undefined
+    if (state.deleted.has(id) || !baseHas(id)) return undefined
     const copy = structuredClone(base[id])
     state.copies.set(id, copy)
     return copy
@@ -78,7 +77,7 @@ export function cowSlides(base: Record<string, Slide>): Record<string, Slide> {
     state.copies.set(id, value)
     state.deleted.delete(id)
   }
-  const record = new Proxy({} as Record<string, Slide>, {
+  const record: Record<string, Slide> = new Proxy({} as Record<string, Slide>, {
     get: (target, key, receiver) => (typeof key === 'string' && exists(key) ? read(key) : Reflect.get(target, key, receiver)),
     has: (target, key) => (typeof key === 'string' && exists(key)) || Reflect.has(target, key),
     set: (target, key, value, receiver) => {
@@ -94,15 +93,10 @@ export function cowSlides(base: Record<string, Slide>): Record<string, Slide> {
     deleteProperty: (target, key) => {
       if (typeof key !== 'string') return Reflect.deleteProperty(target, key)
       state.copies.delete(key)
-      if (own(base, key)) state.deleted.add(key)
+      if (baseHas(key)) state.deleted.add(key)
       return true
     },
-    ownKeys: () => {
-      const keys = Object.keys(base).filter((id) => !state.deleted.has(id))
-      const known = new Set(keys)
-      for (const id of state.copies.keys()) if (!known.has(id)) keys.push(id)
-      return keys
-    },
+    ownKeys: (): string[] => slideKeys(record),
     getOwnPropertyDescriptor: (_target, key) =>
       typeof key === 'string' && exists(key)
         ? { get: () => read(key), set: (value: Slide) => write(key, value), enumerable: true, configurable: true }
@@ -130,11 +124,13 @@ export function touchedSlides(record: Record<string, Slide>): { base: Record<str
     state = below
   }
   const base = state.base
+  const has = slideMembership(record)
+  const baseHas = slideMembership(base)
   const touched = new Map<string, Slide>()
   const deleted = new Set<string>()
   for (const id of ids) {
-    if (Object.hasOwn(record, id)) touched.set(id, record[id])
-    else if (own(base, id)) deleted.add(id)
+    if (has(id)) touched.set(id, record[id])
+    else if (baseHas(id)) deleted.add(id)
   }
   return { base, touched, deleted }
 }
@@ -142,4 +138,33 @@ export function touchedSlides(record: Record<string, Slide>): { base: Record<str
 /** Whether a record reads lazily (a deck as the store holds it). */
 export function isLazySlides(record: Record<string, Slide>): boolean {
   return lazyRecords.has(record)
+}
+
+/**
+ * Membership of a record's ids, without going through its Proxy traps (which build a property
+ * descriptor per question): what deck-wide rules ask once per slide id of the sections.
+ */
+export function slideMembership(record: Record<string, Slide>): (id: string) => boolean {
+  const lazy = lazyRecords.get(record)
+  if (lazy) return (id) => lazy.has(id)
+  const cow = cowRecords.get(record)
+  if (cow) {
+    const base = slideMembership(cow.base)
+    return (id) => cow.copies.has(id) || (!cow.deleted.has(id) && base(id))
+  }
+  return (id) => Object.hasOwn(record, id)
+}
+
+/** A record's ids, without going through its Proxy traps. */
+export function slideKeys(record: Record<string, Slide>): string[] {
+  const lazy = lazyRecords.get(record)
+  if (lazy) return [...lazy.ids()]
+  const cow = cowRecords.get(record)
+  if (cow) {
+    const keys = slideKeys(cow.base).filter((id) => !cow.deleted.has(id))
+    const base = slideMembership(cow.base)
+    for (const id of cow.copies.keys()) if (!base(id) || cow.deleted.has(id)) keys.push(id)
+    return keys
+  }
+  return Object.keys(record)
 }

@@ -41,7 +41,7 @@ import {
   listSlideIds,
   loadDeckState,
   readSlideFile,
-  readStateFiles,
+  refreshStateFiles,
   settledAt,
   stampOf,
   summarize,
@@ -257,11 +257,7 @@ function createEntry(ws: Workspace, deckId: string, key: string): Entry {
 function applySuspects(entry: Entry): void {
   const state = entry.state
   const suspects = [...entry.suspects]
-  let files: Partial<StateFiles> | undefined
-  if (suspects.includes('deck.json') || suspects.includes('versions.json')) {
-    const read = readStateFiles(entry.dir, state.shown)
-    files = read
-  }
+  const files = suspects.includes('deck.json') || suspects.includes('versions.json') ? refreshStateFiles(state) : undefined
   const slides = new Map<string, SlideRecord | null>()
   for (const name of suspects) {
     if (!name.startsWith('slides/')) continue
@@ -285,7 +281,7 @@ function applySuspects(entry: Entry): void {
 /** Stats every file of the deck against its record; reads the ones that moved or are not settled. */
 function sweepEntry(entry: Entry): void {
   const state = entry.state
-  const files = readStateFiles(entry.dir, state.shown)
+  const files = refreshStateFiles(state)
   const listed = listSlideIds(entry.dir, state.shown)
   const slides = new Map<string, SlideRecord | null>()
   const now = new Set(listed.ids)

@@ -213,15 +213,22 @@ export interface StateFiles {
 }
 
 const docStates = new WeakMap<DeckDoc, DeckState>()
+let slidesVersions = 0
 
 export class DeckState {
   readonly manifest: Manifest
   readonly versions: Version[]
-  readonly manifestHash: string
-  readonly versionsHash: string
+  private manifestHashValue: string | undefined
+  private versionsHashValue: string | undefined
   private readonly idSet: Set<string>
   private tagValue: string | undefined
   private view: DeckDoc | undefined
+  /** Every id has its record (no more filling needed). */
+  private complete = false
+  /** Derived answers kept with the state they were computed from (deck.info's). */
+  readonly memo = new Map<string, unknown>()
+  /** Changes whenever a slide record changes (shared by states with the same slides). */
+  slidesVersion = ++slidesVersions
 
   constructor(
     readonly dir: string,
@@ -236,12 +243,20 @@ export class DeckState {
     readonly slidesDirStamp: string,
     /** Where unknown records come from (the derived index), which also keeps lint counts by hash. */
     readonly source?: RecordSource,
+    /** The set of `ids`, when a state with the same listing already has it. */
+    idSet?: Set<string>,
   ) {
     this.manifest = deepFreeze(files.manifest)
     this.versions = deepFreeze(files.versions)
-    this.manifestHash = fileHash('deck.json', files.manifestText)
-    this.versionsHash = files.versionsText === null ? '' : fileHash('versions.json', files.versionsText)
-    this.idSet = new Set(ids)
+    this.idSet = idSet ?? new Set(ids)
+  }
+
+  get manifestHash(): string {
+    return (this.manifestHashValue ??= fileHash('deck.json', this.files.manifestText))
+  }
+
+  get versionsHash(): string {
+    return (this.versionsHashValue ??= this.files.versionsText === null ? '' : fileHash('versions.json', this.files.versionsText))
   }
 
   has(id: string): boolean {
@@ -267,6 +282,7 @@ export class DeckState {
 
   /** Every record, filled from the derived index or the files. */
   allRecords(): ReadonlyMap<string, SlideRecord> {
+    if (this.complete) return this.records
     const missing = this.ids.filter((id) => !this.records.has(id))
     if (missing.length) {
       const filled = this.source ? this.source.fill(this, missing) : new Map<string, SlideRecord>()
@@ -275,6 +291,7 @@ export class DeckState {
         this.records.set(id, record)
       }
     }
+    this.complete = true
     return this.records
   }
 
@@ -340,8 +357,13 @@ export class DeckState {
         if (!this.idSet.has(id)) added.push(id)
       }
     }
-    if (added.length || removed.size) ids = [...this.ids.filter((id) => !removed.has(id)), ...added].sort()
-    const next = new DeckState(this.dir, this.shown, { ...this.files, ...changes.files }, ids, records, changes.slidesDirStamp ?? this.slidesDirStamp, this.source)
+    const listing = added.length > 0 || removed.size > 0
+    if (listing) ids = [...this.ids.filter((id) => !removed.has(id)), ...added].sort()
+    const next = new DeckState(this.dir, this.shown, { ...this.files, ...changes.files }, ids, records, changes.slidesDirStamp ?? this.slidesDirStamp, this.source, listing ? undefined : this.idSet)
+    next.complete = this.complete
+    if (!changes.slides?.size) next.slidesVersion = this.slidesVersion
+    if (next.files.manifestText === this.files.manifestText) next.manifestHashValue = this.manifestHashValue
+    if (next.files.versionsText === this.files.versionsText) next.versionsHashValue = this.versionsHashValue
     if (this.tagValue !== undefined && [...(changes.slides?.keys() ?? [])].every((id) => !this.idSet.has(id) || this.records.has(id))) {
       // Fold out what changed and fold in the new hashes.
       const acc = Buffer.from(this.tagValue, 'hex')
@@ -398,6 +420,33 @@ export function readStateFiles(dir: string, shown: string): StateFiles {
   }
 }
 
+/**
+ * The manifest and version log read again for a state: only their stamps when the bytes are the
+ * same (the usual case after this process's own write), parsed again when they differ.
+ */
+export function refreshStateFiles(state: DeckState): Partial<StateFiles> {
+  const read = (rel: string) => {
+    const stat = lstat(join(state.dir, rel))
+    refuseLink(stat, `${state.shown}/${rel}`)
+    return { stat, text: stat ? readText(join(state.dir, rel), `${state.shown}/${rel}`) : null }
+  }
+  const out: Partial<StateFiles> = {}
+  const manifest = read('deck.json')
+  if (manifest.text === null) fail('not_found', `Missing file ${state.shown}/deck.json`)
+  out.manifestStamp = stampOf(manifest.stat!)
+  if (manifest.text !== state.files.manifestText) {
+    out.manifestText = manifest.text
+    out.manifest = parseJson<Manifest>(manifest.text, `${state.shown}/deck.json`)
+  }
+  const versions = read('versions.json')
+  out.versionsStamp = versions.stat ? stampOf(versions.stat) : ''
+  if (versions.text !== state.files.versionsText) {
+    out.versionsText = versions.text
+    out.versions = versions.text === null ? [] : parseJson<Version[]>(versions.text, `${state.shown}/versions.json`)
+  }
+  return out
+}
+
 /** The slide ids of a deck folder: the `.json` files under `slides/` (links refused), sorted. */
 export function listSlideIds(dir: string, shown: string): { ids: string[]; stamp: string } {
   const slidesDir = join(dir, 'slides')
@@ -434,8 +483,8 @@ export function slideSummaries(doc: DeckDoc): ReadonlyMap<string, SlideSummary> 
   const state = stateOf(doc)
   const out = new Map<string, SlideSummary>()
   if (state) {
-    for (const [id, record] of state.allRecords()) out.set(id, record.summary)
-    return out
+    const records = state.allRecords()
+    return { get: (id: string) => records.get(id)?.summary } as ReadonlyMap<string, SlideSummary>
   }
   for (const id of Object.keys(doc.slides)) out.set(id, summarize(doc.slides[id]))
   return out

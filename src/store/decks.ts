@@ -5,7 +5,7 @@
 import { readdir } from 'node:fs/promises'
 import { basename, join } from 'node:path'
 import type { DeckDoc } from '../model/deck.js'
-import { touchedSlides } from '../model/slide-map.js'
+import { slideKeys, slideMembership, touchedSlides } from '../model/slide-map.js'
 import { canonicalJson } from './canonical.js'
 import { fileHash, loadDeckState, plainDoc, type DeckState } from './deck-state.js'
 
@@ -45,10 +45,11 @@ export function changedDocFiles(before: DeckState | undefined, next: DeckDoc): M
   const versionsText = next.versions.length ? canonicalJson(next.versions) : null
   if (versionsText !== null ? !before || fileHash('versions.json', versionsText) !== before.versionsHash : Boolean(before?.versionsHash)) out.set('versions.json', versionsText)
   const cow = touchedSlides(next.slides)
-  const ids = before && cow && cow.base === before.doc().slides ? [...cow.touched.keys(), ...cow.deleted] : new Set([...Object.keys(next.slides), ...(before?.ids ?? [])])
+  const ids = before && cow && cow.base === before.doc().slides ? [...cow.touched.keys(), ...cow.deleted] : new Set([...slideKeys(next.slides), ...(before?.ids ?? [])])
+  const exists = slideMembership(next.slides)
   for (const id of ids) {
     const rel = `slides/${id}.json`
-    if (Object.hasOwn(next.slides, id)) {
+    if (exists(id)) {
       const text = canonicalJson(next.slides[id])
       if (!before?.has(id) || before.record(id)!.hash !== fileHash(rel, text)) out.set(rel, text)
     } else if (before?.has(id)) out.set(rel, null)

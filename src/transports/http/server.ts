@@ -42,9 +42,43 @@ export interface RunningServer {
 
 const DECK_RE = /^[a-z0-9]+(?:-[a-z0-9]+)*$/
 
+/**
+ * An answer the engine froze (deck.info's, kept with the deck's state) never changes, and neither do
+ * its frozen members (its sections, kept while they are unchanged): each is serialized once. The text
+ * is exactly JSON.stringify(body, null, 2), assembled from the members' texts.
+ */
+const serialized = new WeakMap<object, string>()
+
+function memberText(value: unknown): string {
+  const frozen = value !== null && typeof value === 'object' && Object.isFrozen(value)
+  let text = frozen ? serialized.get(value as object) : undefined
+  if (text === undefined) {
+    text = JSON.stringify(value, null, 2).replace(/\n/g, '\n  ')
+    if (frozen) serialized.set(value as object, text)
+  }
+  return text
+}
+
+export function serialize(body: unknown): string {
+  if (!body || typeof body !== 'object' || Array.isArray(body) || !Object.isFrozen(body) || typeof (body as { toJSON?: unknown }).toJSON === 'function') {
+    return JSON.stringify(body, null, 2) + '\n'
+  }
+  let text = serialized.get(body)
+  if (text === undefined) {
+    const members: string[] = []
+    for (const [key, value] of Object.entries(body)) {
+      if (value === undefined || typeof value === 'function' || typeof value === 'symbol') continue
+      members.push(`  ${JSON.stringify(key)}: ${memberText(value)}`)
+    }
+    text = members.length ? `{\n${members.join(',\n')}\n}\n` : '{}\n'
+    serialized.set(body, text)
+  }
+  return text
+}
+
 function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
   const isBuffer = Buffer.isBuffer(body)
-  const text = isBuffer ? body : typeof body === 'string' ? body : JSON.stringify(body, null, 2) + '\n'
+  const text = isBuffer ? body : typeof body === 'string' ? body : serialize(body)
   res.writeHead(status, {
     'content-type': isBuffer ? 'application/octet-stream' : typeof body === 'string' ? 'text/plain; charset=utf-8' : 'application/json; charset=utf-8',
     'cache-control': 'no-store',
