@@ -98,8 +98,14 @@ export async function scaleBench() {
     if (r.statusCode !== 200) throw new Error(`deck.info: ${r.statusCode}`)
     bytes[at] = body.length
   }
-  // What git alone costs for a one-file commit in each workspace (its index holds every slide file).
-  const { writeFileSync } = await import('node:fs')
+  // What git alone costs for a one-file commit in a repository like each workspace (its index holds
+  // every slide file): in copies, so the servers do not see commits they did not make.
+  const { cpSync, writeFileSync } = await import('node:fs')
+  const gitCopies = [small, large].map((dir) => {
+    const copy = mkdtempSync(join(tmpdir(), 'studio-bench-scale-git-'))
+    cpSync(dir, copy, { recursive: true })
+    return copy
+  })
   const gitCommit = (dir, i) => {
     writeFileSync(join(dir, 'bench-git.txt'), `${i}\n`)
     if (i === 0) execFileSync('git', ['add', 'bench-git.txt'], { cwd: dir })
@@ -119,8 +125,8 @@ export async function scaleBench() {
     rename1415: async (i) => {
       revisions[1] = (await post(pools[1], 'deck.rename', { name: `Scale ${i}`, baseRevision: revisions[1] })).revision
     },
-    git95: (i) => gitCommit(small, i),
-    git1415: (i) => gitCommit(large, i),
+    git95: (i) => gitCommit(gitCopies[0], i),
+    git1415: (i) => gitCommit(gitCopies[1], i),
   })
   const rss = []
   for (const s of servers) {
@@ -143,8 +149,7 @@ export async function scaleBench() {
     const goal = name.startsWith('  ') ? target : `<= 1.2x${target ? `; ${target}` : ''}`
     console.log(name.padEnd(44), a.toFixed(2).padStart(10), b.toFixed(2).padStart(10), `${(b / a).toFixed(2)}x`.padStart(9), `  ${goal}`)
   }
-  rmSync(small, { recursive: true, force: true })
-  rmSync(large, { recursive: true, force: true })
+  for (const dir of [small, large, ...gitCopies]) rmSync(dir, { recursive: true, force: true })
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) await scaleBench()

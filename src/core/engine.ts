@@ -219,7 +219,7 @@ class Call implements ActionContext {
       if (this.targetId) {
         this.note(await repair(this.ws, deckKey(this.targetId)))
         const current = await this.load(this.targetId)
-        this.guard(current)
+        await this.guard(current)
       }
       const produced = await this.action.run!(this, this.input)
       return this.commit(produced)
@@ -253,7 +253,7 @@ class Call implements ActionContext {
    * reset: docs/storage.md), a write naming only a revision is refused too unless that content was
    * given out since the move: the same number may name another branch's content.
    */
-  private guard(current: DeckDoc) {
+  private async guard(current: DeckDoc) {
     const base = this.input.baseRevision
     const baseTag = this.input.baseTag
     if (typeof base !== 'number' && typeof baseTag !== 'string') return
@@ -269,7 +269,7 @@ class Call implements ActionContext {
     if (typeof baseTag === 'string' && state && baseTag !== state.tag()) {
       stale(`baseTag ${baseTag} is stale: deck "${id}" changed since that read (it is at revision ${revision}, tag ${state.tag()}). Re-read and retry.`)
     }
-    if (typeof baseTag !== 'string' && state && readBeforeMove(this.ws, state.tag())) {
+    if (typeof baseTag !== 'string' && state && (await readBeforeMove(this.ws, state.tag()))) {
       stale(
         `The checkout moved (a branch switch or a reset) after deck "${id}" was last read here: baseRevision ${base} may name another branch's revision ${revision}. Re-read (or send the tag of your read as baseTag / If-Match) and retry.`,
       )

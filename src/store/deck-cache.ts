@@ -170,7 +170,7 @@ const entries = new Map<string, Entry>()
 
 function ino(path: string): string {
   try {
-    return String(lstatSync(path, { bigint: true }).ino)
+    return String(lstatSync(path).ino)
   } catch {
     return ''
   }
@@ -178,7 +178,7 @@ function ino(path: string): string {
 
 function stampIfAny(path: string): string {
   try {
-    return stampOf(lstatSync(path, { bigint: true }))
+    return stampOf(lstatSync(path))
   } catch {
     return ''
   }
@@ -307,56 +307,75 @@ function sweepEntry(entry: Entry): void {
 
 interface Checkout {
   head: Head
-  /** Counts moves of the checkout this process saw (a branch switch, a reset, history rewritten). */
-  moves: number
-  /** Version tags this process gave out (in results and 409s) since the last move. */
-  served: Set<string>
+  /** Counts the changes of HEAD this process did not make. */
+  seq: number
+  /** The `seq` of the last move (a branch switch, a reset, history rewritten); -1 while none. */
+  movedAt: number
+  /** A same-branch change not yet judged (move or not): judged when a write needs to know. */
+  unjudged?: { from: string; to: string; seq: number }
   /** Commits this process made (HEAD after each of its writes), newest last. */
   own: string[]
-  /** A foreign HEAD change whose ancestry is being checked. */
-  pending?: Promise<void>
+  /** Version tags this process gave out (in results and 409s), with the `seq` they were given out at. */
+  served: Map<string, number>
 }
 
 const checkouts = new Map<string, Checkout>()
 
 /**
- * The checkout's state for a call: reads HEAD and, when it moved by a commit this process did not
- * make, counts a move (branch changed, or the new commit does not descend from the old) and marks
- * every cached deck of the workspace for a sweep.
+ * Reads HEAD for a call. When it changed by a commit this process did not make, every cached deck of
+ * the workspace is marked for a sweep, and the change is counted: a move when the branch changed,
+ * else judged later (does the new commit descend from the old?) by the first write that needs it.
  */
-export async function checkoutOf(ws: Workspace): Promise<{ head: Head; moves: number }> {
+export function checkoutOf(ws: Workspace): Checkout {
   const key = ws.git.gitDir
   const head = readHead(key)
   let checkout = checkouts.get(key)
   if (!checkout) {
-    checkout = { head, moves: 0, own: [], served: new Set() }
+    checkout = { head, seq: 0, movedAt: -1, own: [], served: new Map() }
     checkouts.set(key, checkout)
     return checkout
   }
-  if (checkout.pending) await checkout.pending
   if (sameHead(checkout.head, head)) return checkout
   const before = checkout.head
   checkout.head = head
   if (head.commit && before.ref === head.ref && checkout.own.includes(head.commit)) return checkout
   for (const entry of entries.values()) if (entry.key.startsWith(`${ws.root}\0`)) entry.sweep = true
-  const moved = (c: Checkout) => {
-    c.moves++
-    c.served.clear()
-  }
+  checkout.seq++
   if (before.ref !== head.ref || !before.commit || !head.commit) {
-    moved(checkout)
-    return checkout
-  }
-  const current = checkout
-  current.pending = ws.git
-    .raw(['merge-base', '--is-ancestor', before.commit, head.commit])
-    .then(
-      () => undefined,
-      () => moved(current),
+    checkout.movedAt = checkout.seq
+    checkout.unjudged = undefined
+  } else if (checkout.unjudged) checkout.unjudged.to = head.commit
+  else checkout.unjudged = { from: before.commit, to: head.commit, seq: checkout.seq }
+  return checkout
+}
+
+/** Notes a version tag given out to a caller (a long-lived process only). */
+export function noteServed(ws: Workspace, tag: string): void {
+  const checkout = longLived ? checkouts.get(ws.git.gitDir) : undefined
+  if (!checkout) return
+  if (checkout.served.size > 100_000) checkout.served.clear()
+  checkout.served.set(tag, checkout.seq)
+}
+
+/**
+ * Whether content with this tag may have been read before the checkout last moved: the process saw
+ * a move, and has not given this tag to anyone since. (A revision number alone cannot tell one
+ * branch's revision 5 from another's.) A same-branch change of HEAD is judged here, once: a move
+ * unless the new commit descends from the old (one git process).
+ */
+export async function readBeforeMove(ws: Workspace, tag: string): Promise<boolean> {
+  const checkout = longLived ? checkouts.get(ws.git.gitDir) : undefined
+  if (!checkout) return false
+  const change = checkout.unjudged
+  if (change) {
+    checkout.unjudged = undefined
+    const descends = await ws.git.raw(['merge-base', '--is-ancestor', change.from, change.to]).then(
+      () => true,
+      () => false,
     )
-    .finally(() => (current.pending = undefined))
-  await current.pending
-  return current
+    if (!descends) checkout.movedAt = Math.max(checkout.movedAt, change.seq)
+  }
+  return checkout.movedAt >= 0 && (checkout.served.get(tag) ?? -1) < checkout.movedAt
 }
 
 /** Records HEAD after a commit of this process, so it is not taken for a move. */
@@ -372,30 +391,12 @@ export function ownCommit(ws: Workspace): void {
   checkout.head = head
 }
 
-/** Notes a version tag given out to a caller (a long-lived process only). */
-export function noteServed(ws: Workspace, tag: string): void {
-  const checkout = longLived ? checkouts.get(ws.git.gitDir) : undefined
-  if (!checkout) return
-  if (checkout.served.size > 100_000) checkout.served.clear()
-  checkout.served.add(tag)
-}
-
-/**
- * Whether content with this tag may have been read before the checkout last moved: the process saw
- * a move, and has not given this tag to anyone since. (A revision number alone cannot tell one
- * branch's revision 5 from another's.)
- */
-export function readBeforeMove(ws: Workspace, tag: string): boolean {
-  const checkout = longLived ? checkouts.get(ws.git.gitDir) : undefined
-  return Boolean(checkout && checkout.moves > 0 && !checkout.served.has(tag))
-}
-
 // ---- Reading and committing ------------------------------------------------------------------
 
 /** The state of a deck, true of its files now (the caller has checked that the deck exists). */
 export async function readDeck(ws: Workspace, deckId: string): Promise<DeckState> {
   const shown = shownOf(deckId)
-  if (longLived && !ws.embedded) await checkoutOf(ws)
+  if (longLived && !ws.embedded) checkoutOf(ws)
   if (!barrier || barrier.broken || ws.embedded) return loadDeckState(ws.deckDir(deckId), shown, indexFor(ws, deckId))
   const settled = await barrier.wait()
   if (!settled) return loadDeckState(ws.deckDir(deckId), shown, indexFor(ws, deckId))
@@ -477,7 +478,7 @@ export function committedDeck(ws: Workspace, deckId: string, before: DeckState |
       continue
     }
     const body = deepFreeze(JSON.parse(text))
-    const stat = lstatSync(join(dir, rel), { bigint: true })
+    const stat = lstatSync(join(dir, rel))
     const record: SlideRecord = { stamp: stampOf(stat), settled: settledAt(stat), hash: fileHash(rel, text), bytes: text.length, summary: summarize(body) }
     bodies.set(`${dir}\0${id}\0${record.hash}`, body, text.length)
     slides.set(id, record)

@@ -17,7 +17,7 @@ import { dirname, join } from 'node:path'
 import type { LintCounts } from '../model/lint.js'
 import { readSlideFile, stampOf, type DeckState, type RecordSource, type SlideRecord } from './deck-state.js'
 
-const VERSION = 1
+const VERSION = 2
 
 type StoredRecord = [stamp: string, settled: 0 | 1, hash: string, bytes: number, title: string, layout: string, skip: 0 | 1, charts: number]
 
@@ -66,7 +66,7 @@ export class DerivedIndex implements RecordSource {
       if (entry?.settled) {
         let stamp = ''
         try {
-          stamp = stampOf(lstatSync(join(state.dir, 'slides', `${id}.json`), { bigint: true }))
+          stamp = stampOf(lstatSync(join(state.dir, 'slides', `${id}.json`)))
         } catch {
           // gone: read below, which says so
         }

@@ -64,10 +64,10 @@ describe('deck states and the derived index', () => {
     const dir = deckFolder(20)
     const budget = bodies.budget
     try {
-      bodies.budget = 2000
+      bodies.budget = 1000
       const state = loadDeckState(dir, 'd')
       for (const id of state.ids) state.slide(id)
-      assert.ok(bodies.stats().bytes <= 2000, JSON.stringify(bodies.stats()))
+      assert.ok(bodies.stats().bytes <= 1000, JSON.stringify(bodies.stats()))
       assert.ok(bodies.stats().bodies < 20)
       assert.equal(state.slide('s-0').title, 'Title s-0', 'an evicted body is read again')
     } finally {
