@@ -89,6 +89,11 @@ export interface ActionContext {
   readonly principal: Principal
   readonly transport: TransportLetter
   readonly force: boolean
+  /**
+   * The page tab making the call (window transport `X-Studio-Client`: 12 lowercase base36 characters);
+   * slide ids this call mints end with the first four (`<layout>-<n>-<mark>`, src/model/edit.ts).
+   */
+  readonly clientId?: string
   /** The deck the call names (query `deck`, `--deck`), else the workspace default. */
   deckId(): Promise<string>
   /** Loads a deck as it is on disk now (inside the lock when the action mutates). */

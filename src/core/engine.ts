@@ -12,7 +12,7 @@ import { isAbsolute, join, resolve, sep } from 'node:path'
 import { NETWORK_TRANSPORTS, type Action, type ActionContext, type TransportLetter } from './action.js'
 import { fail, StudioError } from './errors.js'
 import { principalFor, type Principal } from './principal.js'
-import { emitRevision } from './events.js'
+import { emitRevision, markWriting } from './events.js'
 import { validateInput } from './validate.js'
 import type { DeckDoc } from '../model/deck.js'
 import { documentIssues, validationSchema } from '../model/check.js'
@@ -35,6 +35,8 @@ export interface CallOptions {
   /** The author's git address (the CLI passes git's user.email with git's user.name); derived from the name when absent. */
   email?: string
   force?: boolean
+  /** The page tab making the call (window transport: `X-Studio-Client`); slide ids it mints carry its mark. */
+  clientId?: string
   /** Progress of a long call (renders), for a person watching: the CLI shows it on a TTY's stderr. */
   progress?: (done: number, total: number, label: string) => void
 }
@@ -97,6 +99,10 @@ class Call implements ActionContext {
 
   progress(done: number, total: number, label: string): void {
     this.options.progress?.(done, total, label)
+  }
+
+  get clientId(): string | undefined {
+    return this.options.clientId
   }
 
   async deckId(): Promise<string> {
@@ -343,19 +349,30 @@ class Call implements ActionContext {
         email: this.principal.email,
         trailers: {
           'Studio-Action': this.action.id,
+          // Which transport wrote it, so a watcher in another process can say who moved the deck.
+          'Studio-Transport': this.transport,
           ...(primary ? { 'Studio-Deck': primary } : {}),
           ...(revision !== undefined ? { 'Studio-Revision': revision } : {}),
         },
       })
     }
-    // A call that staged nothing, or nothing new (a lease, a value set to itself), writes and commits nothing.
-    if (byPath.size && extraKeys.length) await withLocks(this.lockDir, extraKeys, write)
-    else if (byPath.size) await write()
-    else if (this.decks.size || this.files.size || this.copies.length) this.note('Nothing changed: no new revision, no commit.')
+    // From the first file written until the revision events are out, a watcher in this process leaves
+    // these decks to the events (src/realtime/watch.ts): one write, one announcement.
+    const writing = byPath.size ? markWriting(this.ws.root, [...changedDecks, ...touchedDecks]) : () => undefined
+    try {
+      // A call that staged nothing, or nothing new (a lease, a value set to itself), writes and commits nothing.
+      if (byPath.size && extraKeys.length) await withLocks(this.lockDir, extraKeys, write)
+      else if (byPath.size) await write()
+      else if (this.decks.size || this.files.size || this.copies.length) this.note('Nothing changed: no new revision, no commit.')
 
-    for (const fn of this.afterFns) fn({ revision })
-    for (const [deckId, doc] of finalDocs) {
-      if (doc && byPath.size && changedDecks.has(deckId)) emitRevision({ root: this.ws.root, deckId, revision: doc.manifest.revision, action: this.action.id, author: this.principal.author })
+      for (const fn of this.afterFns) fn({ revision })
+      for (const [deckId, doc] of finalDocs) {
+        if (doc && byPath.size && changedDecks.has(deckId)) {
+          emitRevision({ root: this.ws.root, deckId, revision: doc.manifest.revision, action: this.action.id, author: this.principal.author, transport: this.transport, ...(this.options.clientId ? { clientId: this.options.clientId } : {}) })
+        }
+      }
+    } finally {
+      writing()
     }
     let result = typeof produced === 'function' ? (produced as (docs: Map<string, DeckDoc | null>) => unknown)(finalDocs) : produced
     if (result && typeof result === 'object' && !Array.isArray(result) && revision !== undefined && !('revision' in result)) {
