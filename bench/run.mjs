@@ -569,3 +569,6 @@ function marpMarkdown(deckDir, order) {
   line('studio export pdf (flatten, 2x renders)', 'flattenPdf', 'marpPdf', 'x marp --pdf')
   line('marp --pdf (peer)', 'marpPdf', null)
 }
+
+// ---- Realtime (issue 13): see bench/realtime.mjs (it runs on its own too).
+await import('./realtime.mjs')

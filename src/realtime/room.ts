@@ -129,7 +129,8 @@ export class RoomHub implements Rooms {
     if (!match) fail('not_found', `Nothing to upgrade at ${url.pathname}: rooms are at /api/room/<deckId>.`)
     checkEdge(req, this.options.policy(), { token: url.searchParams.get('token') ?? undefined })
     if (flagOn(this.options.ws, 'realtime')) fail('switched_off', 'The realtime room is switched off on this studio (kill switch realtime).', { details: { flag: 'realtime' } })
-    const deckId = decodeURIComponent(match[1])
+    // Deck ids are slugs: nothing in one needs percent-encoding, so the path segment is taken as it is.
+    const deckId = match[1]
     if (!DECK_RE.test(deckId) || RESERVED_DECK_IDS.has(deckId) || !this.options.ws.deckExists(deckId)) fail('not_found', `No deck "${deckId}".`)
     const clientId = url.searchParams.get('client') ?? ''
     if (!CLIENT_RE.test(clientId)) fail('invalid_input', 'The room needs ?client=<clientId>: 4 to 64 lowercase letters and digits (a tab mints 12).', { pointer: '/client' })

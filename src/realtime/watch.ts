@@ -3,7 +3,8 @@
  * command in another process, `studio mcp` on stdio, a `git checkout`/`reset`/`merge`, a hand edit.
  *
  * What tells us to look: `fs.watch` on the git directory (HEAD, index, refs/heads), on `decks/`, on
- * each watched deck's folder and its `slides/`, and on `.studio/` (kill switches, principal records);
+ * each watched deck's folder and its `slides/`, on `.studio/` (kill switches, principal records) and
+ * `.studio/locks/` (a lock released);
  * plus a stat poll (every `pollMs`, 250 ms by default) for file systems whose watch events do not
  * arrive (network mounts, some containers). Either only schedules a check, debounced by a few ms.
  *
@@ -28,6 +29,7 @@ import { execFile } from 'node:child_process'
 import { createHash } from 'node:crypto'
 import { closeSync, openSync, readdirSync, readFileSync, readSync, statSync, watch, type FSWatcher } from 'node:fs'
 import { join } from 'node:path'
+import { inflateSync } from 'node:zlib'
 import { isWriting } from '../core/events.js'
 import type { Workspace } from '../store/workspace.js'
 
@@ -140,6 +142,8 @@ export class WorkspaceWatcher {
       this.watchPath(refs, on, true),
       this.watchPath(this.ws.decksDir, on),
       this.watchPath(this.ws.stateDir, on),
+      // A released deck lock (its folder removed) is the moment another process's write is complete.
+      this.watchPath(join(this.ws.stateDir, 'locks'), on),
     ].filter((w): w is FSWatcher => w !== undefined)
     this.poll = setInterval(on, this.options.pollMs ?? 250)
     this.poll.unref()
@@ -298,13 +302,46 @@ export class WorkspaceWatcher {
 
   private async attribute(deckId: string, revision: number | null, head: { oid: string; commit: boolean } | undefined, seen: string | null): Promise<{ transport: ChangeTransport; actionId?: string }> {
     if (!head || !head.commit || head.oid === seen || revision === null || !/^[0-9a-f]{40,64}$/.test(head.oid)) return { transport: 'git' }
-    const format = ['Studio-Deck', 'Studio-Revision', 'Studio-Action', 'Studio-Transport'].map((key) => `%(trailers:key=${key},valueonly,separator=%x2C)`).join('%x00')
-    const out = await new Promise<string>((resolve) => {
-      execFile('git', ['log', '-1', `--format=${format}`, head.oid, '--'], { cwd: this.ws.root, timeout: 5000 }, (error, stdout) => resolve(error ? '' : stdout))
-    })
-    const [deck, rev, action, transport] = out.split('\u0000').map((part) => part.trim())
+    const trailers = this.looseTrailers(head.oid) ?? (await this.loggedTrailers(head.oid))
+    const [deck, rev, action, transport] = ['Studio-Deck', 'Studio-Revision', 'Studio-Action', 'Studio-Transport'].map((key) => trailers.get(key) ?? '')
     if (deck !== deckId || Number(rev) !== revision) return { transport: 'git' }
     const letter = ['C', 'M', 'H', 'P'].includes(transport) ? (transport as ChangeTransport) : 'C'
     return { transport: letter, ...(action ? { actionId: action } : {}) }
+  }
+
+  /**
+   * The trailers of a commit stored as a loose object (a fresh commit always is, until a gc packs
+   * it): read and inflated here, which spares a git process on the way to the page. Undefined when
+   * the object is packed or unreadable.
+   */
+  private looseTrailers(oid: string): Map<string, string> | undefined {
+    try {
+      const raw = inflateSync(readFileSync(join(this.gitDir, 'objects', oid.slice(0, 2), oid.slice(2))))
+      const text = raw.toString('utf8')
+      if (!text.startsWith('commit ')) return undefined
+      const body = text.slice(text.indexOf('\u0000') + 1)
+      const message = body.slice(body.indexOf('\n\n') + 2)
+      const trailers = new Map<string, string>()
+      // The trailer block is the message's last paragraph (the engine writes `Key: value` lines).
+      const paragraphs = message.trimEnd().split('\n\n')
+      for (const line of paragraphs[paragraphs.length - 1].split('\n')) {
+        const match = /^(Studio-[A-Za-z]+):\s*(.*)$/.exec(line)
+        if (match && !trailers.has(match[1])) trailers.set(match[1], match[2].trim())
+      }
+      return trailers
+    } catch {
+      return undefined
+    }
+  }
+
+  /** The trailers of any commit, by `git log` (a packed object; a worktree's shared object store). */
+  private async loggedTrailers(oid: string): Promise<Map<string, string>> {
+    const keys = ['Studio-Deck', 'Studio-Revision', 'Studio-Action', 'Studio-Transport']
+    const format = keys.map((key) => `%(trailers:key=${key},valueonly,separator=%x2C)`).join('%x00')
+    const out = await new Promise<string>((resolve) => {
+      execFile('git', ['log', '-1', `--format=${format}`, oid, '--'], { cwd: this.ws.root, timeout: 5000 }, (error, stdout) => resolve(error ? '' : stdout))
+    })
+    const parts = out.split('\u0000').map((part) => part.trim())
+    return new Map(keys.map((key, i) => [key, parts[i] ?? '']))
   }
 }
