@@ -89,10 +89,7 @@ export interface ActionContext {
   readonly principal: Principal
   readonly transport: TransportLetter
   readonly force: boolean
-  /**
-   * The page tab making the call (window transport `X-Studio-Client`: 12 lowercase base36 characters);
-   * slide ids this call mints end with the first four (`<layout>-<n>-<mark>`, src/model/edit.ts).
-   */
+  /** The tab that made a window-transport call (its `X-Studio-Client`); undefined on other transports. */
   readonly clientId?: string
   /** The deck the call names (query `deck`, `--deck`), else the workspace default. */
   deckId(): Promise<string>

@@ -127,7 +127,11 @@ export class RoomHub implements Rooms {
     const url = new URL(req.url ?? '/', 'http://studio.invalid')
     const match = ROOM_PATH.exec(url.pathname)
     if (!match) fail('not_found', `Nothing to upgrade at ${url.pathname}: rooms are at /api/room/<deckId>.`)
-    checkEdge(req, this.options.policy(), { token: url.searchParams.get('token') ?? undefined })
+    // A browser cannot set headers on a WebSocket: the page sends its bearer as ?token=, which is
+    // checked exactly as the header would be (a header, when sent, wins).
+    const token = url.searchParams.get('token')
+    if (token !== null && req.headers.authorization === undefined) req.headers.authorization = `Bearer ${token}`
+    checkEdge(req, this.options.policy())
     if (flagOn(this.options.ws, 'realtime')) fail('switched_off', 'The realtime room is switched off on this studio (kill switch realtime).', { details: { flag: 'realtime' } })
     // Deck ids are slugs: nothing in one needs percent-encoding, so the path segment is taken as it is.
     const deckId = match[1]

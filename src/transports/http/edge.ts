@@ -143,12 +143,11 @@ function originAllowed(origin: string, policy: EdgePolicy): boolean {
 }
 
 /**
- * Checks the request's Host, Origin and bearer (or `options.token`, a token the route reads from
- * elsewhere: the room's `?token=`), in that order: a name this server does not answer to
+ * Checks the request's Host, Origin and bearer, in that order: a name this server does not answer to
  * is 403 before any token is looked at or any loopback exemption applies. Throws the error to answer,
  * or returns whether the caller is local.
  */
-export function checkEdge(req: IncomingMessage, policy: EdgePolicy, options: { requireToken?: boolean; token?: string } = {}): { loopback: boolean } {
+export function checkEdge(req: IncomingMessage, policy: EdgePolicy, options: { requireToken?: boolean } = {}): { loopback: boolean } {
   const host = req.headers.host
   if (!host) throw new StudioError('forbidden', 'A Host header is required.')
   if (hostHeaderCount(req) > 1) throw new StudioError('invalid_input', 'The request carries more than one Host header.')
@@ -156,8 +155,7 @@ export function checkEdge(req: IncomingMessage, policy: EdgePolicy, options: { r
   const origin = req.headers.origin
   if (origin !== undefined && !originAllowed(origin, policy)) throw new StudioError('forbidden', `Origin "${origin}" is not allowed.`)
   const loopback = isLoopbackAddress(req.socket.remoteAddress)
-  // A browser cannot set headers on a WebSocket upgrade: the room's URL may carry the token instead (`options.token`).
-  const presented = bearerOf(req) ?? options.token
+  const presented = bearerOf(req)
   // On loopback a token is needed only where the route asks for one; one that is sent must still be right.
   const needToken = !loopback || options.requireToken || (presented !== undefined && policy.token !== undefined)
   if (needToken) {
