@@ -89,6 +89,7 @@ export class RoomHub implements Rooms {
   private realtimeOff: boolean
   private presenceOff: boolean
   private closed = false
+  private localAuthor: Promise<string> | undefined
 
   constructor(private readonly options: RoomHubOptions) {
     const { ws } = options
@@ -114,16 +115,25 @@ export class RoomHub implements Rooms {
 
   /** Answers an `upgrade` of the http server: joins the room, or refuses with a plain HTTP answer. */
   handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
-    let joining: { deckId: string; clientId: string; author: string }
-    try {
-      joining = this.admit(req)
-    } catch (error) {
-      return refuse(socket, toStudioError(error))
-    }
-    this.server.handleUpgrade(req, socket, head, (ws) => this.join(ws, joining))
+    this.admit(req).then(
+      (joining) => this.server.handleUpgrade(req, socket, head, (ws) => this.join(ws, joining)),
+      (error) => refuse(socket, toStudioError(error)),
+    )
   }
 
-  private admit(req: IncomingMessage): { deckId: string; clientId: string; author: string } {
+  /**
+   * Who a page is when its URL names no `author`: the person at this machine as the window transport
+   * names them, git's user.name of the workspace, else STUDIO_AUTHOR or the local user.
+   */
+  private pageAuthor(): Promise<string> {
+    this.localAuthor ??= this.options.ws.git.identity().then(
+      (identity) => identity.name ?? principalFor(undefined, 'P').author,
+      () => principalFor(undefined, 'P').author,
+    )
+    return this.localAuthor
+  }
+
+  private async admit(req: IncomingMessage): Promise<{ deckId: string; clientId: string; author: string }> {
     const url = new URL(req.url ?? '/', 'http://studio.invalid')
     const match = ROOM_PATH.exec(url.pathname)
     if (!match) fail('not_found', `Nothing to upgrade at ${url.pathname}: rooms are at /api/room/<deckId>.`)
@@ -138,7 +148,8 @@ export class RoomHub implements Rooms {
     if (!DECK_RE.test(deckId) || RESERVED_DECK_IDS.has(deckId) || !this.options.ws.deckExists(deckId)) fail('not_found', `No deck "${deckId}".`)
     const clientId = url.searchParams.get('client') ?? ''
     if (!CLIENT_RE.test(clientId)) fail('invalid_input', 'The room needs ?client=<clientId>: 4 to 64 lowercase letters and digits (a tab mints 12).', { pointer: '/client' })
-    const principal = principalFor(url.searchParams.get('author') ?? undefined, 'P')
+    const named = url.searchParams.get('author')
+    const principal = principalFor(named ?? (await this.pageAuthor()), 'P')
     return { deckId, clientId, author: principal.author }
   }
 
