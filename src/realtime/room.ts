@@ -29,8 +29,8 @@ import { principalFor } from '../core/principal.js'
 import { flagOn } from '../store/flags.js'
 import { deckPrefs } from '../store/principals.js'
 import { RESERVED_DECK_IDS, type Workspace } from '../store/workspace.js'
-import { checkEdge, type EdgePolicy } from '../transports/http/edge.js'
-import { markOf, registerRooms, type Rooms, type RosterEntry, type Steering } from './registry.js'
+import { checkEdge, isLoopbackHost, isWildcardHost, type EdgePolicy } from '../transports/http/edge.js'
+import { advertiseServe, markOf, registerRooms, type Rooms, type RosterEntry, type Steering } from './registry.js'
 import { WorkspaceWatcher, type DeckChange } from './watch.js'
 
 export const ROOM_PATH = /^\/api\/room\/([^/]+)$/
@@ -107,6 +107,20 @@ export class RoomHub implements Rooms {
     this.heartbeat.unref()
     this.unregister = registerRooms(ws.root, this)
   }
+
+  /**
+   * Tells commands in other processes where the rooms are (`.studio/serve/<pid>.json`, see
+   * registry.ts), when the server can be reached on loopback; the record goes when the hub closes.
+   */
+  advertise(port: number, host: string): void {
+    if (this.options.ws.embedded || this.closed) return
+    const name = isLoopbackHost(host) ? (host === '::1' ? '[::1]' : host) : isWildcardHost(host) ? '127.0.0.1' : undefined
+    if (!name) return
+    this.unadvertise()
+    this.unadvertise = advertiseServe(this.options.ws.stateDir, `http://${name}:${port}`)
+  }
+
+  private unadvertise: () => void = () => undefined
 
   /** Whether a page is attached to the deck (its room has at least one socket). */
   attached(deckId: string | undefined): boolean {
@@ -425,6 +439,7 @@ export class RoomHub implements Rooms {
     studioEvents.off('flag', this.onFlag)
     studioEvents.off('principal', this.onPrincipal)
     this.unregister()
+    this.unadvertise()
     this.watcher.close()
     for (const room of this.rooms.values()) for (const peer of room.peers.values()) peer.socket.close(1001, 'studio serve is stopping')
     this.rooms.clear()

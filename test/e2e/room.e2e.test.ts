@@ -331,6 +331,21 @@ describe('the room: roster, pointers, follow and deck_goto_slide', () => {
     assert.deepEqual([refusedSelf.status, refusedSelf.json.code], [404, 'not_found'])
   })
 
+  it('answers studio presence list and follow in another process from the serving studio\'s rooms', async () => {
+    const listed = await studio(ws.dir, ['presence', 'list', '--json'])
+    assert.equal(listed.code, 0, listed.stdout + listed.stderr)
+    assert.deepEqual(listed.json.roster.map((e: Message) => e.clientId), ['ada000000001', 'bob000000002'])
+    const from = bob.messages.length
+    const followed = await studio(ws.dir, ['presence', 'follow', 'ada000000001', '--json'], { env: { STUDIO_AUTHOR: 'Bob Stone' } })
+    assert.equal(followed.code, 0, followed.stdout + followed.stderr)
+    assert.deepEqual(followed.json.followers, ['bob000000002'])
+    assert.deepEqual(await bob.next((m) => m.type === 'goto', from), { type: 'goto', slideId: 'title-1' })
+    const stopped = await studio(ws.dir, ['presence', 'unfollow', '--json'], { env: { STUDIO_AUTHOR: 'Bob Stone' } })
+    assert.deepEqual(stopped.json, { following: null, stopped: ['bob000000002'] })
+    const human = await studio(ws.dir, ['presence', 'list'])
+    assert.match(human.stdout, /AL\s+Ada Lovelace \(page ada000000001\) on title-1/)
+  })
+
   it('refuses presence.follow for agents: an MCP caller, or an agent author over HTTP', async () => {
     const client = new Client({ name: 'room-agent', version: '1.0.0' })
     await client.connect(new StreamableHTTPClientTransport(new URL(`${server.url}/mcp?deck=${ws.deckId}`)))

@@ -1,11 +1,11 @@
 import { defineAction, type ActionContext } from '../../core/action.js'
-import { fail } from '../../core/errors.js'
+import { fail, StudioError, ERROR_CODES, type ErrorCode } from '../../core/errors.js'
 import { emitPrincipal } from '../../core/events.js'
 import { arr, bool, BlockId, DeckId, nullable, num, obj, oneOf, SlideId, str } from '../../model/schema.js'
 import { result, RevisionIfWritten, written } from '../../model/results.js'
 import { flagOn } from '../../store/flags.js'
 import { setDeckPrefs } from '../../store/principals.js'
-import { roomsFor, type RosterEntry, type Steering } from '../../realtime/registry.js'
+import { liveServes, roomsFor, type RosterEntry, type Steering } from '../../realtime/registry.js'
 
 const Participant = obj(
   {
@@ -47,6 +47,37 @@ function refuseFollower(ctx: ActionContext): void {
   }
 }
 
+/**
+ * A call made where no room is (a `studio` command, `studio mcp`): asked of the workspace's live
+ * `studio serve`, which has the rooms, over HTTP on loopback as the same author (with STUDIO_TOKEN
+ * when set). Undefined when this process serves the workspace itself or none serves it.
+ */
+async function viaServe(ctx: ActionContext, deckId: string, input: Record<string, unknown>): Promise<unknown> {
+  if (roomsFor(ctx.ws.root)) return undefined
+  const [served] = liveServes(ctx.ws.stateDir)
+  if (!served) return undefined
+  let response: Response
+  try {
+    response = await fetch(`${served.url}/api/actions/${ctx.action.id}?deck=${deckId}`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        'x-studio-author': ctx.principal.author,
+        ...(process.env.STUDIO_TOKEN ? { authorization: `Bearer ${process.env.STUDIO_TOKEN}` } : {}),
+      },
+      body: JSON.stringify(input),
+      signal: AbortSignal.timeout(5000),
+    })
+  } catch {
+    return undefined // it stopped meanwhile: as if none served the workspace
+  }
+  const body = (await response.json().catch(() => null)) as Record<string, unknown> | null
+  if (response.ok) return body
+  const code = typeof body?.code === 'string' && body.code in ERROR_CODES ? (body.code as ErrorCode) : 'internal'
+  const { status: _s, code: _c, message, type: _t, title: _ti, detail: _d, ...extra } = body ?? {}
+  throw new StudioError(code, typeof message === 'string' ? message : `studio serve answered ${response.status}.`, extra)
+}
+
 function rosterLine(entry: RosterEntry): string {
   const where = entry.slideId ? `on ${entry.slideId}` : 'no slide yet'
   const following = entry.follow ? `, following ${entry.follow}` : ''
@@ -56,7 +87,7 @@ function rosterLine(entry: RosterEntry): string {
 export const presenceList = defineAction({
   id: 'presence.list',
   label: 'List presence',
-  doc: "The roster of the deck's room with each participant's computed mark, slide, selection, pointer and follow target; server side on the window transport. Empty where no studio serve of this process has the deck open.",
+  doc: "The roster of the deck's room with each participant's computed mark, slide, selection, pointer and follow target; server side on the window transport. A command in another process asks the workspace's running studio serve; empty when none runs.",
   group: 'presence',
   milestone: 'M7',
   mutates: false,
@@ -70,7 +101,7 @@ export const presenceList = defineAction({
   run: async (ctx) => {
     const deckId = await ctx.deckId()
     refuseWhenOff(ctx)
-    return { deckId, roster: roomsFor(ctx.ws.root)?.roster(deckId) ?? [] }
+    return ((await viaServe(ctx, deckId, {})) as { deckId: string; roster: RosterEntry[] } | undefined) ?? { deckId, roster: roomsFor(ctx.ws.root)?.roster(deckId) ?? [] }
   },
 })
 
@@ -96,8 +127,10 @@ export const presenceFollow = defineAction({
     const deckId = await ctx.deckId()
     refuseFollower(ctx)
     refuseWhenOff(ctx)
+    const remote = await viaServe(ctx, deckId, input)
+    if (remote) return remote as { following: RosterEntry; followers: string[] }
     const rooms = roomsFor(ctx.ws.root)
-    if (!rooms) fail('not_found', `No studio page is open on deck ${deckId} here: following works in \`studio serve\`, whose page (or HTTP endpoint) you call.`, { pointer: '/clientId' })
+    if (!rooms) fail('not_found', `No studio page is open on deck ${deckId}: no \`studio serve\` runs for this workspace.`, { pointer: '/clientId' })
     return rooms.follow(deckId, steering(ctx), input.clientId)
   },
 })
@@ -119,9 +152,10 @@ export const presenceUnfollow = defineAction({
   run: async (ctx) => {
     const deckId = await ctx.deckId()
     refuseWhenOff(ctx)
+    const remote = await viaServe(ctx, deckId, {})
+    if (remote) return remote as { following: null; stopped: string[] }
     const rooms = roomsFor(ctx.ws.root)
-    const who = steering(ctx)
-    return { following: null, stopped: rooms ? rooms.unfollow(deckId, who) : [] }
+    return { following: null, stopped: rooms ? rooms.unfollow(deckId, steering(ctx)) : [] }
   },
 })
 

@@ -308,6 +308,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   })
   const address = server.address() as AddressInfo
   policy = policyFor(options.host, address.port, token, options.allowedHosts ?? [])
+  rooms.advertise(address.port, options.host)
   const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address
   return {
     url: `http://${shownHost}:${address.port}`,
