@@ -357,23 +357,17 @@ class Call implements ActionContext {
         },
       })
     }
-    // From the first file written until the revision events are out, a watcher in this process leaves
-    // these decks to the events (src/realtime/watch.ts): one write, one announcement.
-    const writing = byPath.size ? markWriting(this.ws.root, [...changedDecks, ...touchedDecks]) : () => undefined
-    try {
-      // A call that staged nothing, or nothing new (a lease, a value set to itself), writes and commits nothing.
-      if (byPath.size && extraKeys.length) await withLocks(this.lockDir, extraKeys, write)
-      else if (byPath.size) await write()
-      else if (this.decks.size || this.files.size || this.copies.length) this.note('Nothing changed: no new revision, no commit.')
+    // From the first file written until the revision events are out (the call's end), a watcher in this
+    // process leaves these decks to the events (src/realtime/watch.ts): one write, one announcement.
+    if (byPath.size) this.cleanup(markWriting(this.ws.root, [...changedDecks, ...touchedDecks]))
+    // A call that staged nothing, or nothing new (a lease, a value set to itself), writes and commits nothing.
+    if (byPath.size && extraKeys.length) await withLocks(this.lockDir, extraKeys, write)
+    else if (byPath.size) await write()
+    else if (this.decks.size || this.files.size || this.copies.length) this.note('Nothing changed: no new revision, no commit.')
 
-      for (const fn of this.afterFns) fn({ revision })
-      for (const [deckId, doc] of finalDocs) {
-        if (doc && byPath.size && changedDecks.has(deckId)) {
-          emitRevision({ root: this.ws.root, deckId, revision: doc.manifest.revision, action: this.action.id, author: this.principal.author, transport: this.transport, ...(this.options.clientId ? { clientId: this.options.clientId } : {}) })
-        }
-      }
-    } finally {
-      writing()
+    for (const fn of this.afterFns) fn({ revision })
+    for (const [deckId, doc] of finalDocs) {
+      if (doc && byPath.size && changedDecks.has(deckId)) emitRevision({ root: this.ws.root, deckId, revision: doc.manifest.revision, action: this.action.id, author: this.principal.author, transport: this.transport, ...(this.clientId ? { clientId: this.clientId } : {}) })
     }
     let result = typeof produced === 'function' ? (produced as (docs: Map<string, DeckDoc | null>) => unknown)(finalDocs) : produced
     if (result && typeof result === 'object' && !Array.isArray(result) && revision !== undefined && !('revision' in result)) {

@@ -149,13 +149,14 @@ export class RoomHub implements Rooms {
 
   private async admit(req: IncomingMessage): Promise<{ deckId: string; clientId: string; author: string }> {
     const url = new URL(req.url ?? '/', 'http://studio.invalid')
-    const match = ROOM_PATH.exec(url.pathname)
-    if (!match) fail('not_found', `Nothing to upgrade at ${url.pathname}: rooms are at /api/room/<deckId>.`)
     // A browser cannot set headers on a WebSocket: the page sends its bearer as ?token=, which is
-    // checked exactly as the header would be (a header, when sent, wins).
+    // checked exactly as the header would be (a header, when sent, wins). The edge comes first, as
+    // for every request: a foreign Host or Origin is 403 whatever the path.
     const token = url.searchParams.get('token')
     if (token !== null && req.headers.authorization === undefined) req.headers.authorization = `Bearer ${token}`
     checkEdge(req, this.options.policy())
+    const match = ROOM_PATH.exec(url.pathname)
+    if (!match) fail('not_found', `Nothing to upgrade at ${url.pathname}: rooms are at /api/room/<deckId>.`)
     if (flagOn(this.options.ws, 'realtime')) fail('switched_off', 'The realtime room is switched off on this studio (kill switch realtime).', { details: { flag: 'realtime' } })
     // Deck ids are slugs: nothing in one needs percent-encoding, so the path segment is taken as it is.
     const deckId = match[1]
@@ -313,6 +314,8 @@ export class RoomHub implements Rooms {
 
   unfollow(deckId: string, who: Steering): string[] {
     const room = this.rooms.get(deckId)
+    // Nothing to stop is no error, not even for a tab that already left.
+    if (who.clientId !== undefined && !room?.peers.has(who.clientId)) return []
     const stopped = this.steered(room, who).filter((peer) => peer.follow !== null)
     for (const peer of stopped) peer.follow = null
     if (room && stopped.length) this.rosterChanged(room)
