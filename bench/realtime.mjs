@@ -3,7 +3,7 @@
 //   cli:  a `studio deck rename` in another process (noticed by the serving studio's watcher);
 //   http: a deck.rename over HTTP (announced from the engine's event in the serving process).
 // Baselines measured in the same rounds: the CLI write's own duration (start to exit) and the HTTP
-// write's round trip. Run alone with `node bench/realtime.mjs`; `npm run bench` runs it last.
+// write's round trip. Run alone with `node bench/realtime.mjs`; `npm run bench` runs it after the serve block.
 import { execFileSync, spawn } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync, watch } from 'node:fs'
 import { tmpdir } from 'node:os'
