@@ -167,7 +167,9 @@ describe(`every HTTP action fuzzed with its own schema (${RUNS} inputs each, see
         }),
         { numRuns: RUNS, seed: SEED, endOnFailure: true },
       ).catch((error: Error) => {
-        failures.push(`${action.id}: ${error.message.split('\n').slice(0, 6).join(' | ')}`)
+        // fast-check's message names the counterexample; the assertion that failed is its cause.
+        const cause = (error as Error & { cause?: unknown }).cause
+        failures.push(`${action.id}: ${error.message.split('\n').slice(0, 6).join(' | ')}${cause ? ` | cause: ${String(cause instanceof Error ? cause.message : cause).slice(0, 400)}` : ''}`)
         throw error
       })
     })
