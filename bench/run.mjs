@@ -173,6 +173,9 @@ row('HTTP deck.rename latency (median)', median(writeLat), 'ms', x(writeLat, lat
 row('MCP deck_get_info call (median)', median(mcpRead), 'ms', x(mcpRead, mcp.bare), 'x bare request')
 row('MCP deck_rename call (median)', median(mcpWrite), 'ms', x(mcpWrite, mcp.commit), 'x git commit')
 
+// ---- Realtime (issue 13): a CLI write's delay to an open room socket; bench/realtime.mjs (runs alone too).
+await import('./realtime.mjs')
+
 // ---- Authoring (issue 4): a 95-slide deck built by a script of CLI calls, then slide.update on it.
 {
   const { readFileSync, readdirSync } = await import('node:fs')

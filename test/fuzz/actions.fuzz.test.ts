@@ -157,7 +157,8 @@ describe(`every HTTP action fuzzed with its own schema (${RUNS} inputs each, see
           }
           assert.ok(error.code && error.code in ERROR_CODES, `${action.id}: an error without a known code: ${text.slice(0, 300)}`)
           assert.equal(error.status, status)
-          assert.ok(status < 500 || status === 501, `${action.id} answered ${status} ${error.code}: ${error.message} for ${JSON.stringify(body).slice(0, 300)}`)
+          // 503 switched_off is a kill switch an earlier input turned on (admin.flag), answered on purpose.
+          assert.ok(status < 500 || status === 501 || (status === 503 && error.code === 'switched_off'), `${action.id} answered ${status} ${error.code}: ${error.message} for ${JSON.stringify(body).slice(0, 300)}`)
           // A built action answers 501 only for a part of it that is not built, by name: the input member's
           // pointer and details.implemented false (hosted uploads, batched export...), never by accident.
           if (status === 501 && action.implemented) {
