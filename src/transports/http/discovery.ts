@@ -488,6 +488,7 @@ const EXECUTION_RULES = [
   'Call an action: POST /api/actions/<id> with its input as a JSON object; 200 answers the normalized result, so no re-read is needed.',
   'Every mutation takes baseRevision: the revision you last read (deck.info answers it; every write answers the new one).',
   'A stale baseRevision answers 409 stale_revision with currentRevision and current (the whole document); nothing was written. Rebase on current (or re-read) and retry with currentRevision.',
+  'Every read and write answers tag (also the ETag header): the version tag of that exact content. Send it back as baseTag (or If-Match: "<tag>") and the write is refused (409) unless the deck is still what you read; a revision number alone may name another git branch\'s content.',
   'Unknown input fields answer 400 unknown_field with a JSON pointer; type errors answer 400 invalid_input with the validator path.',
   'Bodies over 1 MB answer 413.',
   'Header x-studio-author (or query author) names the author of the commit: a person, or agent:<runId> for agents; agent:http when absent.',
