@@ -358,7 +358,7 @@ class Call implements ActionContext {
       // A folder this call empties first is written whole; else only the files that differ.
       const emptied = removedDirs.has(folder)
       const against = emptied ? undefined : beforeState
-      const files = changedDocFiles(against, next)
+      const files = changedDocFiles(against, next, { manifestText: Boolean(staged.preserve) })
       if (before && !emptied && !touchedDecks.has(deckId) && files.size === 0) {
         // Nothing changed: no new revision, no commit (a value set to itself, aligned blocks aligned again).
         finalDocs.set(deckId, next)

@@ -159,5 +159,47 @@ export function slideCount(doc: DeckDoc): number {
  * refuses the store's lazy slide records.
  */
 export function cloneDoc(doc: DeckDoc): DeckDoc {
-  return { manifest: structuredClone(doc.manifest), slides: cowSlides(doc.slides), versions: structuredClone(doc.versions) }
+  return { manifest: cloneManifest(doc.manifest), slides: cowSlides(doc.slides), versions: structuredClone(doc.versions) }
+}
+
+/** A deep copy of a manifest; its section lists (as long as the deck) are copied as plain arrays. */
+export function cloneManifest(manifest: Manifest): Manifest {
+  const { sections, ...rest } = manifest
+  const copy = structuredClone(rest) as Manifest
+  if (sections !== undefined) {
+    copy.sections = Array.isArray(sections)
+      ? sections.map((section) => {
+          if (!section || typeof section !== 'object' || !Array.isArray(section.slides)) return structuredClone(section)
+          const { slides, ...fields } = section
+          return { ...structuredClone(fields), slides: [...slides] } as Section
+        })
+      : structuredClone(sections)
+  }
+  return copy
+}
+
+/**
+ * Whether two JSON values are the same value as JSON sees them (members whose value is undefined
+ * count as absent): stops at the first difference.
+ */
+export function sameJson(a: unknown, b: unknown): boolean {
+  if (a === b) return true
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false
+  if (Array.isArray(a) !== Array.isArray(b)) return false
+  if (Array.isArray(a)) {
+    const other = b as unknown[]
+    if (a.length !== other.length) return false
+    for (let i = 0; i < a.length; i++) if (!sameJson(a[i], other[i])) return false
+    return true
+  }
+  const x = a as Record<string, unknown>
+  const y = b as Record<string, unknown>
+  let count = 0
+  for (const key of Object.keys(x)) {
+    if (x[key] === undefined) continue
+    count++
+    if (!Object.hasOwn(y, key) || !sameJson(x[key], y[key])) return false
+  }
+  for (const key of Object.keys(y)) if (y[key] !== undefined) count--
+  return count === 0
 }

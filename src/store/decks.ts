@@ -4,7 +4,7 @@
  */
 import { readdir } from 'node:fs/promises'
 import { basename, join } from 'node:path'
-import type { DeckDoc } from '../model/deck.js'
+import { sameJson, type DeckDoc } from '../model/deck.js'
 import { slideKeys, slideMembership, touchedSlides } from '../model/slide-map.js'
 import { canonicalJson } from './canonical.js'
 import { fileHash, loadDeckState, plainDoc, type DeckState } from './deck-state.js'
@@ -36,12 +36,15 @@ export function jsonProblem(error: unknown): string {
  * The files of `next` that differ from the deck as `before` holds it, by path inside the deck folder:
  * the new text, or null for a file to remove. When `next.slides` is a copy (cloneDoc) of the record
  * `before` answered, only the slides the handler touched are serialized and compared, by hash with
- * what the files hold; otherwise every slide is. Without `before` (a new deck) every file is new.
+ * what the files hold; otherwise every slide is. The manifest is compared by value with the one read
+ * (a deck.json laid out by hand but equal in value is no change). Without `before` (a new deck) every
+ * file is new.
  */
-export function changedDocFiles(before: DeckState | undefined, next: DeckDoc): Map<string, string | null> {
+export function changedDocFiles(before: DeckState | undefined, next: DeckDoc, options: { manifestText?: boolean } = {}): Map<string, string | null> {
   const out = new Map<string, string | null>()
-  const manifestText = canonicalJson(next.manifest)
-  if (!before || fileHash('deck.json', manifestText) !== before.manifestHash) out.set('deck.json', manifestText)
+  // The manifest is compared as a value: it is as long as the deck's section list, and a caller that
+  // sets a new revision next (manifestText: false) serializes it once, after that (its entry is '' until then).
+  if (!before || !sameJson(next.manifest, before.manifest)) out.set('deck.json', options.manifestText === false ? '' : canonicalJson(next.manifest))
   const versionsText = next.versions.length ? canonicalJson(next.versions) : null
   if (versionsText !== null ? !before || fileHash('versions.json', versionsText) !== before.versionsHash : Boolean(before?.versionsHash)) out.set('versions.json', versionsText)
   const cow = touchedSlides(next.slides)

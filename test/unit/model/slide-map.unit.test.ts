@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
-import { cloneDoc, type DeckDoc, type Slide } from '../../../src/model/deck.js'
+import { cloneDoc, cloneManifest, sameJson, type DeckDoc, type Manifest, type Slide } from '../../../src/model/deck.js'
 import { normalizeDoc } from '../../../src/model/normalize.js'
 import { cowSlides, lazySlides, touchedSlides } from '../../../src/model/slide-map.js'
 
@@ -78,5 +78,19 @@ describe('slide records', () => {
     assert.deepEqual(next.manifest.sections[0].slides, ['a', 'b', 'c'])
     assert.deepEqual(reads, [])
     assert.throws(() => structuredClone(doc), /could not be cloned/)
+  })
+
+  it('compares JSON values as JSON sees them, and copies a manifest deeply', () => {
+    assert.equal(sameJson({ a: 1, b: undefined, c: [1, { d: 'x' }] }, { c: [1, { d: 'x' }], a: 1 }), true)
+    assert.equal(sameJson({ a: [1, 2] }, { a: [2, 1] }), false)
+    assert.equal(sameJson({ a: 1 }, { a: 1, b: null }), false)
+    assert.equal(sameJson([], {}), false)
+    const manifest: Manifest = { id: 'x', title: 'X', theme: 'simple', defaults: { appearance: 'dark' }, sections: [{ id: 's', title: 'S', slides: ['a', 'b'] }], revision: 0, stamps: { createdAt: '', updatedAt: '' } }
+    const copy = cloneManifest(manifest)
+    assert.deepEqual(copy, manifest)
+    copy.sections[0].slides.push('c')
+    copy.defaults!.appearance = 'light'
+    assert.deepEqual(manifest.sections[0].slides, ['a', 'b'])
+    assert.equal(manifest.defaults!.appearance, 'dark')
   })
 })
