@@ -60,8 +60,24 @@ export function isBlockKind(kind: unknown): kind is keyof typeof BLOCK_SCHEMAS {
 
 const escapeToken = (key: string) => key.replace(/~/g, '~0').replace(/\//g, '~1')
 
+/** Whether a schema can hold a colour anywhere below it (so a walk can skip a section list, a table's rows). */
+const holdsColourMemo = new WeakMap<Schema, boolean>()
+function holdsColour(schema: Schema): boolean {
+  let known = holdsColourMemo.get(schema)
+  if (known === undefined) {
+    holdsColourMemo.set(schema, false) // a recursive schema holds what its other branches hold
+    known =
+      schema.pattern === Colour.pattern ||
+      Boolean(schema.items && holdsColour(schema.items as Schema)) ||
+      Object.values((schema.properties as Record<string, Schema>) ?? {}).some(holdsColour)
+    holdsColourMemo.set(schema, known)
+  }
+  return known
+}
+
 /** Every colour of a value, found through its schema: members whose schema is the Colour string (shadow.color included). */
 function colourSites(schema: Schema, value: unknown, pointer: string, out: [string, string][]): void {
+  if (!holdsColour(schema)) return
   if (typeof value === 'string') {
     if (schema.pattern === Colour.pattern) out.push([pointer, value])
     return

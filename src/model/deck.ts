@@ -162,20 +162,22 @@ export function cloneDoc(doc: DeckDoc): DeckDoc {
   return { manifest: cloneManifest(doc.manifest), slides: cowSlides(doc.slides), versions: structuredClone(doc.versions) }
 }
 
-/** A deep copy of a manifest; its section lists (as long as the deck) are copied as plain arrays. */
+/** A deep copy of a manifest (JSON data: a plain copy is several times faster than structuredClone on a long section list). */
 export function cloneManifest(manifest: Manifest): Manifest {
-  const { sections, ...rest } = manifest
-  const copy = structuredClone(rest) as Manifest
-  if (sections !== undefined) {
-    copy.sections = Array.isArray(sections)
-      ? sections.map((section) => {
-          if (!section || typeof section !== 'object' || !Array.isArray(section.slides)) return structuredClone(section)
-          const { slides, ...fields } = section
-          return { ...structuredClone(fields), slides: [...slides] } as Section
-        })
-      : structuredClone(sections)
+  return copyJson(manifest)
+}
+
+/** A deep copy of JSON data (plain objects, arrays, primitives). */
+export function copyJson<T>(value: T): T {
+  if (value === null || typeof value !== 'object') return value
+  if (Array.isArray(value)) {
+    const out = new Array(value.length)
+    for (let i = 0; i < value.length; i++) out[i] = copyJson(value[i])
+    return out as T
   }
-  return copy
+  const out: Record<string, unknown> = {}
+  for (const key of Object.keys(value)) out[key] = copyJson((value as Record<string, unknown>)[key])
+  return out as T
 }
 
 /**

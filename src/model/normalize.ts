@@ -8,7 +8,7 @@
  * - z renumbered densely per slide and angles kept in [0, 360) for positioned blocks
  */
 import type { DeckDoc, Guides, Slide } from './deck.js'
-import { cowSlides, slideKeys, slideMembership, touchedSlides } from './slide-map.js'
+import { cowSlides, slideCountOf, slideKeys, slideMembership, touchedSlides } from './slide-map.js'
 
 function normalizeAxis(values: number[] | undefined): number[] | undefined {
   if (!Array.isArray(values)) return values
@@ -84,7 +84,9 @@ export function normalizeDoc(doc: DeckDoc): DeckDoc {
     ids.forEach((id) => listed.add(id))
     return { ...section, slides: ids }
   })
-  const orphans = slideKeys(slides).filter((id) => !listed.has(id))
+  // Every listed id is a slide, so when as many are listed as there are slides none is left out.
+  const count = slideCountOf(slides)
+  const orphans = listed.size === count ? [] : slideKeys(slides).filter((id) => !listed.has(id))
   if (orphans.length) {
     if (!manifest.sections.length) manifest.sections.push({ id: 'main', title: 'Main', slides: [] })
     manifest.sections[manifest.sections.length - 1].slides.push(...orphans.sort())

@@ -155,6 +155,18 @@ export function slideMembership(record: Record<string, Slide>): (id: string) => 
   return (id) => Object.hasOwn(record, id)
 }
 
+/** How many slides a record holds, without going through its Proxy traps. */
+export function slideCountOf(record: Record<string, Slide>): number {
+  const lazy = lazyRecords.get(record)
+  if (lazy) return lazy.ids().length
+  const cow = cowRecords.get(record)
+  if (!cow) return Object.keys(record).length
+  const base = slideMembership(cow.base)
+  let count = slideCountOf(cow.base) - cow.deleted.size
+  for (const id of cow.copies.keys()) if (!base(id) || cow.deleted.has(id)) count++
+  return count
+}
+
 /** A record's ids, without going through its Proxy traps. */
 export function slideKeys(record: Record<string, Slide>): string[] {
   const lazy = lazyRecords.get(record)

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
 import { cloneDoc, cloneManifest, sameJson, type DeckDoc, type Manifest, type Slide } from '../../../src/model/deck.js'
 import { normalizeDoc } from '../../../src/model/normalize.js'
-import { cowSlides, lazySlides, touchedSlides } from '../../../src/model/slide-map.js'
+import { cowSlides, lazySlides, slideCountOf, slideKeys, touchedSlides } from '../../../src/model/slide-map.js'
 
 function source(slides: Record<string, Slide>) {
   const reads: string[] = []
@@ -45,6 +45,9 @@ describe('slide records', () => {
     delete copy.c
     assert.equal(record.a.title, 'a', 'the base is never changed')
     assert.deepEqual(Object.keys(copy), ['a', 'b', 'd'])
+    assert.deepEqual(slideKeys(copy), ['a', 'b', 'd'])
+    assert.equal(slideCountOf(copy), 3)
+    assert.equal(slideCountOf(cowSlides(copy)), 3)
     assert.equal(Object.hasOwn(copy, 'c'), false)
     assert.equal(copy.a.title, 'changed')
     const touched = touchedSlides(copy)!
