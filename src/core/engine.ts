@@ -276,7 +276,7 @@ class Call implements ActionContext {
     if (typeof baseTag === 'string' && state && baseTag !== state.tag()) {
       stale(`baseTag ${baseTag} is stale: deck "${id}" changed since that read (it is at revision ${revision}, tag ${state.tag()}). Re-read and retry.`)
     }
-    if (typeof baseTag !== 'string' && state && (await readBeforeMove(this.ws, state.tag()))) {
+    if (typeof baseTag !== 'string' && state && (await readBeforeMove(this.ws, () => state.tag()))) {
       stale(
         `The checkout moved (a branch switch or a reset) after deck "${id}" was last read here: baseRevision ${base} may name another branch's revision ${revision}. Re-read (or send the tag of your read as baseTag / If-Match) and retry.`,
       )

@@ -363,9 +363,9 @@ export function noteServed(ws: Workspace, tag: string): void {
  * branch's revision 5 from another's.) A same-branch change of HEAD is judged here, once: a move
  * unless the new commit descends from the old (one git process).
  */
-export async function readBeforeMove(ws: Workspace, tag: string): Promise<boolean> {
+export async function readBeforeMove(ws: Workspace, tagOf: () => string): Promise<boolean> {
   const checkout = longLived ? checkouts.get(ws.git.gitDir) : undefined
-  if (!checkout) return false
+  if (!checkout || (checkout.movedAt < 0 && !checkout.unjudged)) return false
   const change = checkout.unjudged
   if (change) {
     checkout.unjudged = undefined
@@ -375,7 +375,7 @@ export async function readBeforeMove(ws: Workspace, tag: string): Promise<boolea
     )
     if (!descends) checkout.movedAt = Math.max(checkout.movedAt, change.seq)
   }
-  return checkout.movedAt >= 0 && (checkout.served.get(tag) ?? -1) < checkout.movedAt
+  return checkout.movedAt >= 0 && (checkout.served.get(tagOf()) ?? -1) < checkout.movedAt
 }
 
 /** Records HEAD after a commit of this process, so it is not taken for a move. */

@@ -77,7 +77,8 @@ export class DerivedIndex implements RecordSource {
       }
       const read = readSlideFile(state.dir, id, state.shown)
       out.set(id, read.record)
-      if (!entry || entry.hash !== read.record.hash || entry.stamp !== read.record.stamp || entry.settled !== read.record.settled) {
+      // Only a settled record is worth writing down: an unsettled one is read again next time anyway.
+      if (read.record.settled && (!entry || entry.hash !== read.record.hash || entry.stamp !== read.record.stamp || !entry.settled)) {
         stored.set(id, read.record)
         this.dirty = true
       }

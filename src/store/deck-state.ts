@@ -47,6 +47,8 @@ export interface SlideRecord {
 
 /** A file younger than this (by mtime or ctime) is checked by its bytes, whatever its stamp says. */
 export const SETTLE_MS = 3000
+/** The settle time in force (tests shorten it to exercise the index with files just written). */
+export const settle = { ms: SETTLE_MS }
 
 /** Hash of one file of a deck: its path inside the deck folder and its bytes (96 bits, hex). */
 export function fileHash(rel: string, text: string): string {
@@ -59,7 +61,7 @@ export function stampOf(stat: Stats): string {
 
 /** Whether bytes read after `stat` was taken can be vouched for by the stamp alone. */
 export function settledAt(stat: Stats, now = Date.now()): boolean {
-  return now - Math.max(stat.mtimeMs, stat.ctimeMs) >= SETTLE_MS
+  return now - Math.max(stat.mtimeMs, stat.ctimeMs) >= settle.ms
 }
 
 export function summarize(slide: Slide): SlideSummary {

@@ -5,7 +5,7 @@ import { join } from 'node:path'
 import { after, describe, it } from 'node:test'
 import { canonicalJson } from '../../../src/store/canonical.js'
 import { DerivedIndex } from '../../../src/store/deck-index.js'
-import { bodies, loadDeckState, SETTLE_MS } from '../../../src/store/deck-state.js'
+import { bodies, loadDeckState, settle, SETTLE_MS } from '../../../src/store/deck-state.js'
 
 const dirs: string[] = []
 after(() => dirs.forEach((dir) => rmSync(dir, { recursive: true, force: true })))
@@ -27,7 +27,10 @@ function deckFolder(n: number, age = 60_000): string {
 }
 
 describe('deck states and the derived index', () => {
-  it('reads no slide to list a deck, and the index vouches only for settled files', () => {
+  it('reads no slide to list a deck, and the index vouches only for settled files', (t) => {
+    // Files written a moment ago count as settled here (their ctime cannot be set back).
+    settle.ms = 0
+    t.after(() => (settle.ms = SETTLE_MS))
     const dir = deckFolder(4)
     const indexFile = join(dir, 'index.json')
     const first = loadDeckState(dir, 'd', new DerivedIndex(indexFile))
@@ -42,6 +45,10 @@ describe('deck states and the derived index', () => {
     const second = loadDeckState(dir, 'd', new DerivedIndex(indexFile))
     assert.equal(second.allRecords().get('s-2')!.summary.title, 'Other s-2')
     assert.notEqual(second.tag(), first.tag())
+    // A file whose stamp moved is read again, whatever the index says.
+    writeFileSync(join(dir, 'slides', 's-3.json'), '{ not json')
+    utimesSync(join(dir, 'slides', 's-3.json'), atime, mtime)
+    assert.throws(() => loadDeckState(dir, 'd', new DerivedIndex(indexFile)).allRecords(), /not valid JSON/, 'a changed stamp is read again')
   })
 
   it('reads a young file by its bytes, whatever its stamp says', () => {
