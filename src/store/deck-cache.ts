@@ -293,7 +293,7 @@ function sweepEntry(entry: Entry): void {
       continue
     }
     if (!known) continue
-    const stamp = stampIfAny(join(entry.dir, 'slides', `${id}.json`))
+    const stamp = stampIfAny(`${entry.dir}/slides/${id}.json`)
     if (known.settled && known.stamp === stamp) continue
     const read = readSlideFile(entry.dir, id, state.shown).record
     if (read.hash !== known.hash || read.stamp !== known.stamp || read.settled !== known.settled) slides.set(id, read)

@@ -66,7 +66,7 @@ export class DerivedIndex implements RecordSource {
       if (entry?.settled) {
         let stamp = ''
         try {
-          stamp = stampOf(lstatSync(join(state.dir, 'slides', `${id}.json`)))
+          stamp = stampOf(lstatSync(`${state.dir}/slides/${id}.json`))
         } catch {
           // gone: read below, which says so
         }

@@ -323,11 +323,6 @@ export class DeckState {
     return this.tagValue
   }
 
-  /** Sets the tag a commit derived from the previous one (used instead of folding every hash again). */
-  presetTag(tag: string): void {
-    this.tagValue = tag
-  }
-
   /** The document handlers see: manifest and version log frozen, slides read lazily. */
   doc(): DeckDoc {
     if (!this.view) {
