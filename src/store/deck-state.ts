@@ -329,7 +329,7 @@ export class DeckState {
       const view: DeckDoc = {
         manifest: this.manifest,
         versions: this.versions,
-        slides: lazySlides({ ids: () => this.ids, has: (id) => this.idSet.has(id), get: (id) => this.slide(id) }),
+        slides: lazySlides({ ids: () => this.ids, has: (id) => this.idSet.has(id), get: (id) => this.slide(id), idSet: () => this.idSet }),
       }
       Object.freeze(view)
       docStates.set(view, this)
@@ -345,7 +345,8 @@ export class DeckState {
       // The same section list keeps the same (frozen) object, so what is kept by it stays (deck.info's sections).
       changes = { ...changes, files: { ...changes.files, manifest: { ...manifest, sections: this.manifest.sections } } }
     }
-    const records = new Map(this.records)
+    // Records are shared while no slide changed (a rename): they are facts about files, filled in only.
+    const records = changes.slides?.size ? new Map(this.records) : this.records
     let ids = this.ids
     const added: string[] = []
     const removed = new Set<string>()
