@@ -133,15 +133,20 @@ function merge3(base: Json, ours: Json, theirs: Json): Outcome | null {
 
 type Chunk<T> = { ok: T[] } | { base: T[]; ours: T[]; theirs: T[] }
 
-/** Pairs of equal keys of a and b in a longest common subsequence: for each index of a, its partner in b or -1. */
-function lcsMatch(a: string[], b: string[]): number[] {
+/**
+ * Pairs of equal keys of a and b in a longest common subsequence: for each index of a, its partner
+ * in b or -1. Among subsequences of the longest length, one keeping the most `preferred` keys.
+ */
+function lcsMatch(a: string[], b: string[], preferred?: Set<string>): number[] {
   const n = a.length
   const m = b.length
-  const table: Uint32Array[] = Array.from({ length: n + 1 }, () => new Uint32Array(m + 1))
-  for (let i = n - 1; i >= 0; i--) for (let j = m - 1; j >= 0; j--) table[i][j] = a[i] === b[j] ? table[i + 1][j + 1] + 1 : Math.max(table[i + 1][j], table[i][j + 1])
+  // A kept key counts (n + 1); a preferred one one more, so preference only breaks ties of length.
+  const weight = (k: string) => n + 1 + (preferred?.has(k) ? 1 : 0)
+  const table: Float64Array[] = Array.from({ length: n + 1 }, () => new Float64Array(m + 1))
+  for (let i = n - 1; i >= 0; i--) for (let j = m - 1; j >= 0; j--) table[i][j] = Math.max(a[i] === b[j] ? table[i + 1][j + 1] + weight(a[i]) : 0, table[i + 1][j], table[i][j + 1])
   const match = new Array<number>(n).fill(-1)
   for (let i = 0, j = 0; i < n && j < m; ) {
-    if (a[i] === b[j]) {
+    if (a[i] === b[j] && table[i][j] === table[i + 1][j + 1] + weight(a[i])) {
       match[i++] = j++
     } else if (table[i + 1][j] >= table[i][j + 1]) i++
     else j++
@@ -193,10 +198,23 @@ export function diff3<T>(base: T[], ours: T[], theirs: T[], keyOf: (t: T) => str
   return chunks
 }
 
+/** A region as long on every side, merged element by element (edits of neighbouring elements do not collide). */
+function elementwise<T>(base: T[], ours: T[], theirs: T[], prefer: Prefer): { items: T[]; conflicted: boolean } | null {
+  if (ours.length !== base.length || theirs.length !== base.length) return null
+  let conflicted = false
+  const items = base.map((b, i) => {
+    const one = merge3(b, ours[i], theirs[i])
+    if (one) return one.value as T
+    conflicted = true
+    return clone(prefer === 'ours' ? ours[i] : theirs[i])
+  })
+  return { items, conflicted }
+}
+
 /**
  * A sequence merged with diff3; a conflicting region where both sides only inserted keeps both
- * (ours' first); other conflicting regions go to `refine` (same lengths on every side: merged
- * element by element) or take the preferred side.
+ * (ours' first); other conflicting regions go to `refine` (by default: regions as long on every
+ * side are merged element by element) or take the preferred side.
  */
 function mergeSequence<T>(base: T[], ours: T[], theirs: T[], prefer: Prefer, refine?: (b: T[], o: T[], t: T[], prefer: Prefer) => { items: T[]; conflicted: boolean } | null): { items: T[]; conflicted: boolean } {
   const out: T[] = []
@@ -210,7 +228,7 @@ function mergeSequence<T>(base: T[], ours: T[], theirs: T[], prefer: Prefer, ref
       out.push(...clone(chunk.ours), ...clone(chunk.theirs))
       continue
     }
-    const refined = refine?.(chunk.base, chunk.ours, chunk.theirs, prefer)
+    const refined = refine ? refine(chunk.base, chunk.ours, chunk.theirs, prefer) : elementwise(chunk.base, chunk.ours, chunk.theirs, prefer)
     if (refined) {
       out.push(...refined.items)
       conflicted ||= refined.conflicted
@@ -542,8 +560,12 @@ interface Container {
   items: string[]
 }
 
-/** Whether each element of `side` moved against `base`: changed container, or left the longest run kept in order. */
-function movedSet(base: Container[], side: Container[]): Set<string> {
+/**
+ * Whether each element of `side` moved against `base`: changed container, or left the longest run
+ * kept in order. Where several runs are as long (two neighbours swapped: either one moved), the run
+ * keeping the most `stayed` elements wins, so a move the other side made is not blamed on this one.
+ */
+function movedSet(base: Container[], side: Container[], stayed?: Set<string>): Set<string> {
   const where = (containers: Container[]) => new Map(containers.flatMap((c) => c.items.map((id) => [id, c.id] as const)))
   const inBase = where(base)
   const inSide = where(side)
@@ -555,11 +577,27 @@ function movedSet(base: Container[], side: Container[]): Set<string> {
     const stays = (id: string) => inBase.get(id) === container.id && inSide.get(id) === container.id
     const a = old.items.filter(stays)
     const b = container.items.filter(stays)
-    const match = lcsMatch(a, b)
+    const match = lcsMatch(a, b, stayed)
     const kept = new Set(a.filter((_, i) => match[i] >= 0))
     for (const id of b) if (!kept.has(id)) moved.add(id)
   }
   return moved
+}
+
+/**
+ * What a side's edits rest on, for the other side's tie-breaks: the elements it moved, and the
+ * element before each one it moved or added (its anchor).
+ */
+function settled(base: Container[], side: Container[]): Set<string> {
+  const moved = movedSet(base, side)
+  const inBase = new Set(base.flatMap((c) => c.items))
+  const out = new Set(moved)
+  for (const container of side) {
+    container.items.forEach((id, i) => {
+      if (i > 0 && (moved.has(id) || !inBase.has(id))) out.add(container.items[i - 1])
+    })
+  }
+  return out
 }
 
 /** Where an element sits: its container and the element before it among `present`. */
@@ -589,8 +627,8 @@ interface PlacementConflict {
  * containers and the elements both sides moved to different places (ours' place kept).
  */
 function mergePlacement(base: Container[], ours: Container[], theirs: Container[], keep: Set<string>, order: string[]): { containers: Container[]; conflicts: PlacementConflict[] } {
-  const movedOurs = movedSet(base, ours)
-  const movedTheirs = movedSet(base, theirs)
+  const movedOurs = movedSet(base, ours, settled(base, theirs))
+  const movedTheirs = movedSet(base, theirs, settled(base, ours))
   const inOurs = new Set(ours.flatMap((c) => c.items))
   const inTheirs = new Set(theirs.flatMap((c) => c.items))
   const inBase = new Set(base.flatMap((c) => c.items))
@@ -631,8 +669,8 @@ function mergePlacement(base: Container[], ours: Container[], theirs: Container[
           break
         }
       }
-      // Past what ours put here and theirs never had (ours' own additions after the same element): ours' first.
-      while (at < into.items.length && !inTheirs.has(into.items[at]) && !inBase.has(into.items[at])) at++
+      // Past what ours put after the same element (its additions, its moves): ours' first.
+      while (at < into.items.length && !theirsPlaced.has(into.items[at]) && (movedOurs.has(into.items[at]) || (!inTheirs.has(into.items[at]) && !inBase.has(into.items[at])))) at++
       into.items.splice(at, 0, id)
     })
   }
