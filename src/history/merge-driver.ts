@@ -259,7 +259,9 @@ async function mergeAlone(where: { folder: string; file: string }, baseText: str
     const doc = (text: string): DeckDoc => ({ manifest: parseJson<Manifest>(text), slides: {}, versions: [] })
     const ours = doc(oursText)
     const merge = mergeDecks(base ? doc(base) : null, ours, doc(theirsText), { now, folder: where.folder, slideContents: false })
-    return { content: canonicalJson(normalizeDoc(merge.doc).manifest), conflicts: merge.conflicts, notes: merge.notes }
+    // Normalized with a stand-in for every slide the sections name (normalizing drops ids without a slide).
+    const named = Object.fromEntries(merge.doc.manifest.sections.flatMap((s) => s.slides).map((id) => [id, { id, layout: 'title' } as Slide]))
+    return { content: canonicalJson(normalizeDoc({ ...merge.doc, slides: named }).manifest), conflicts: merge.conflicts, notes: merge.notes }
   }
   const ours = parseJson<Slide>(oursText)
   const theirs = parseJson<Slide>(theirsText)
