@@ -233,7 +233,12 @@ async function deckFileMerge(call: DriverCall, where: { prefix: string; folder: 
     const mine = conflicts.filter((c) => c.file === where.file)
     const ownRename = renamed.some((r) => where.file === `slides/${r.from}.json`)
     if (await isOuterMerge(call.gitRoot, call.path, oursText, reader)) {
-      await recordFileMerge(workspaceRoot, sides, where.folder, where.file, { conflicts: mine, notes, renamed: ownRename ? renamed.filter((r) => where.file === `slides/${r.from}.json`) : [] })
+      await recordFileMerge(workspaceRoot, sides, where.folder, where.file, {
+        conflicts: mode === 'deck' ? conflicts : mine,
+        notes,
+        renamed: ownRename ? renamed.filter((r) => where.file === `slides/${r.from}.json`) : [],
+        wholeDeck: mode === 'deck',
+      })
     }
     return { exitCode: mine.length || ownRename ? 1 : 0, mode, conflicts: mine }
   } finally {

@@ -15,8 +15,9 @@ import { readDeckFolder } from '../store/decks.js'
 import { gitDirOf } from '../store/git.js'
 import { readMergeRecord, writeDeckFiles, writeMergeRecord, type MergeRecord, type RecordedConflict } from '../store/merge-state.js'
 import type { Workspace } from '../store/workspace.js'
-import { plain, quote } from './diff.js'
-import { setAt, type Conflict } from './merge.js'
+import { describe, setAt, type Conflict } from './merge.js'
+
+export { describe }
 
 const run = promisify(execFile)
 
@@ -65,20 +66,6 @@ async function inProgress(ws: Workspace): Promise<{ what: string | null; theirs:
   }
   if (existsSync(join(dir, 'rebase-merge')) || existsSync(join(dir, 'rebase-apply'))) return { what: 'rebase', theirs: null }
   return { what: null, theirs: null }
-}
-
-/** A value in a sentence: Texts quoted as plain text, absent as "removed", others as short JSON. */
-export function describe(value: unknown, kind: Conflict['kind']): string {
-  if (value === undefined) return kind === 'slide' || kind === 'block' ? 'removed' : 'absent'
-  if (kind === 'slide' || kind === 'block') return 'kept, edited'
-  if (kind === 'whole') return 'its own version'
-  if (kind === 'place') {
-    const place = value as { section: string; after: string | null }
-    return place.after ? `in section ${place.section} after ${place.after}` : `first in section ${place.section}`
-  }
-  if (typeof value === 'string') return quote(plain(value) || value)
-  const json = JSON.stringify(value)
-  return json.length > 80 ? `${json.slice(0, 77)}...` : json
 }
 
 function conflictText(c: RecordedConflict, names: { ours: string; theirs: string }): string {

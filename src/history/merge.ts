@@ -32,7 +32,7 @@ import type { Block, DeckDoc, Manifest, Section, Slide, Version } from '../model
 import { has, own } from '../model/own.js'
 import { parse } from '../model/text.js'
 import { canonicalize } from '../store/canonical.js'
-import { plain, titleOf } from './diff.js'
+import { plain, quote, titleOf } from './diff.js'
 
 /** A step of a conflict's path from the document root: a member name, an array index, or the array element with this id. */
 export type PathStep = string | number | { id: string }
@@ -995,7 +995,11 @@ export function mergeDecks(base: DeckDoc | null, ours: DeckDoc, theirs: DeckDoc,
 
   const versions = mergeVersions(b.versions, ours.versions, theirs.versions)
   const doc: DeckDoc = { manifest, slides: contents ? slides : {}, versions }
-  return { doc, conflicts: c.conflicts, renamed, notes: c.notes }
+  // One order however the files were visited: the manifest's first, then the slides' in deck order.
+  const position = new Map(sections.flatMap((s) => s.slides).map((id, i) => [id, i]))
+  const rank = (x: Conflict) => (x.file === 'deck.json' ? -1 : (position.get(String(x.path[1])) ?? Number.MAX_SAFE_INTEGER))
+  const conflicts = c.conflicts.map((x, i) => ({ x, i })).sort((p, q) => rank(p.x) - rank(q.x) || p.i - q.i).map(({ x }) => x)
+  return { doc, conflicts, renamed, notes: c.notes }
 }
 
 /** A slide file merged on its own (the other files of the deck unknown); base null: added on both sides. */
@@ -1044,4 +1048,16 @@ export function setAt(doc: DeckDoc, path: PathStep[], value: unknown): boolean {
   return true
 }
 
-export { plain }
+/** A value in a sentence: Texts quoted as plain text, absent as "removed", others as short JSON. */
+export function describe(value: unknown, kind: ConflictKind): string {
+  if (value === undefined) return kind === 'slide' || kind === 'block' ? 'removed' : 'absent'
+  if (kind === 'slide' || kind === 'block') return 'kept, edited'
+  if (kind === 'whole') return 'its own version'
+  if (kind === 'place') {
+    const place = value as { section: string; after: string | null }
+    return place.after ? `in section ${place.section} after ${place.after}` : `first in section ${place.section}`
+  }
+  if (typeof value === 'string') return quote(plain(value) || value)
+  const json = JSON.stringify(value)
+  return json.length > 80 ? `${json.slice(0, 77)}...` : json
+}

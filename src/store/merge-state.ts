@@ -72,18 +72,23 @@ function sameMerge(a: MergeIdentity, b: MergeIdentity): boolean {
   return a.ours === b.ours && a.theirs === b.theirs && a.base === b.base && a.operation === b.operation
 }
 
-/** What one driver call found for one file: replaces that file's entries (or the whole record, for another merge). */
+/**
+ * What one driver call found: `file` null when it merged the whole deck (its list replaces the
+ * deck's entries: every call of one merge computes the same list, in one order), else the file it
+ * merged on its own (replaces that file's entries). A call of another merge starts the record afresh.
+ */
 export async function recordFileMerge(
   workspaceRoot: string,
   merge: MergeIdentity,
   folder: string,
   file: string,
-  found: { conflicts: Conflict[]; notes: string[]; renamed: { from: string; to: string }[] },
+  found: { conflicts: Conflict[]; notes: string[]; renamed: { from: string; to: string }[]; wholeDeck: boolean },
 ): Promise<void> {
   const current = await readMergeRecord(workspaceRoot)
   const record: MergeRecord = current && sameMerge(current.merge, merge) ? current : { version: 1, merge, conflicts: [], notes: [], renamed: [] }
   const other = (entry: { folder: string; file: string }) => entry.folder !== folder || entry.file !== file
-  record.conflicts = [...record.conflicts.filter(other), ...found.conflicts]
+  const otherDeck = (entry: { folder: string }) => entry.folder !== folder
+  record.conflicts = [...record.conflicts.filter(found.wholeDeck ? otherDeck : other), ...found.conflicts]
   // Every call of one merge sees the deck's notes: each is kept once.
   const fresh = new Set(found.notes)
   record.notes = [...record.notes.filter((n) => other(n) && !(n.folder === folder && fresh.has(n.text))), ...[...fresh].map((text) => ({ folder, file, text }))]

@@ -203,6 +203,56 @@ describe('git merge of two branches of a deck, through the studio merge driver',
     await validates(ws)
   })
 
+  it('reviews a merge commit: what each side brought, how each conflict was settled, what the merge commit changed by hand', async () => {
+    const ws = await brandWorkspace()
+    await onBranch(ws, 'feature', [
+      ['deck', 'rename', 'Brand, feature', '--author', 'Fay Feature'],
+      ['slide', 'patch', 'title-body-1', '--set', '/blocks/0/text="Feature heading"', '--author', 'Fay Feature'],
+      ['slide', 'patch', 'table-1', '--set', '/blocks/1/rows/2/2="25%"', '--author', 'Fay Feature'],
+    ])
+    await ok(ws, ['deck', 'rename', 'Brand, main', '--author', 'Max Main'])
+    await ok(ws, ['slide', 'patch', 'table-1', '--set', '/blocks/1/rows/2/2="24%"', '--author', 'Max Main'])
+    await ok(ws, ['slide', 'move', 'quote-1', '--to', 'market', '--author', 'Max Main'])
+    assert.equal((await gitRun(ws, 'merge', '--no-edit', 'feature')).code, 1)
+    await ok(ws, ['merge', 'resolve', 'brand:deck/title', '--theirs'])
+    await ok(ws, ['merge', 'resolve', '2', '--value', '"24.5%"'])
+    // A change made in the merge commit itself, by hand.
+    const notesFile = join(ws.dir, 'decks/brand/slides/chart-1.json')
+    writeFileSync(notesFile, readFileSync(notesFile, 'utf8').replace('"id": "chart-1",', '"id": "chart-1",\n  "notes": "Added while merging.",'))
+    await ws.git('add', 'decks')
+    await ws.git('commit', '-q', '--no-edit')
+    const review = await ok(ws, ['review', '--merge', 'HEAD'])
+    const mask = (text: string) => text.replace(/\b[0-9a-f]{7}\b/g, '<sha>')
+    assert.equal(
+      mask(review.stdout),
+      [
+        "Merge <sha> of feature into main (merge base <sha>): 1 deck changed.",
+        '',
+        'Brand, feature (brand): merge base revision 0, main revision 3, feature revision 3, merged revision 4',
+        '  main (<sha>) brought, in 3 commits by Max Main:',
+        "    Deck title changed from 'Brand' to 'Brand, main'",
+        "    Slide 6 'Opening 7: numbers': block b1 cell 3,3 changed from '22%' to '24%'",
+        "    Slide 13 (quote-1): moved from section 'Opening' to 'Market'",
+        '  feature (<sha>) brought, in 3 commits by Fay Feature:',
+        "    Deck title changed from 'Brand' to 'Brand, feature'",
+        "    Slide 2 'Feature heading': title changed from 'Opening 2: what changed' to 'Feature heading'",
+        "    Slide 7 'Opening 7: numbers': block b1 cell 3,3 changed from '22%' to '25%'",
+        '  2 conflicts, settled:',
+        "    Deck title: main 'Brand, main', feature 'Brand, feature' → took feature's",
+        "    Slide 'Opening 7: numbers' (table-1), block b1 cell 3,3: main '24%', feature '25%' → set to '24.5%'",
+        '  Changed in the merge commit itself:',
+        "    Slide 7 'Opening 8: trend': notes added: 'Added while merging.'",
+        '',
+      ].join('\n'),
+    )
+    const json = await ok(ws, ['review', '--merge', 'HEAD', '--json'])
+    assert.deepEqual(json.json.decks[0].conflicts.map((c: { id: string; settled: string }) => [c.id, c.settled]), [['brand:deck/title', 'theirs'], ['brand:slide/table-1#b1/rows/2/2', 'other']])
+    assert.match((await ok(ws, ['review', '--merge', 'HEAD', '--markdown'])).stdout, /^## Merge review\n/)
+    const notMerge = await studio(ws.dir, ['review', '--merge', 'HEAD~1', '--json'])
+    assert.equal(notMerge.code, 2)
+    assert.match(notMerge.json.message, /is not a merge of two commits/)
+  })
+
   it('merges a lone cherry-pick file by file (git names no commit for it): deck.json on its own, clean and valid', async () => {
     const ws = await brandWorkspace()
     await onBranch(ws, 'feature', [['slide', 'patch', 'title-body-1', '--set', '/blocks/0/text="Picked heading"'], ['deck', 'set', '/defaults/appearance', 'dark']])
