@@ -269,6 +269,29 @@ describe('git merge of two branches of a deck, through the studio merge driver',
   })
 })
 
+describe('studio git setup', () => {
+  it('registers both drivers in a repository that lacks them, once, and git merge then uses the studio driver', async () => {
+    const ws = await brandWorkspace()
+    await ws.git('rm', '-q', '.gitattributes')
+    await ws.git('commit', '-q', '-m', 'no attributes')
+    await ws.git('config', '--unset', 'merge.studio.driver')
+    await ws.git('config', '--unset', 'diff.studio.textconv')
+    const first = await ok(ws, ['git', 'setup', '--json'])
+    assert.deepEqual(first.json.written, ['.gitattributes'])
+    assert.match(readFileSync(join(ws.dir, '.gitattributes'), 'utf8'), /^decks\/\*\*\/deck\.json merge=studio$/m)
+    assert.match((await ws.git('config', '--get', 'merge.studio.driver')).trim(), / merge driver %O %A %B %P$/)
+    assert.match((await ws.git('config', '--get', 'diff.studio.textconv')).trim(), / diff --textconv$/)
+    assert.deepEqual((await ok(ws, ['git', 'setup', '--json'])).json.written, [])
+    await ws.git('add', '.gitattributes')
+    await ws.git('commit', '-q', '-m', 'attributes')
+    await ws.git('branch', '-f', 'feature')
+    await onBranch(ws, 'feature', [['slide', 'patch', 'title-body-1', '--set', '/blocks/0/text="Feature heading"']])
+    await ok(ws, ['slide', 'patch', 'chart-1', '--set', '/blocks/0/text="Main chart"'])
+    assert.equal((await gitRun(ws, 'merge', '--no-edit', 'feature')).code, 0)
+    await validates(ws)
+  })
+})
+
 /** Writes a document as the deck's files on the current branch and commits them (a hand edit: no studio trailers). */
 async function commitDoc(ws: Ws, doc: DeckDoc, message: string): Promise<void> {
   const dir = join(ws.dir, 'decks', 'brand')
