@@ -12,6 +12,8 @@ function report(error: unknown, json: boolean | undefined): void {
 /**
  * `studio merge driver %O %A %B %P`: git's merge driver for deck files (src/history/merge-driver.ts).
  * git runs it; people do not. Exit 0: merged cleanly; 1: conflicts recorded, ours on disk.
+ * bin/studio.js runs it without oclif (src/merge-driver-entry.ts); this class keeps it in the
+ * command list and serves forms the fast path does not take.
  */
 export class MergeDriver extends Command {
   static hidden = true
@@ -27,13 +29,8 @@ export class MergeDriver extends Command {
 
   async run(): Promise<void> {
     const { args } = await this.parse(MergeDriver)
-    const { runMergeDriver } = await import('../src/history/merge-driver.js')
-    const result = await runMergeDriver({ base: args.base, ours: args.ours, theirs: args.theirs, path: args.path, gitRoot: process.cwd() })
-    if (result.exitCode && result.mode !== 'text') {
-      const count = result.conflicts.length
-      process.stderr.write(`studio: ${count ? `${count} deck conflict${count === 1 ? '' : 's'}` : 'a slide kept under a new id'} in ${args.path}; see studio merge status\n`)
-    }
-    process.exitCode = result.exitCode
+    const { main } = await import('../src/merge-driver-entry.js')
+    await main([args.base, args.ours, args.theirs, args.path])
   }
 }
 

@@ -22,13 +22,15 @@
  */
 import { execFile } from 'node:child_process'
 import { existsSync, readFileSync } from 'node:fs'
-import { mkdir, readFile, writeFile } from 'node:fs/promises'
+import { createHash } from 'node:crypto'
+import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import { promisify } from 'node:util'
 import { documentIssues } from '../model/check.js'
 import type { DeckDoc, Manifest, Slide, Version } from '../model/deck.js'
 import { normalizeDoc } from '../model/normalize.js'
 import { canonicalJson } from '../store/canonical.js'
+import { docFiles } from '../store/decks.js'
 import { gitDirOf } from '../store/git.js'
 import { recordFileMerge, type MergeIdentity, type MergeOperation } from '../store/merge-state.js'
 import { statesAt } from './history.js'
@@ -108,8 +110,9 @@ async function candidates(gitRoot: string, head: string): Promise<{ operation: M
  * handed over (absent at base for a file added on both sides). `known` false when none checks out.
  */
 export async function findSides(gitRoot: string, path: string, texts: { base: string; ours: string; theirs: string }, reader: ObjectReader): Promise<Sides> {
-  const head = (await git(gitRoot, ['rev-parse', '--verify', '-q', 'HEAD'])) ?? ''
-  const oursName = (await git(gitRoot, ['symbolic-ref', '--short', '-q', 'HEAD'])) || head.slice(0, 7)
+  const [headSha, branch] = await Promise.all([git(gitRoot, ['rev-parse', '--verify', '-q', 'HEAD']), git(gitRoot, ['symbolic-ref', '--short', '-q', 'HEAD'])])
+  const head = headSha ?? ''
+  const oursName = branch || head.slice(0, 7)
   const unknown: Sides = { known: false, operation: null, ours: head, theirs: null, base: null, oursName, theirsName: 'theirs' }
   if (!head) return unknown
   for (const candidate of await candidates(gitRoot, head)) {
@@ -208,21 +211,18 @@ async function deckFileMerge(call: DriverCall, where: { prefix: string; folder: 
     let mode: DriverResult['mode']
     if (sides.known) {
       mode = 'deck'
-      const [ours, theirs, base] = await statesAt(reader, folderPath, [sides.ours, sides.theirs!, ...(sides.base ? [sides.base] : [])])
-      if (!ours || !theirs) throw new Error('deck.json missing on one side')
-      const merge = mergeDecks(base ?? null, ours, theirs, { now, folder: where.folder })
-      const doc = await keepValid(merge, ours, theirs)
-      for (const c of merge.conflicts) c.folder = where.folder
-      content = fileOf(doc, where.file, oursText)
-      conflicts = merge.conflicts
-      notes = merge.notes
-      renamed = merge.renamed
+      const plan = await deckPlan(workspaceRoot, folderPath, where.folder, sides, reader, now)
+      content = plan.files[where.file] ?? oursText
+      conflicts = plan.conflicts
+      notes = plan.notes
+      renamed = plan.renamed
       // Slides kept under a fresh id are files git knows nothing of: written here, added by the user.
       for (const r of renamed) {
         const file = join(workspaceRoot, where.folder, 'slides', `${r.to}.json`)
-        if (doc.slides[r.to] && !existsSync(file)) {
+        const text = plan.files[`slides/${r.to}.json`]
+        if (text && !existsSync(file)) {
           await mkdir(dirname(file), { recursive: true })
-          await writeFile(file, canonicalJson(doc.slides[r.to]))
+          await writeFile(file, text)
         }
       }
     } else {
@@ -246,13 +246,44 @@ async function deckFileMerge(call: DriverCall, where: { prefix: string; folder: 
   }
 }
 
-/** This file's part of a merged document (canonical JSON); ours when the result has no such file. */
-function fileOf(doc: DeckDoc, file: string, fallback: string): string {
-  if (file === 'deck.json') return canonicalJson(doc.manifest)
-  if (file === 'versions.json') return canonicalJson(doc.versions)
-  const id = file.slice('slides/'.length, -'.json'.length)
-  return Object.hasOwn(doc.slides, id) ? canonicalJson(doc.slides[id]) : fallback
+/** The whole deck's merge: every file's merged text, the conflicts, notes and renamed slides. */
+interface DeckPlan {
+  key: string
+  files: Record<string, string>
+  conflicts: Conflict[]
+  notes: string[]
+  renamed: { from: string; to: string }[]
 }
+
+/**
+ * The deck's merge, computed by the first driver call of a merge and kept in
+ * `.studio/merge/plan-<key>.json` for the others (git calls the driver once per file; the three
+ * commits decide the merge, so every call would compute the same plan). Plans of other merges are
+ * removed when a new one is written.
+ */
+async function deckPlan(workspaceRoot: string, folderPath: string, folder: string, sides: Sides, reader: ObjectReader, now: string): Promise<DeckPlan> {
+  const key = createHash('sha256').update(`${PLAN_VERSION}\n${sides.ours}\n${sides.theirs}\n${sides.base}\n${folderPath}`).digest('hex').slice(0, 24)
+  const dir = join(workspaceRoot, '.studio', 'merge')
+  const file = join(dir, `plan-${key}.json`)
+  try {
+    const cached = JSON.parse(await readFile(file, 'utf8')) as DeckPlan
+    if (cached.key === key) return cached
+  } catch {
+    // no plan yet
+  }
+  const [ours, theirs, base] = await statesAt(reader, folderPath, [sides.ours, sides.theirs!, ...(sides.base ? [sides.base] : [])])
+  if (!ours || !theirs) throw new Error('deck.json missing on one side')
+  const merge = mergeDecks(base ?? null, ours, theirs, { now, folder })
+  const doc = await keepValid(merge, ours, theirs)
+  for (const c of merge.conflicts) c.folder = folder
+  const plan: DeckPlan = { key, files: Object.fromEntries(docFiles(doc)), conflicts: merge.conflicts, notes: merge.notes, renamed: merge.renamed }
+  await mkdir(dir, { recursive: true })
+  for (const name of await readdir(dir).catch(() => [] as string[])) if (/^plan-[0-9a-f]+\.json$/.test(name) && name !== `plan-${key}.json`) await rm(join(dir, name), { force: true })
+  await writeFile(file, JSON.stringify(plan))
+  return plan
+}
+
+const PLAN_VERSION = 1
 
 /** A file merged without the rest of its deck (the three commits unknown). */
 async function mergeAlone(where: { folder: string; file: string }, baseText: string, oursText: string, theirsText: string, now: string, reader: ObjectReader, path: string): Promise<{ content: string; conflicts: Conflict[]; notes: string[] }> {
