@@ -134,7 +134,7 @@ async function isOuterMerge(gitRoot: string, path: string, ours: string, reader:
  * Makes a merged document valid: a slide (or the manifest) that breaks the model goes back to
  * ours' version, with a conflict that offers theirs.
  */
-async function keepValid(merge: DeckMerge, ours: DeckDoc, theirs: DeckDoc): Promise<DeckDoc> {
+export async function keepValid(merge: DeckMerge, ours: DeckDoc, theirs: DeckDoc): Promise<DeckDoc> {
   let doc = normalizeDoc(merge.doc)
   for (let round = 0; round < 3; round++) {
     const issues = await documentIssues(doc)

@@ -13,6 +13,7 @@ import { normalizeDoc } from '../../../src/model/normalize.js'
 import { readDeckFolder } from '../../../src/store/decks.js'
 import { diff3, mergeDecks, mergeSlideAlone, mergeVersions, setAt, valueAt } from '../../../src/history/merge.js'
 import { planEdits } from '../../helpers/merge-edits.js'
+import { keepValid } from '../../../src/history/merge-driver.js'
 
 const SAMPLE = fileURLToPath(new URL('../../../templates/brand-sample', import.meta.url))
 const NOW = '2026-06-01T00:00:00.000Z'
@@ -174,6 +175,22 @@ describe('merging a deck three ways', () => {
   it('keeps named versions of both sides, theirs numbered after ours', () => {
     const v = (n: number, note: string) => ({ n, author: 'a', note, revision: n, at: `2026-01-0${n}T00:00:00.000Z` })
     assert.deepEqual(mergeVersions([v(1, 'base')], [v(1, 'base'), v(2, 'ours')], [v(1, 'base'), v(2, 'theirs')]).map((x) => [x.n, x.note]), [[1, 'base'], [2, 'ours'], [3, 'theirs']])
+  })
+
+  it('never writes a merged slide that breaks the model: a palette token removed on one side and used on the other keeps ours\' slide, with a conflict', async () => {
+    const base = await brand()
+    base.manifest.brandKit = { palette: { brand: '#123456' } }
+    const ours = structuredClone(base)
+    const theirs = structuredClone(base)
+    delete ours.manifest.brandKit
+    block(theirs, 'title-body-1', 'title').color = 'brand'
+    const merge = mergeDecks(base, ours, theirs, { now: NOW })
+    assert.deepEqual(merge.conflicts, [], 'each side alone is fine')
+    const doc = await keepValid(merge, ours, theirs)
+    assert.equal(block(doc, 'title-body-1', 'title').color, undefined)
+    assert.deepEqual(merge.conflicts.map((c) => [c.id, c.kind, c.file]), [['brand-sample:slide/title-body-1', 'whole', 'slides/title-body-1.json']])
+    assert.match(merge.conflicts[0].where, /the merged slide breaks the model .*"brand"/)
+    await valid(doc)
   })
 
   it('reads and writes the values a conflict path names', async () => {
