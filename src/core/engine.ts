@@ -35,6 +35,11 @@ export interface CallOptions {
   /** The author's git address (the CLI passes git's user.email with git's user.name); derived from the name when absent. */
   email?: string
   force?: boolean
+  /**
+   * The browser tab behind a window-transport call (`X-Studio-Client`: 12 lowercase base36
+   * characters the tab mints and keeps in sessionStorage); absent on every other transport.
+   */
+  clientId?: string
   /** Progress of a long call (renders), for a person watching: the CLI shows it on a TTY's stderr. */
   progress?: (done: number, total: number, label: string) => void
 }
@@ -72,6 +77,7 @@ class Call implements ActionContext {
   readonly ws: Workspace
   readonly transport: TransportLetter
   readonly force: boolean
+  readonly clientId: string | undefined
   private readonly decks = new Map<string, StagedDeck>()
   private readonly files = new Map<string, FileChange['content']>()
   private readonly copies: [string, string][] = []
@@ -93,6 +99,7 @@ class Call implements ActionContext {
     this.ws = options.ws
     this.transport = options.transport
     this.force = Boolean(options.force)
+    this.clientId = options.clientId
   }
 
   progress(done: number, total: number, label: string): void {
