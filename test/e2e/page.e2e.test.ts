@@ -1,0 +1,180 @@
+/**
+ * The page, clicked through as a person would, in the system Chromium against a real `studio serve`
+ * on loopback in a temporary workspace. Every step asserts on the deck's files and the git log, not
+ * only on what the page shows.
+ */
+import assert from 'node:assert/strict'
+import { readFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import { join } from 'node:path'
+import { after, before, describe, it } from 'node:test'
+import type { Browser, Page } from 'playwright-core'
+import { CHROMIUM_FLAGS, findChromium } from '../../src/render/browser.js'
+import { commitCount, ROOT, serve, studio, workspace, type Served } from '../helpers/studio.js'
+
+const require = createRequire(import.meta.url)
+const { chromium } = require('playwright-core') as typeof import('playwright-core')
+
+type Ws = Awaited<ReturnType<typeof workspace>>
+
+/** Waits until `check` holds (polling), or fails with the last value seen. */
+async function until<T>(what: string, read: () => Promise<T> | T, check: (value: T) => boolean, timeoutMs = 15000): Promise<T> {
+  const deadline = Date.now() + timeoutMs
+  let value: T
+  for (;;) {
+    value = await read()
+    if (check(value)) return value
+    if (Date.now() > deadline) assert.fail(`${what}: still ${JSON.stringify(value)?.slice(0, 400)}`)
+    await new Promise((r) => setTimeout(r, 50))
+  }
+}
+
+const json = (ws: Ws, rel: string) => JSON.parse(readFileSync(join(ws.dir, rel), 'utf8'))
+const lastSubject = async (ws: Ws) => (await ws.git('log', '-1', '--format=%s')).trim()
+const trailer = async (ws: Ws, key: string) => (await ws.git('log', '-1', `--format=%(trailers:key=${key},valueonly)`)).trim()
+/** Waits for the commit after `count` commits, and answers the actions of the commits since then. */
+async function commitsSince(ws: Ws, count: number, expected = 1): Promise<string[]> {
+  await until('the commit count', () => commitCount(ws.git), (n) => n >= count + expected)
+  const log = await ws.git('log', `-${expected}`, '--format=%(trailers:key=Studio-Action,valueonly)')
+  return log.split('\n').map((l) => l.trim()).filter(Boolean).reverse()
+}
+
+describe('the page', { timeout: 180_000 }, () => {
+  let ws: Ws
+  let server: Served
+  let browser: Browser
+  let page: Page
+  let deck: string
+
+  /** The screen centre of a block's frame on the canvas. */
+  const frameCentre = async (blockId: string) => {
+    const box = (await page.locator(`.frame[data-frame="${blockId}"]`).boundingBox())!
+    return { x: box.x + box.width / 2, y: box.y + box.height / 2, box }
+  }
+  /** The canvas's scale: screen pixels per sheet pixel. */
+  const canvasScale = async () => ((await page.locator('.canvas').boundingBox())!.width / 1600)
+  const openSlide = async (slideId: string) => {
+    await page.locator(`.thumb[data-slide="${slideId}"] .thumb-button`).click()
+    await page.locator(`.canvas[data-slide="${slideId}"] .frame`).first().waitFor()
+  }
+  const revision = () => json(ws, `decks/${deck}/deck.json`).revision as number
+  /** Waits for the page to show the deck at the revision on disk (its refetch after a write). */
+  const settled = async () => {
+    const rev = revision()
+    await page.locator(`.canvas[data-revision="${rev}"]`).waitFor()
+    await page.locator('.saving', { hasText: `Revision ${rev}` }).waitFor()
+  }
+
+  before(async () => {
+    ws = await workspace()
+    server = await serve(ws.dir, [], { ttl: 170 })
+    browser = await chromium.launch({ executablePath: findChromium().path, args: CHROMIUM_FLAGS.filter((f) => f !== '--headless'), headless: true })
+    page = await browser.newPage({ viewport: { width: 1440, height: 900 } })
+    page.on('pageerror', (error) => console.error('page error:', error.message))
+  })
+  after(async () => {
+    await browser?.close()
+    await server?.stop()
+    ws?.cleanup()
+  })
+
+  it('creates a deck from the brand sample on the deck list, through deck.create on the window transport', async () => {
+    await page.goto(server.url + '/')
+    await page.getByLabel('Name').fill('Launch plan')
+    await page.getByRole('radio', { name: /Brand sample/ }).check()
+    const commits = await commitCount(ws.git)
+    await page.getByRole('button', { name: 'Create deck' }).click()
+    await page.waitForURL(/\/d\/launch-plan/)
+    deck = 'launch-plan'
+    await page.locator('.canvas .frame').first().waitFor()
+    const manifest = json(ws, `decks/${deck}/deck.json`)
+    assert.equal(manifest.title, 'Launch plan')
+    assert.equal(manifest.sections.flatMap((s: { slides: string[] }) => s.slides).length, 95)
+    assert.equal(await commitCount(ws.git), commits + 1)
+    assert.equal(await trailer(ws, 'Studio-Action'), 'deck.create')
+    // The person at the machine: git's own user.name of the workspace, as on the command line.
+    assert.equal((await ws.git('log', '-1', '--format=%an')).trim(), (await ws.git('config', 'user.name')).trim())
+    assert.equal(await page.locator('.thumb').count(), 95)
+  })
+
+  it('edits a title in place: typing is one revision per pause', async () => {
+    const commits = await commitCount(ws.git)
+    await page.locator('.frame[data-frame="title"]').dblclick()
+    const editable = page.locator('.canvas .sheet-host').locator('[data-block="title"] .t[contenteditable="true"]')
+    await editable.waitFor()
+    await page.keyboard.press('Control+A')
+    await page.keyboard.type('Launch plan 2027', { delay: 15 })
+    await until('the title on disk', () => json(ws, `decks/${deck}/slides/title-1.json`).title, (t) => t === 'Launch plan 2027')
+    assert.deepEqual(await commitsSince(ws, commits), ['slide.update'])
+    assert.equal(await commitCount(ws.git), commits + 1, 'one commit for the whole word')
+    await page.keyboard.press('Escape')
+    await settled()
+    assert.match((await page.locator('.thumb[data-slide="title-1"] .thumb-button').getAttribute('aria-label'))!, /Launch plan 2027/)
+  })
+
+  it('moves and resizes a block on a canvas slide, snapping to the guides and other blocks, and nudges it with the keyboard', async () => {
+    await openSlide('freeform-1')
+    const path = `decks/${deck}/slides/freeform-1.json`
+    const b1 = () => json(ws, path).blocks.find((b: { id: string }) => b.id === 'b1')
+    assert.deepEqual(b1().pos, { x: 160, y: 320, w: 360, h: 240 })
+    const scale = await canvasScale()
+    // Drag b1 right by 101 sheet px and down by 40: its right edge (520 + 101 = 621) lands 1 px from b2's left edge (620) and snaps to it.
+    let commits = await commitCount(ws.git)
+    const start = await frameCentre('b1')
+    await page.mouse.move(start.x, start.y)
+    await page.mouse.down()
+    await page.mouse.move(start.x + 50 * scale, start.y + 20 * scale, { steps: 4 })
+    await page.mouse.move(start.x + 101 * scale, start.y + 40 * scale, { steps: 4 })
+    await page.locator('.snap-line.v').waitFor()
+    await page.mouse.up()
+    assert.deepEqual(await commitsSince(ws, commits), ['block.nudge'])
+    const moved = b1()
+    assert.equal(moved.pos.x, 260, 'right edge snapped onto b2\'s left edge')
+    assert.ok(Math.abs(moved.pos.y - 360) <= 1, `y ${moved.pos.y}`)
+    await settled()
+    // Resize from the bottom-right handle: 80 sheet px wider, 40 taller; the top-left corner stays.
+    const box = (await page.locator('.frame[data-frame="b1"]').boundingBox())!
+    const handle = page.locator('.frame[data-frame="b1"] .handle.h-se')
+    const hb = (await handle.boundingBox())!
+    commits = await commitCount(ws.git)
+    await page.mouse.move(hb.x + hb.width / 2, hb.y + hb.height / 2)
+    await page.mouse.down()
+    await page.mouse.move(hb.x + hb.width / 2 + 80 * scale, hb.y + hb.height / 2 + 43 * scale, { steps: 5 })
+    await page.mouse.up()
+    assert.deepEqual(await commitsSince(ws, commits), ['block.resize'])
+    const resized = b1()
+    assert.equal(resized.pos.x, moved.pos.x)
+    assert.equal(resized.pos.y, moved.pos.y)
+    assert.ok(Math.abs(resized.pos.w - 440) <= 1.5 && Math.abs(resized.pos.h - 283) <= 1.5, JSON.stringify(resized.pos))
+    assert.ok(box.width > 0)
+    await settled()
+    // Three presses of the right arrow and one of down (Shift: 10 px) become one write after the pause.
+    commits = await commitCount(ws.git)
+    await page.locator('.frame[data-frame="b1"]').focus()
+    for (const key of ['ArrowRight', 'ArrowRight', 'ArrowRight', 'Shift+ArrowDown']) await page.keyboard.press(key)
+    assert.deepEqual(await commitsSince(ws, commits), ['block.nudge'])
+    const nudged = b1()
+    assert.deepEqual([nudged.pos.x, nudged.pos.y], [resized.pos.x + 3, resized.pos.y + 10])
+    assert.equal(await commitCount(ws.git), commits + 1)
+    await settled()
+  })
+
+  it('reorders slides by dragging a thumbnail, and with Alt+Arrow on the keyboard', async () => {
+    const order = () => json(ws, `decks/${deck}/deck.json`).sections[0].slides.slice(0, 4)
+    assert.deepEqual(order(), ['title-1', 'title-body-1', 'two-columns-1', 'big-number-1'])
+    let commits = await commitCount(ws.git)
+    const from = page.locator('.thumb[data-slide="title-body-1"]')
+    const to = page.locator('.thumb[data-slide="two-columns-1"]')
+    const target = (await to.boundingBox())!
+    await from.dragTo(to, { targetPosition: { x: target.width / 2, y: target.height - 4 } })
+    assert.deepEqual(await commitsSince(ws, commits), ['slide.move'])
+    assert.deepEqual(order(), ['title-1', 'two-columns-1', 'title-body-1', 'big-number-1'])
+    await settled()
+    commits = await commitCount(ws.git)
+    await page.locator('.thumb[data-slide="big-number-1"] .thumb-button').focus()
+    await page.keyboard.press('Alt+ArrowUp')
+    assert.deepEqual(await commitsSince(ws, commits), ['slide.move'])
+    assert.deepEqual(order(), ['title-1', 'two-columns-1', 'big-number-1', 'title-body-1'])
+    await settled()
+  })
+})
