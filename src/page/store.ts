@@ -386,7 +386,8 @@ export class Store {
     if (!entry) return
     this.syncUndo()
     const done = await this.transition(`Undo ${entry.label.toLowerCase()}`, entry.after, entry.before)
-    if (done) this.redoStack.push({ label: entry.label, before: entry.before, after: this.state.doc! })
+    // Redo goes from where the undo left the deck back to the state the undone write had made.
+    if (done) this.redoStack.push({ label: entry.label, before: this.state.doc!, after: entry.after })
     else this.undoStack.push(entry)
     this.syncUndo()
   }
