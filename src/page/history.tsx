@@ -90,6 +90,8 @@ export function History() {
       <h3>Revisions</h3>
       {mutations === null ? (
         <p>Loading…</p>
+      ) : mutations.length === 0 ? (
+        <p class="meta">No changes since the deck was made.</p>
       ) : (
         <ol class="revisions">
           {mutations.map((m) => (

@@ -77,6 +77,11 @@ export function Sidebar() {
                   }}
                   onDragEnd={() => setDrop(null)}
                 >
+                  <div class="thumb-view" aria-hidden="true">
+                    <span class="number">{n}</span>
+                    {view ? <Sheet html={view.html} css={sheetCss} width={THUMB} decorative /> : <div class="sheet-frame placeholder" style={{ width: `${THUMB}px`, height: `${(THUMB * 9) / 16}px` }} />}
+                    {slide.skip ? <span class="skip-tag">Skipped</span> : null}
+                  </div>
                   <button
                     type="button"
                     class="thumb-button"
@@ -85,17 +90,7 @@ export function Sidebar() {
                     aria-keyshortcuts="Alt+ArrowUp Alt+ArrowDown Delete Control+D S"
                     onClick={() => goToSlide(id)}
                     onKeyDown={(e) => thumbKeys(e, doc, id)}
-                  >
-                    <span class="number" aria-hidden="true">
-                      {n}
-                    </span>
-                    {view ? <Sheet html={view.html} css={sheetCss} width={THUMB} decorative /> : <div class="sheet-frame placeholder" style={{ width: `${THUMB}px`, height: `${(THUMB * 9) / 16}px` }} />}
-                    {slide.skip ? (
-                      <span class="skip-tag" aria-hidden="true">
-                        Skipped
-                      </span>
-                    ) : null}
-                  </button>
+                  />
                   <div class="thumb-tools">
                     <button type="button" class="tool" aria-pressed={slide.skip === true} aria-label={`${slide.skip ? 'Show' : 'Skip'} slide ${n}`} title={slide.skip ? 'Show in the slideshow' : 'Skip in the slideshow'} onClick={() => skipSlides([id], !slide.skip)}>
                       {slide.skip ? 'Show' : 'Skip'}

@@ -294,4 +294,38 @@ describe('the page', { timeout: 180_000 }, () => {
     assert.equal(await commitCount(ws.git), commits)
     await refused.getByRole('button', { name: 'Dismiss message' }).click()
   })
+
+  it('has no serious or critical axe-core violations on the deck list, the editor, the history panel and the presenter view, in light and dark', async () => {
+    // axe is injected as a script: this context bypasses the page's CSP (which allows only the page's own script).
+    const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, bypassCSP: true })
+    const audit = await context.newPage()
+    const axe = readFileSync(join(ROOT, 'node_modules/axe-core/axe.min.js'), 'utf8')
+    const check = async (where: string) => {
+      await audit.addScriptTag({ content: axe })
+      const result = (await audit.evaluate(() => (window as any).axe.run(document, { resultTypes: ['violations'] }))) as { violations: { id: string; impact: string; help: string; nodes: { target: string[] }[] }[] }
+      const bad = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      assert.deepEqual(bad.map((v) => `${v.id}: ${v.help} (${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join('; ')})`), [], where)
+    }
+    try {
+      for (const appearance of ['light', 'dark']) {
+        await audit.goto(server.url + '/')
+        await audit.evaluate((a) => localStorage.setItem('studio.appearance', a), appearance)
+        await audit.reload()
+        await audit.locator('.decks a').first().waitFor()
+        await check(`deck list, ${appearance}`)
+        await audit.goto(`${server.url}/d/${deck}/freeform-1`)
+        await audit.locator('.canvas .frame[data-frame="b1"]').click()
+        await audit.locator('.inspector h2', { hasText: 'Shape' }).waitFor()
+        await check(`editor with a shape selected, ${appearance}`)
+        await audit.getByRole('button', { name: 'History' }).click()
+        await audit.locator('.history .meta, ol.revisions li').first().waitFor()
+        await check(`history panel, ${appearance}`)
+        await audit.getByRole('button', { name: 'Presenter view' }).click()
+        await audit.locator('.presenter-notes').waitFor()
+        await check(`presenter view, ${appearance}`)
+      }
+    } finally {
+      await context.close()
+    }
+  })
 })
