@@ -139,7 +139,7 @@ export function ThemeToggle() {
         if (store.state.doc) void store.fetchViews(store.state.doc.manifest.sections.flatMap((s) => s.slides))
       }}
     >
-      {dark ? 'Dark' : 'Light'} appearance
+      Dark mode
     </button>
   )
 }

@@ -52,7 +52,7 @@ export function Inspector() {
           {kindName(block.kind)} <span class="meta">{block.id}</span>
         </h2>
         <BoxFields slideId={current} block={block} box={item.box} angle={item.angle} />
-        {['picture', 'shape', 'chart', 'line', 'textbox', 'shader'].includes(block.kind) ? <AltText slideId={current} block={block} alt={item.missingAlt ? '' : item.label} missing={item.missingAlt} /> : null}
+        {['picture', 'shape', 'chart', 'line', 'textbox', 'shader'].includes(block.kind) ? <AltText slideId={current} block={block} alt={item.alt} missing={item.missingAlt} /> : null}
         {block.kind === 'table' ? <TableCells slideId={current} block={block} /> : null}
         {block.kind === 'chart' ? <ChartData slideId={current} block={block} /> : null}
         {block.kind === 'list' ? <p class="meta">Edit the items in place: Tab and Shift+Tab change an item's level.</p> : null}
@@ -341,7 +341,12 @@ function Field({ slideId, block, path, name, schema, value }: { slideId: string;
     )
   }
   if (schema.type === 'object' || schema.type === 'array') return <JsonField label={label} value={value} onCommit={write} />
-  return <TextCell label={label} value={typeof value === 'string' ? value : ''} onCommit={(v) => write(v === '' ? undefined : v)} />
+  return (
+    <label class="field">
+      <span class="label">{label}</span>
+      <TextCell label={label} value={typeof value === 'string' ? value : ''} onCommit={(v) => write(v === '' ? undefined : v)} />
+    </label>
+  )
 }
 
 function JsonField({ label, value, onCommit }: { label: string; value: unknown; onCommit: (v: unknown) => void }) {

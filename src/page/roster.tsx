@@ -5,7 +5,7 @@ import { messageOf, store } from './store.js'
 
 export function Roster() {
   const { roster, room, following, doc } = store.state
-  if (room !== 'live') return <span class="room off" title="Live updates are off: the page refetches after its own changes">{room === 'connecting' ? 'Connecting…' : 'Offline'}</span>
+  if (room !== 'live') return <span class="room off" title="Live updates are off: the page refetches after its own changes">{room === 'connecting' ? 'Connecting…' : 'Not live'}</span>
   const follow = async (id: string | null) => {
     try {
       await call(id ? 'presence.follow' : 'presence.unfollow', id ? { clientId: id } : {}, store.deckId)

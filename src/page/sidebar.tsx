@@ -3,7 +3,7 @@
  * dragging (within and between sections) or with Alt+Arrow keys; skip, duplicate and remove from each
  * thumbnail's buttons or with keys (S, Ctrl+D, Delete). Each change is one table action.
  */
-import { useState } from 'preact/hooks'
+import { useEffect, useState } from 'preact/hooks'
 import { Sheet } from './sheet.js'
 import { sectionOf, slideOrder, store, type DeckDoc } from './store.js'
 import { goToSlide, moveSlide, removeSlides, duplicateSlides, skipSlides } from './commands.js'
@@ -13,6 +13,9 @@ const THUMB = 150
 export function Sidebar() {
   const { doc, views, sheetCss, current } = store.state
   const [drop, setDrop] = useState<{ slideId?: string; sectionId: string; after: boolean } | null>(null)
+  useEffect(() => {
+    if (current) document.querySelector(`.thumb[data-slide="${CSS.escape(current)}"]`)?.scrollIntoView({ block: 'nearest' })
+  }, [current, Boolean(doc)])
   if (!doc) return null
   const order = slideOrder(doc)
 

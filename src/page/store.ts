@@ -57,6 +57,7 @@ export interface ViewItem {
   group?: string
   locked: boolean
   label: string
+  alt: string
   missingAlt: boolean
 }
 export interface SlideView {

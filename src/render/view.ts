@@ -37,6 +37,8 @@ export interface ViewItem {
   locked: boolean
   /** What a screen reader says for it: its alt text (a picture's comes from its asset), else its plain text. */
   label: string
+  /** Its alt text as written (on the block, or on a picture's asset); empty when it has none. */
+  alt: string
   /** Whether its alt text is missing where one is expected (pictures, charts, shapes without text). */
   missingAlt: boolean
 }
@@ -128,6 +130,7 @@ export function slideViews(doc: DeckDoc, slides: Slide[], options: ViewOptions):
         ...(typeof block.group === 'string' ? { group: block.group } : {}),
         locked: block.locked === true,
         label: alt || text || block.kind,
+        alt,
         missingAlt: wantsAlt && !alt,
       }
     })
