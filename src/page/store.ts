@@ -131,8 +131,6 @@ export interface State {
   roster: RosterEntry[]
   room: 'off' | 'connecting' | 'live'
   following: string | null
-  /** A slide the page was asked to go to (goto from the room, a followed client). */
-  firstShownAt?: number
 }
 
 type Listener = () => void
@@ -206,13 +204,25 @@ export class Store {
     this.redoStack = []
     this.set({ route: { page: 'deck', deckId, slideId }, doc: null, loading: true, views: new Map(), selection: [], editing: null, canUndo: null, canRedo: null, current: null })
     try {
+      // The first slide's view is asked for beside the document, so it can be shown as soon as both are here.
+      const appearance = this.state.appearance
+      const first = get<{ revision: number; sheetCss: string; fontCss: string; slides: Omit<SlideView, 'key'>[] }>(
+        `/page/view?deck=${encodeURIComponent(deckId)}&appearance=${appearance}&${slideId ? `slides=${encodeURIComponent(slideId)}` : 'limit=1'}`,
+      ).catch(() => null)
       const doc = await call<DeckDoc>('deck.get', {}, deckId)
       const order = slideOrder(doc)
       const current = slideId && doc.slides[slideId] ? slideId : (order[0] ?? null)
       this.set({ doc, loading: false, current })
-      this.loadFonts(deckId)
+      const view = await first
+      if (view && view.revision === doc.manifest.revision && this.deckId === deckId && appearance === this.state.appearance) {
+        const views = new Map(this.state.views)
+        for (const v of view.slides) views.set(v.id, { ...v, key: this.viewKey(doc, v.id) })
+        this.set({ views, sheetCss: view.sheetCss })
+        this.takeFonts(view.fontCss)
+      }
       if (current) await this.fetchViews([current])
-      this.state.firstShownAt ??= performance.now()
+      // The thumbnails once the slide is on screen.
+      await new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)))
       await this.fetchViews(order)
     } catch (error) {
       this.set({ loading: false })
@@ -220,14 +230,20 @@ export class Store {
     }
   }
 
-  private fontLink: HTMLLinkElement | HTMLStyleElement | null = null
-  private loadFonts(deckId: string): void {
-    this.fontLink?.remove()
-    const link = document.createElement('link')
-    link.rel = 'stylesheet'
-    link.href = `/page/fonts.css?deck=${encodeURIComponent(deckId)}`
-    document.head.append(link)
-    this.fontLink = link
+  private fonts: CSSStyleSheet | null = null
+  /** The deck theme's @font-face rules (they come with the views), in the document: a shadow root does not load faces declared inside it. */
+  private useFonts(css: string): void {
+    if (!css) return
+    const sheet = new CSSStyleSheet()
+    sheet.replaceSync(css)
+    document.adoptedStyleSheets = [...document.adoptedStyleSheets.filter((s) => s !== this.fonts), sheet]
+    this.fonts = sheet
+  }
+  private fontCss = ''
+  private takeFonts(css: string): void {
+    if (css === this.fontCss) return
+    this.fontCss = css
+    this.useFonts(css)
   }
 
   /** What a slide's view depends on, so a view is refetched exactly when its slide or the deck's look changes. */
@@ -252,13 +268,14 @@ export class Store {
         if (!request) {
           request = (async () => {
             const keys = new Map(batch.map((id) => [id, this.viewKey(doc, id)]))
-            const answer = await get<{ sheetCss: string; slides: Omit<SlideView, 'key'>[] }>(
+            const answer = await get<{ sheetCss: string; fontCss: string; slides: Omit<SlideView, 'key'>[] }>(
               `/page/view?deck=${encodeURIComponent(deckId)}&appearance=${this.state.appearance}&slides=${batch.map(encodeURIComponent).join(',')}`,
             )
             if (this.deckId !== deckId) return
             const views = new Map(this.state.views)
             for (const view of answer.slides) views.set(view.id, { ...view, key: keys.get(view.id)! })
             this.set({ views, sheetCss: answer.sheetCss })
+            this.takeFonts(answer.fontCss)
           })().finally(() => this.viewRequests.delete(key))
           this.viewRequests.set(key, request)
         }

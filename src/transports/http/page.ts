@@ -19,7 +19,7 @@ import { findAction } from '../../actions/index.js'
 import { defineAction, type ActionContext } from '../../core/action.js'
 import { dispatch } from '../../core/engine.js'
 import { fail } from '../../core/errors.js'
-import { arr, obj, oneOf, openObj, opt, SlideId } from '../../model/schema.js'
+import { arr, int, obj, oneOf, openObj, opt, SlideId } from '../../model/schema.js'
 import { orderedSlides, type DeckDoc } from '../../model/deck.js'
 import { packageRoot, type Workspace } from '../../store/workspace.js'
 import { BODY_LIMIT, readBody } from './edge.js'
@@ -118,12 +118,12 @@ const viewAction = defineAction({
   milestone: 'M7',
   mutates: false,
   transports: 'P',
-  input: obj({ slideIds: opt(arr(SlideId)), appearance: opt(oneOf(['light', 'dark'])) }),
+  input: obj({ slideIds: opt(arr(SlideId)), limit: opt(int({ minimum: 1 })), appearance: opt(oneOf(['light', 'dark'])) }),
   output: openObj('Slide views.'),
   cli: null,
   mcp: null,
   example: {},
-  run: async (ctx: ActionContext, input: { slideIds?: string[]; appearance?: 'light' | 'dark' }) => {
+  run: async (ctx: ActionContext, input: { slideIds?: string[]; limit?: number; appearance?: 'light' | 'dark' }) => {
     const doc = await ctx.target()
     const id = doc.manifest.id
     const { slideViews, viewFontCss, SHEET_CSS, SHEET } = await import('../../render/view.js')
@@ -133,7 +133,7 @@ const viewAction = defineAction({
           if (!Object.hasOwn(doc.slides, slideId)) fail('not_found', `No slide "${slideId}" in deck "${id}".`, { pointer: `/slideIds/${i}` })
           return doc.slides[slideId]
         })
-      : orderedSlides(doc)
+      : orderedSlides(doc).slice(0, input.limit)
     const appearance = input.appearance ?? doc.manifest.defaults?.appearance ?? 'light'
     const variants = variantsOf(ctx.ws, doc)
     const views = slideViews(doc, slides, {
@@ -230,8 +230,10 @@ export async function handlePage(req: IncomingMessage, res: ServerResponse, url:
     const deck = deckParam(url, page.defaultDeck)
     const slides = url.searchParams.get('slides')
     const appearance = url.searchParams.get('appearance')
+    const limit = url.searchParams.get('limit')
     const input: Record<string, unknown> = {}
     if (slides) input.slideIds = slides.split(',').filter(Boolean)
+    if (limit) input.limit = /^\d+$/.test(limit) ? Number(limit) : limit
     if (appearance) input.appearance = appearance
     const { result } = await dispatch(viewAction, input, { ws: page.ws, transport: 'P', deck })
     page.send(res, 200, result)
@@ -254,12 +256,6 @@ export async function handlePage(req: IncomingMessage, res: ServerResponse, url:
     const bytes = table ? await table.bytes(variant[2], 2).catch(() => undefined) : undefined
     if (!bytes) fail('not_found', `No variant ${variant[2]}: open the slide's view first.`)
     page.send(res, 200, bytes, { 'content-type': 'image/png', 'cache-control': 'max-age=3600' })
-    return true
-  }
-  if (method === 'GET' && path === '/page/fonts.css') {
-    const deck = deckParam(url, page.defaultDeck)
-    const { result } = await dispatch(fontsAction, {}, { ws: page.ws, transport: 'P', deck })
-    page.send(res, 200, result as string, { 'content-type': 'text/css; charset=utf-8' })
     return true
   }
   if (method === 'GET' && path === '/page/file') {
@@ -310,25 +306,5 @@ export async function handlePage(req: IncomingMessage, res: ServerResponse, url:
   return false
 }
 
-/** Internal read behind GET /page/fonts.css: the deck theme's @font-face rules. */
-const fontsAction = defineAction({
-  id: 'page.fonts',
-  label: 'Font faces for the page',
-  doc: 'GET /page/fonts.css: the @font-face rules of the deck\'s theme.',
-  group: 'render',
-  milestone: 'M7',
-  mutates: false,
-  transports: 'P',
-  input: obj({}),
-  output: openObj('CSS text.'),
-  cli: null,
-  mcp: null,
-  example: {},
-  run: async (ctx: ActionContext) => {
-    const { viewFontCss } = await import('../../render/view.js')
-    return viewFontCss(await ctx.target(), '/page/fonts')
-  },
-})
-
 /** The page's internal reads, whose input validators the build precompiles like the table's. */
-export const PAGE_ACTIONS = [viewAction, fontsAction]
+export const PAGE_ACTIONS = [viewAction]
