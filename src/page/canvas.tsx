@@ -495,12 +495,6 @@ export function Canvas({ view }: { view: SlideView }) {
                 onPointerDown={(e) => onFramePointerDown(e, item.id)}
                 onDblClick={() => TEXT_KINDS.has(item.kind) && store.set({ selection: [item.id], editing: item.id })}
                 onKeyDown={(e) => onFrameKey(e, item)}
-                onFocus={() => {
-                  if (!selection.includes(item.id) && !editing) {
-                    store.set({ selection: [item.id] })
-                    sendPresence({ selection: [item.id] })
-                  }
-                }}
               >
                 {one?.id === item.id && !item.locked && editing !== item.id ? (
                   <>

@@ -295,6 +295,65 @@ describe('the page', { timeout: 180_000 }, () => {
     await refused.getByRole('button', { name: 'Dismiss message' }).click()
   })
 
+  it('works from the keyboard: Tab to an object, arrange it from the menu, edit its alt text and table cells in the inspector', async () => {
+    await openSlide('freeform-2')
+    // Tab from the canvas's first object reaches the next; Space selects it, Shift+Space adds.
+    await page.locator('.frame[data-frame="b1"]').focus()
+    await page.keyboard.press('Space')
+    await page.keyboard.press('Tab')
+    assert.equal(await page.evaluate(() => (document.activeElement as HTMLElement).dataset.frame), 'b2')
+    await page.keyboard.press('Tab') // b3 was removed by the CLI above
+    assert.equal(await page.evaluate(() => (document.activeElement as HTMLElement).dataset.frame), 'b4')
+    await page.keyboard.press('Shift+Space')
+    assert.equal(await page.locator('.frame.selected').count(), 2)
+    let commits = await commitCount(ws.git)
+    await page.getByRole('button', { name: 'Arrange' }).click()
+    await page.getByRole('group', { name: 'Arrange' }).getByRole('button', { name: 'Top' }).click()
+    assert.deepEqual(await commitsSince(ws, commits), ['block.align'])
+    const blocks = json(ws, `decks/${deck}/slides/freeform-2.json`).blocks
+    const y = (id: string) => blocks.find((b: { id: string }) => b.id === id).pos.y
+    assert.deepEqual([y('b1'), y('b4')], [120, 120])
+    await settled()
+    // Alt text: a chart's, flagged when missing, written with block.setAlt.
+    await openSlide('chart-1')
+    await page.locator('.frame[data-frame="b1"]').click()
+    const alt = page.getByRole('textbox', { name: 'Alt text' })
+    assert.match(await alt.inputValue(), /Revenue by quarter/)
+    commits = await commitCount(ws.git)
+    await alt.fill('Revenue rises, costs fall')
+    await alt.blur()
+    assert.deepEqual(await commitsSince(ws, commits), ['block.setAlt'])
+    assert.equal(json(ws, `decks/${deck}/slides/chart-1.json`).blocks.find((b: { id: string }) => b.id === 'b1').alt, 'Revenue rises, costs fall')
+    await settled()
+    // A table cell, through table.setCell.
+    await openSlide('table-1')
+    await page.locator('.frame[data-frame="b1"]').click()
+    const cell = page.getByRole('textbox', { name: 'Row 2, column 2' })
+    commits = await commitCount(ws.git)
+    await cell.fill('42')
+    await cell.press('Enter')
+    assert.deepEqual(await commitsSince(ws, commits), ['table.setCell'])
+    assert.equal(json(ws, `decks/${deck}/slides/table-1.json`).blocks.find((b: { id: string }) => b.id === 'b1').rows[1][1], '42')
+    await settled()
+  })
+
+  it('answers the window transport like the HTTP one: 404 for an action not on the page, 400 for a malformed tab id, 409 with the current document', async () => {
+    const post = async (id: string, body: unknown, headers: Record<string, string> = {}) => {
+      const r = await fetch(`${server.url}/api/window/${id}?deck=${deck}`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-studio-client': 'abcdefgh0123', ...headers }, body: JSON.stringify(body) })
+      return { status: r.status, body: (await r.json()) as any }
+    }
+    assert.deepEqual([(await post('deck.pack', { id: deck })).status, (await post('deck.pack', { id: deck })).body.code], [404, 'not_found'])
+    const bad = await post('deck.info', {}, { 'x-studio-client': 'NOT-A-TAB' })
+    assert.deepEqual([bad.status, bad.body.code], [400, 'invalid_input'])
+    const stale = await post('deck.rename', { name: 'Stale', baseRevision: 0 })
+    assert.equal(stale.status, 409)
+    assert.equal(stale.body.code, 'stale_revision')
+    assert.equal(stale.body.currentRevision, revision())
+    assert.equal(stale.body.current.manifest.id, deck)
+    const foreign = await fetch(`${server.url}/api/window/deck.info?deck=${deck}`, { method: 'POST', headers: { origin: 'http://evil.example', 'content-type': 'application/json' }, body: '{}' })
+    assert.equal(foreign.status, 403)
+  })
+
   it('has no serious or critical axe-core violations on the deck list, the editor, the history panel and the presenter view, in light and dark', async () => {
     // axe is injected as a script: this context bypasses the page's CSP (which allows only the page's own script).
     const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, bypassCSP: true })
