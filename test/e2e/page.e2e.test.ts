@@ -112,6 +112,34 @@ describe('the page', { timeout: 180_000 }, () => {
     assert.match((await page.locator('.thumb[data-slide="title-1"] .thumb-button').getAttribute('aria-label'))!, /Launch plan 2027/)
   })
 
+  it('marks text in place with the Text subset (italic on a word) and steps list items with Tab', async () => {
+    await openSlide('title-body-1')
+    const path = `decks/${deck}/slides/title-body-1.json`
+    const block = (id: string) => json(ws, path).blocks.find((b: { id: string }) => b.id === id)
+    let commits = await commitCount(ws.git)
+    await page.locator('.frame[data-frame="b0"]').dblclick()
+    await page.locator('[data-block="b0"] .t[contenteditable="true"]').waitFor()
+    // Select "Three" (the first word) and make it italic: the selection stays, the rest keeps its marks.
+    await page.keyboard.press('Control+Home')
+    for (let i = 0; i < 5; i++) await page.keyboard.press('Shift+ArrowRight')
+    await page.keyboard.press('Control+I')
+    await page.keyboard.press('Escape')
+    assert.deepEqual(await commitsSince(ws, commits), ['slide.update'])
+    assert.equal(block('b0').text, '<i>Three</i> things moved this quarter, and one of them moved a lot.')
+    await settled()
+    // The list's third item one level in: Tab at its start; written as the items.
+    commits = await commitCount(ws.git)
+    await page.locator('.frame[data-frame="b1"]').dblclick()
+    await page.locator('[data-block="b1"] .t[contenteditable="true"]').waitFor()
+    await page.keyboard.press('Control+End')
+    await page.keyboard.press('Home')
+    await page.keyboard.press('Tab')
+    await page.keyboard.press('Escape')
+    assert.deepEqual(await commitsSince(ws, commits), ['slide.update'])
+    assert.deepEqual(block('b1').items, [{ text: 'Costs fell by half' }, { text: 'Lead time is two days', level: 2 }, { text: 'Customers renew earlier', level: 2 }])
+    await settled()
+  })
+
   it('moves and resizes a block on a canvas slide, snapping to the guides and other blocks, and nudges it with the keyboard', async () => {
     await openSlide('freeform-1')
     const path = `decks/${deck}/slides/freeform-1.json`
