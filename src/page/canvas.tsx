@@ -512,6 +512,20 @@ export function Canvas({ view }: { view: SlideView }) {
           ))}
           {preview.marquee ? <div class="marquee" aria-hidden="true" style={{ left: px(preview.marquee.x), top: px(preview.marquee.y), width: px(preview.marquee.w), height: px(preview.marquee.h) }} /> : null}
           {roster
+            .filter((r) => r.slideId === slideId)
+            .flatMap((r) =>
+              r.selection
+                .filter((id) => byId.has(id))
+                .map((id) => {
+                  const b = byId.get(id)!.box
+                  return (
+                    <div key={`${r.clientId}:${id}`} class="remote-selection" aria-hidden="true" style={{ left: px(b.x), top: px(b.y), width: px(b.w), height: px(b.h), transform: `rotate(${byId.get(id)!.angle}deg)` }}>
+                      <span class="pointer-name">{r.name}</span>
+                    </div>
+                  )
+                }),
+            )}
+          {roster
             .filter((r) => r.pointer && r.slideId === slideId)
             .map((r) => (
               <div key={r.clientId} class="remote-pointer" data-client={r.clientId} style={{ left: px(r.pointer!.x), top: px(r.pointer!.y) }} aria-hidden="true">

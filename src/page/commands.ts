@@ -36,7 +36,12 @@ function needBlocks(doc: DeckDoc, slideId: string, ids: string[]): string | null
   return null
 }
 
-export function goToSlide(slideId: string): void {
+/** Shows a slide. A person's own move stops following someone (as in other editors); a move the room asked for does not. */
+export function goToSlide(slideId: string, fromRoom = false): void {
+  if (!fromRoom && store.state.following && store.state.current !== slideId) {
+    store.set({ following: null })
+    void import('./api.js').then(({ call }) => call('presence.unfollow', {}, store.deckId).catch(() => undefined))
+  }
   store.set({ current: slideId, selection: [], editing: null })
   if (store.deckId) showSlideInAddress(store.deckId, slideId)
   void store.fetchViews([slideId])

@@ -82,7 +82,7 @@ export function joinRoom(deckId: string | undefined): void {
     } else if (message.type === 'roster') {
       store.set({ roster: others(message.roster ?? []) })
     } else if (message.type === 'goto' && typeof message.slideId === 'string') {
-      void import('./commands.js').then(({ goToSlide }) => store.state.doc?.slides[message.slideId] && goToSlide(message.slideId))
+      void import('./commands.js').then(({ goToSlide }) => store.state.doc?.slides[message.slideId] && goToSlide(message.slideId, true))
     }
   }
   ws.onclose = () => {

@@ -365,6 +365,20 @@ describe('the page', { timeout: 180_000 }, () => {
     await settled()
   })
 
+  it('builds the single-file HTML deck from the File menu and downloads it, writing no commit', async () => {
+    const commits = await commitCount(ws.git)
+    await page.getByRole('button', { name: 'File' }).click()
+    await page.getByRole('button', { name: 'Single-file HTML deck' }).click()
+    const link = page.getByRole('link', { name: `Download ${deck}.html` })
+    await link.waitFor()
+    const [download] = await Promise.all([page.waitForEvent('download'), link.click()])
+    const bytes = readFileSync((await download.path())!)
+    assert.match(bytes.subarray(0, 200).toString('utf8'), /<!doctype html>/i)
+    assert.deepEqual(bytes, readFileSync(join(ws.dir, '.studio', 'build', `${deck}.html`)))
+    assert.equal(await commitCount(ws.git), commits)
+    await page.keyboard.press('Escape')
+  })
+
   it('answers the window transport like the HTTP one: 404 for an action not on the page, 400 for a malformed tab id, 409 with the current document', async () => {
     const post = async (id: string, body: unknown, headers: Record<string, string> = {}) => {
       const r = await fetch(`${server.url}/api/window/${id}?deck=${deck}`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-studio-client': 'abcdefgh0123', ...headers }, body: JSON.stringify(body) })
