@@ -365,6 +365,43 @@ describe('the page', { timeout: 180_000 }, () => {
     await settled()
   })
 
+  it('duplicates and removes a slide from the sidebar, undoes the removal in place, and changes a layout from the menu', async () => {
+    const manifest = () => json(ws, `decks/${deck}/deck.json`)
+    const section = () => manifest().sections.find((s: { id: string }) => s.id === 'market').slides as string[]
+    const before = section()
+    let commits = await commitCount(ws.git)
+    await page.locator('.thumb[data-slide="quote-2"] .thumb-button').focus()
+    await page.keyboard.press('Control+D')
+    assert.deepEqual(await commitsSince(ws, commits), ['slide.duplicate'])
+    const made = section().find((id) => !before.includes(id))!
+    assert.equal(section().indexOf(made), before.indexOf('quote-2') + 1)
+    const { id: _id, ...copied } = json(ws, `decks/${deck}/slides/${made}.json`)
+    const { id: _orig, ...original } = json(ws, `decks/${deck}/slides/quote-2.json`)
+    assert.deepEqual(copied, original)
+    await settled()
+    const removed = json(ws, `decks/${deck}/slides/quote-2.json`)
+    commits = await commitCount(ws.git)
+    await page.locator('.thumb[data-slide="quote-2"]').hover()
+    await page.getByRole('button', { name: `Remove slide ${before.indexOf('quote-2') + 13}` }).click()
+    assert.deepEqual(await commitsSince(ws, commits), ['slide.remove'])
+    assert.ok(!section().includes('quote-2'))
+    await settled()
+    commits = await commitCount(ws.git)
+    await page.locator('.message', { hasText: 'Slide removed.' }).getByRole('button', { name: 'Undo' }).click()
+    assert.deepEqual(await commitsSince(ws, commits), ['slide.insert'])
+    assert.deepEqual(section(), [...before.slice(0, before.indexOf('quote-2') + 1), made, ...before.slice(before.indexOf('quote-2') + 1)])
+    assert.deepEqual(json(ws, `decks/${deck}/slides/quote-2.json`), removed)
+    await settled()
+    // The layout menu: title-body to two columns, through slide.setLayout.
+    await openSlide('title-body-4')
+    commits = await commitCount(ws.git)
+    await page.getByRole('button', { name: 'Layout', exact: true }).click()
+    await page.getByRole('group', { name: 'Layout' }).getByRole('button', { name: 'Two columns' }).click()
+    assert.deepEqual(await commitsSince(ws, commits), ['slide.setLayout'])
+    assert.equal(json(ws, `decks/${deck}/slides/title-body-4.json`).layout, 'two-columns')
+    await settled()
+  })
+
   it('builds the single-file HTML deck from the File menu and downloads it, writing no commit', async () => {
     const commits = await commitCount(ws.git)
     await page.getByRole('button', { name: 'File' }).click()
