@@ -11,6 +11,7 @@ import { join, relative } from 'node:path'
 import type { Block, DeckDoc, Slide } from '../model/deck.js'
 import { slideTitle } from '../model/deck.js'
 import { drawn } from '../layout/stack.js'
+import { stripMarkup as plain } from '../layout/text.js'
 import { LAYOUT_SLOTS, type Box } from '../layout/boxes.js'
 import { SHEET } from '../model/layouts.js'
 import { slideHtml, SHEET_CSS } from './html.js'
@@ -65,15 +66,6 @@ export interface ViewOptions {
   /** Asset records by id (their alt text). */
   records: Record<string, { alt?: unknown }>
 }
-
-const plain = (markup: string) =>
-  markup
-    .replace(/<[^>]*>/g, '')
-    .replace(/&lt;/g, '<')
-    .replace(/&gt;/g, '>')
-    .replace(/&quot;/g, '"')
-    .replace(/&apos;/g, "'")
-    .replace(/&amp;/g, '&')
 
 /** The words a block shows, for its label. */
 function blockText(block: Block): string {
