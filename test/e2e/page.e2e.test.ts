@@ -176,6 +176,19 @@ describe('the page', { timeout: 180_000 }, () => {
     assert.ok(Math.abs(resized.pos.w - 440) <= 1.5 && Math.abs(resized.pos.h - 283) <= 1.5, JSON.stringify(resized.pos))
     assert.ok(box.width > 0)
     await settled()
+    // Rotate b3 with its round handle: dragged to the right of its centre, it snaps to 90°.
+    await page.locator('.frame[data-frame="b3"]').click()
+    const rotor = (await page.locator('.frame[data-frame="b3"] .handle.rotate').boundingBox())!
+    const b3 = await frameCentre('b3')
+    commits = await commitCount(ws.git)
+    await page.mouse.move(rotor.x + rotor.width / 2, rotor.y + rotor.height / 2)
+    await page.mouse.down()
+    await page.mouse.move(b3.x + 60, b3.y - 30, { steps: 3 })
+    await page.mouse.move(b3.x + 120, b3.y + 2, { steps: 3 })
+    await page.mouse.up()
+    assert.deepEqual(await commitsSince(ws, commits), ['block.rotate'])
+    assert.equal(json(ws, path).blocks.find((b: { id: string }) => b.id === 'b3').angle, 90)
+    await settled()
     // Three presses of the right arrow and one of down (Shift: 10 px) become one write after the pause.
     commits = await commitCount(ws.git)
     await page.locator('.frame[data-frame="b1"]').focus()
