@@ -3,6 +3,8 @@ import { call } from './api.js'
 import { goToSlide } from './commands.js'
 import { messageOf, store } from './store.js'
 
+const mark = (r: { mark?: string; name: string }) => r.mark || r.name.slice(0, 2).toUpperCase()
+
 export function Roster() {
   const { roster, room, following, doc } = store.state
   if (room !== 'live') return <span class="room off" title="Live updates are off: the page refetches after its own changes">{room === 'connecting' ? 'Connecting…' : 'Not live'}</span>
@@ -22,10 +24,10 @@ export function Roster() {
             type="button"
             class="mark"
             title={`${r.name}${r.slideId && doc?.slides[r.slideId] ? `, on slide ${r.slideId}` : ''}${r.kind === 'agent' ? ' (agent)' : ''}`}
-            aria-label={`${r.name}: go to their slide`}
+            aria-label={`${mark(r)} ${r.name}: go to their slide`}
             onClick={() => r.slideId && doc?.slides[r.slideId] && goToSlide(r.slideId)}
           >
-            {r.mark || r.name.slice(0, 2).toUpperCase()}
+            {mark(r)}
           </button>
           {r.kind === 'page' ? (
             <button type="button" class="follow" aria-pressed={following === r.clientId} onClick={() => void follow(following === r.clientId ? null : r.clientId)}>

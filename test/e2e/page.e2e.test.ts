@@ -310,7 +310,16 @@ describe('the page', { timeout: 180_000 }, () => {
 
   it('re-applies a stale edit on top of a CLI write (409), and says plainly when it no longer applies', async () => {
     await openSlide('freeform-2')
-    // A write the page does not know of: the page's next write carries a stale baseRevision.
+    // The page's refetch is held back, so its next write carries a stale baseRevision whatever the room says.
+    let release = () => {}
+    const hold = async () => {
+      const held = new Promise<void>((resolve) => (release = resolve))
+      await page.route('**/api/window/deck.get*', async (route) => {
+        await held
+        await route.continue().catch(() => undefined)
+      })
+    }
+    await hold()
     const cli = await studio(ws.dir, ['deck', 'rename', 'Renamed by the CLI', '--deck', deck, '--json'])
     assert.equal(cli.code, 0, cli.stdout + cli.stderr)
     let commits = await commitCount(ws.git)
@@ -318,12 +327,15 @@ describe('the page', { timeout: 180_000 }, () => {
     await page.keyboard.press('Shift+ArrowRight')
     assert.deepEqual(await commitsSince(ws, commits), ['block.nudge'])
     assert.equal(json(ws, `decks/${deck}/slides/freeform-2.json`).blocks.find((b: { id: string }) => b.id === 'b2').pos.x, 630)
+    release()
     const note = page.locator('.message[data-kind="changed"]', { hasText: 'applied on top of the newer deck' })
     await note.waitFor()
     assert.match(await note.innerText(), /Renamed by the CLI/)
     await note.getByRole('button', { name: 'Dismiss message' }).click()
+    await page.unroute('**/api/window/deck.get*')
     await settled()
     // The CLI removes the block the page is about to move: nothing is written, and the page says why.
+    await hold()
     const removed = await studio(ws.dir, ['block', 'remove', 'freeform-2#b3', '--deck', deck, '--json'])
     assert.equal(removed.code, 0, removed.stdout + removed.stderr)
     commits = await commitCount(ws.git)
@@ -334,6 +346,9 @@ describe('the page', { timeout: 180_000 }, () => {
     assert.match(await refused.innerText(), /b3 is no longer on slide/)
     assert.equal(await commitCount(ws.git), commits)
     await refused.getByRole('button', { name: 'Dismiss message' }).click()
+    release()
+    await page.unroute('**/api/window/deck.get*')
+    await settled()
   })
 
   it('works from the keyboard: Tab to an object, arrange it from the menu, edit its alt text and table cells in the inspector', async () => {
