@@ -78,6 +78,8 @@ await build({
   external: [
     'typescript', 'ts-node', 'archiver', 'yauzl', 'ajv', 'ajv-formats', 'sharp', 'playwright-core',
     'pptxgenjs', 'pdf-lib', '@modelcontextprotocol/sdk', 'undici', 'jsdom', 'dompurify',
+    // ws requires its optional native helpers (bufferutil, utf-8-validate) inside try blocks.
+    'ws',
   ],
   minify: !process.env.STUDIO_BUILD_NOMINIFY,
   sourcemap: 'linked',

@@ -81,6 +81,13 @@ const exampleOf = (action: Action): Record<string, unknown> =>
   NETWORKED.has(action.id) ? { ...action.example, url: `${pageOrigin}${new URL(String(action.example!.url)).pathname}` } : action.example!
 const envOf = (action: Action): Record<string, string> => (NETWORKED.has(action.id) ? { STUDIO_FETCH_ALLOW_PRIVATE: '127.0.0.1' } : {})
 
+/**
+ * Examples a rule refuses for the contract's caller, an agent (`agent:contract`) on every transport:
+ * presence.follow is refused for agents (spec: "refused for ... agents"). The contract then holds that
+ * every transport refuses it the same way.
+ */
+const REFUSED_FOR_AGENTS = new Map<string, { status: number; code: string }>([['presence.follow', { status: 403, code: 'forbidden' }]])
+
 async function viaCli(dir: string, action: Action, input: Record<string, unknown>): Promise<Outcome> {
   const r = await studio(dir, [...parseForm(action.cli!).path, '--input', JSON.stringify(input), '--json'], { env: { STUDIO_AUTHOR: AUTHOR, ...envOf(action) } })
   if (r.code === 0) {
@@ -234,7 +241,9 @@ describe('one contract for the command line, MCP and HTTP', () => {
       }
       const [first, ...rest] = transports
       // The example is the action's documentation: it must work as written on the fixture.
-      assert.ok(outcomes[first].ok, `${action.id}: the example fails on ${first}: ${JSON.stringify(outcomes[first])}`)
+      const refusal = REFUSED_FOR_AGENTS.get(action.id)
+      if (refusal) assert.deepEqual(outcomes[first], { ok: false, status: refusal.status, code: refusal.code, pointer: '/clientId' }, `${action.id}: refused for an agent`)
+      else assert.ok(outcomes[first].ok, `${action.id}: the example fails on ${first}: ${JSON.stringify(outcomes[first])}`)
       for (const t of rest) {
         assert.deepEqual(outcomes[t], outcomes[first], `${action.id}: ${t} vs ${first} outcome`)
         assert.equal(deltas[t], deltas[first], `${action.id}: commits on ${t} vs ${first}`)

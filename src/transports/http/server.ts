@@ -190,7 +190,10 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   const bundleLimit = options.bundleLimit ?? (Number(process.env.STUDIO_BUNDLE_LIMIT) || BUNDLE_LIMIT)
   let policy: EdgePolicy = policyFor(options.host, options.port, token, options.allowedHosts ?? [])
   const { McpHttpHandler } = await import('../mcp/http.js')
-  const mcp = new McpHttpHandler({ ws: options.ws, defaultDeck: options.deck })
+  const { RoomHub } = await import('../../realtime/room.js')
+  // The page's rooms (WebSocket upgrades at /api/room/<deckId>); MCP lists deck_goto_slide while one has a page.
+  const rooms = new RoomHub({ ws: options.ws, policy: () => policy, onAttachChange: (deckId) => void mcp.refreshTools(deckId) })
+  const mcp = new McpHttpHandler({ ws: options.ws, defaultDeck: options.deck, room: rooms })
   const discovery = await import('./discovery.js')
   // The discovery documents depend only on the table and the address asked for: built once each.
   const documents = new Map<string, unknown>()
@@ -297,17 +300,21 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     fail('not_found', `Nothing at ${method} ${path}.`)
   }
 
+  server.on('upgrade', (req, socket, head) => rooms.handleUpgrade(req, socket, head))
+
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject)
     server.listen(options.port, options.host, () => resolve())
   })
   const address = server.address() as AddressInfo
   policy = policyFor(options.host, address.port, token, options.allowedHosts ?? [])
+  rooms.advertise(address.port, options.host)
   const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address
   return {
     url: `http://${shownHost}:${address.port}`,
     server,
     close: async () => {
+      rooms.close()
       await mcp.closeAll()
       server.closeAllConnections?.()
       await new Promise<void>((resolve) => server.close(() => resolve()))
