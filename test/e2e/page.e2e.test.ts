@@ -461,6 +461,65 @@ describe('the page', { timeout: 180_000 }, () => {
     assert.equal(foreign.status, 403)
   })
 
+  it('shows a CLI write at once, without a reload (the room\'s changed)', async () => {
+    await openSlide('freeform-3')
+    await page.locator('.room.off').waitFor({ state: 'detached' })
+    await page.evaluate(() => ((window as any).notReloaded = true))
+    const at = revision()
+    const moved = await studio(ws.dir, ['block', 'nudge', 'freeform-3', '--blocks', 'b1', '--dx', '40', '--deck', deck, '--json'])
+    assert.equal(moved.code, 0, moved.stdout + moved.stderr)
+    await page.locator(`.canvas[data-revision="${at + 1}"]`).waitFor()
+    const scale = await canvasScale()
+    const frame = (await page.locator('.frame[data-frame="b1"]').boundingBox())!
+    const canvas = (await page.locator('.canvas').boundingBox())!
+    assert.ok(Math.abs((frame.x - canvas.x) / scale - 200) < 1.5, `b1 drawn at x ${(frame.x - canvas.x) / scale}`)
+    assert.equal(await page.evaluate(() => (window as any).notReloaded), true)
+  })
+
+  it('mints slide ids with the tab\'s mark, shows two pages each other\'s pointer, and follows', async () => {
+    const client = await page.evaluate(() => sessionStorage.getItem('studio.client'))
+    assert.match(client!, /^[a-z0-9]{12}$/)
+    let commits = await commitCount(ws.git)
+    await page.getByRole('button', { name: 'New slide' }).click()
+    await page.getByRole('group', { name: 'New slide' }).getByRole('button', { name: 'Title only' }).click()
+    assert.deepEqual(await commitsSince(ws, commits), ['slide.new'])
+    await page.waitForURL(new RegExp(`/title-only-\\d+-${client!.slice(0, 4)}$`))
+    const minted = new URL(page.url()).pathname.split('/').pop()!
+    assert.ok(json(ws, `decks/${deck}/deck.json`).sections.some((s: { slides: string[] }) => s.slides.includes(minted)))
+    await settled()
+    // A second person in another browser context, on the same slide.
+    await openSlide('freeform-3')
+    const context = await browser.newContext({ viewport: { width: 1440, height: 900 } })
+    const other = await context.newPage()
+    try {
+      await other.goto(`${server.url}/d/${deck}/freeform-3`)
+      await other.locator('.canvas .frame').first().waitFor()
+      const otherClient = await other.evaluate(() => sessionStorage.getItem('studio.client'))
+      const entry = page.locator(`.roster .person[data-client="${otherClient}"]`)
+      await entry.waitFor()
+      const box = (await other.locator('.canvas').boundingBox())!
+      await other.mouse.move(box.x + box.width / 2, box.y + box.height / 2)
+      await other.mouse.move(box.x + box.width / 2 + 10, box.y + box.height / 2 + 10)
+      await page.locator(`.remote-pointer[data-client="${otherClient}"]`).waitFor()
+      await other.locator(`.remote-pointer[data-client="${client}"]`).waitFor({ state: 'detached' })
+      const mine = (await page.locator('.canvas').boundingBox())!
+      await page.mouse.move(mine.x + 40, mine.y + 40)
+      await page.mouse.move(mine.x + 50, mine.y + 50)
+      await other.locator(`.remote-pointer[data-client="${client}"]`).waitFor()
+      // Follow: this page goes where the other goes.
+      await entry.getByRole('button', { name: 'Follow' }).click()
+      await entry.getByRole('button', { name: 'Following' }).waitFor()
+      await other.locator('.thumb[data-slide="chart-1"] .thumb-button').click()
+      await page.waitForURL(/\/chart-1$/)
+      await page.locator('.canvas[data-slide="chart-1"]').waitFor()
+      // A slide of one's own choosing stops following.
+      await openSlide('freeform-3')
+      await entry.getByRole('button', { name: 'Follow' }).waitFor()
+    } finally {
+      await context.close()
+    }
+  })
+
   it('has no serious or critical axe-core violations on the deck list, the editor, the history panel and the presenter view, in light and dark', async () => {
     // axe is injected as a script: this context bypasses the page's CSP (which allows only the page's own script).
     const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, bypassCSP: true })
