@@ -6,11 +6,12 @@
 import assert from 'node:assert/strict'
 import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
+import { networkInterfaces } from 'node:os'
 import { join } from 'node:path'
 import { after, before, describe, it } from 'node:test'
 import type { Browser, Page } from 'playwright-core'
 import { CHROMIUM_FLAGS, findChromium } from '../../src/render/browser.js'
-import { commitCount, ROOT, serve, studio, workspace, type Served } from '../helpers/studio.js'
+import { commitCount, ROOT, serve, studio, workspace, workspaceWithDeck, type Served } from '../helpers/studio.js'
 
 const require = createRequire(import.meta.url)
 const { chromium } = require('playwright-core') as typeof import('playwright-core')
@@ -551,6 +552,39 @@ describe('the page', { timeout: 180_000 }, () => {
       }
     } finally {
       await context.close()
+    }
+  })
+})
+
+describe('the page off loopback, with a token', { timeout: 60_000 }, () => {
+  const TOKEN = 'page-test-token-0123456789abcdef0123'
+  // A machine address that is not loopback: the browser's requests then come from off loopback.
+  const address = Object.values(networkInterfaces()).flat().find((i) => i && !i.internal && i.family === 'IPv4')?.address
+
+  it('opens with ?token= once, keeps it out of the address bar, sends it with every call, and without it says a token is needed', { skip: !address && 'no address off loopback on this machine' }, async () => {
+    const ws = await workspaceWithDeck('Far deck')
+    const server = await serve(ws.dir, ['--host', '0.0.0.0'], { env: { STUDIO_TOKEN: TOKEN }, ttl: 60 })
+    const browser = await chromium.launch({ executablePath: findChromium().path, args: CHROMIUM_FLAGS.filter((f) => f !== '--headless'), headless: true })
+    try {
+      const base = `http://${address}:${new URL(server.url).port}`
+      const page = await browser.newPage()
+      await page.goto(`${base}/d/${ws.deckId}?token=${TOKEN}`)
+      await page.locator('.canvas .frame').first().waitFor()
+      assert.equal(new URL(page.url()).search, '', 'the token left the address bar')
+      assert.equal(await page.evaluate(() => sessionStorage.getItem('studio.token')), TOKEN)
+      const commits = await commitCount(ws.git)
+      await page.getByRole('textbox', { name: 'Speaker notes' }).fill('From afar')
+      assert.deepEqual(await commitsSince(ws, commits), ['slide.update'])
+      // Another browser without the token gets the page's files, and the deck's refusal in plain words.
+      const stranger = await (await browser.newContext()).newPage()
+      await stranger.goto(`${base}/`)
+      await stranger.locator('.message[data-kind="error"]', { hasText: 'bearer token is required' }).first().waitFor()
+      const view = await stranger.evaluate(async (deck) => (await fetch(`/page/view?deck=${deck}`)).status, ws.deckId)
+      assert.equal(view, 401)
+    } finally {
+      await browser.close()
+      await server.stop()
+      ws.cleanup()
     }
   })
 })
