@@ -140,8 +140,10 @@ function thumbKeys(event: KeyboardEvent, doc: DeckDoc, id: string) {
       if (i < section.slides.length - 1) moveSlide(id, section.id, section.slides[i + 1])
       else if (si < sections.length - 1) moveSlide(id, sections[si + 1].id, undefined)
     } else {
+      // "First in a section" is after the section header that opens it: a slide just under one goes up into the section before.
+      const opener = doc.slides[section.slides[0]]?.layout === 'section'
       if (i >= 2) moveSlide(id, section.id, section.slides[i - 2])
-      else if (i === 1) moveSlide(id, section.id, undefined)
+      else if (i === 1 && !opener) moveSlide(id, section.id, undefined)
       else if (si > 0) moveSlide(id, sections[si - 1].id, sections[si - 1].slides.at(-1))
     }
     focusThumb(id)

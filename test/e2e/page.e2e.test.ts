@@ -421,6 +421,21 @@ describe('the page', { timeout: 180_000 }, () => {
     assert.deepEqual(section(), [...before.slice(0, before.indexOf('quote-2') + 1), made, ...before.slice(before.indexOf('quote-2') + 1)])
     assert.deepEqual(json(ws, `decks/${deck}/slides/quote-2.json`), removed)
     await settled()
+    // Dragged onto the next section's first slide, the last slide of a section goes first in that section:
+    // after its section header, which opens it (the model's rule for "first").
+    commits = await commitCount(ws.git)
+    await page.locator('.thumb[data-slide="agenda-1"]').dragTo(page.locator('.thumb[data-slide="section-1"]'), { targetPosition: { x: 60, y: 6 } })
+    assert.deepEqual(await commitsSince(ws, commits), ['slide.move'])
+    assert.deepEqual(section().slice(0, 2), ['section-1', 'agenda-1'])
+    assert.ok(!manifest().sections[0].slides.includes('agenda-1'))
+    await settled()
+    // Alt+Up from there crosses back: the header cannot be passed within its section.
+    commits = await commitCount(ws.git)
+    await page.locator('.thumb[data-slide="agenda-1"] .thumb-button').focus()
+    await page.keyboard.press('Alt+ArrowUp')
+    assert.deepEqual(await commitsSince(ws, commits), ['slide.move'])
+    assert.equal(manifest().sections[0].slides.at(-1), 'agenda-1')
+    await settled()
     // The layout menu: title-body to two columns, through slide.setLayout.
     await openSlide('title-body-4')
     commits = await commitCount(ws.git)
