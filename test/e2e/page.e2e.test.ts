@@ -303,10 +303,15 @@ describe('the page', { timeout: 180_000 }, () => {
     await openSlide('title-1')
     await page.getByRole('button', { name: 'Presenter view' }).click()
     await page.locator('.presenter-notes', { hasText: 'Welcome everyone.' }).waitFor()
+    // The audience window shows the show and follows the presenter.
+    const [audience] = await Promise.all([page.waitForEvent('popup'), page.getByRole('button', { name: 'Open audience window' }).click()])
+    await audience.locator('.present[aria-label*="slide 1 of 94"]').waitFor()
     await page.getByRole('button', { name: 'Next' }).click()
     await page.locator('.presenter-notes', { hasText: 'No notes for this slide.' }).waitFor()
+    await audience.locator('.present[aria-label*="slide 2 of 94"]').waitFor()
     await page.getByRole('button', { name: 'Exit presenter view' }).click()
     await page.locator('.editor').waitFor()
+    await until('the audience window closes with the presenter view', () => audience.isClosed(), (closed) => closed)
   })
 
   it('re-applies a stale edit on top of a CLI write (409), and says plainly when it no longer applies', async () => {
