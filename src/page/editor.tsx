@@ -307,4 +307,3 @@ function Notes({ slideId, notes }: { slideId: string; notes: string }) {
   )
 }
 
-export { removeBlocks }
