@@ -595,3 +595,9 @@ function marpMarkdown(deckDir, order) {
   line('studio export pdf (flatten, 2x renders)', 'flattenPdf', 'marpPdf', 'x marp --pdf')
   line('marp --pdf (peer)', 'marpPdf', null)
 }
+
+// ---- The page (issue 13): bench/page.mjs (first slide shown, keystroke to commit, CLI write to page).
+{
+  const { benchPage } = await import('./page.mjs')
+  await benchPage()
+}
