@@ -218,3 +218,15 @@ async function drain(req: IncomingMessage, limit: number): Promise<void> {
     req.resume()
   })
 }
+
+/**
+ * One segment of a request path, %-decoded. A malformed escape (`%E0%A4%A`) is the caller's error, the one
+ * error shape with 400, never a thrown URIError (which answered 500 on every route that decoded a segment).
+ */
+export function pathSegment(raw: string): string {
+  try {
+    return decodeURIComponent(raw)
+  } catch {
+    fail('invalid_input', `The path segment "${raw.slice(0, 80)}" holds a malformed %-escape.`)
+  }
+}

@@ -22,7 +22,7 @@ import { fail } from '../../core/errors.js'
 import { arr, int, obj, oneOf, openObj, opt, SlideId } from '../../model/schema.js'
 import { orderedSlides, type DeckDoc } from '../../model/deck.js'
 import { packageRoot, type Workspace } from '../../store/workspace.js'
-import { BODY_LIMIT, readBody } from './edge.js'
+import { BODY_LIMIT, pathSegment, readBody } from './edge.js'
 
 const DECK_RE = /^[a-z0-9]+(?:-[a-z0-9]+)*$/
 const SLIDE_RE = /^[A-Za-z0-9][A-Za-z0-9_-]*$/
@@ -217,7 +217,7 @@ export async function handlePage(req: IncomingMessage, res: ServerResponse, url:
   const font = /^\/page\/fonts\/([^/]+)$/.exec(path)
   if (method === 'GET' && font) {
     const { fontFileOf } = await import('../../render/faces.js')
-    const file = fontFileOf(decodeURIComponent(font[1]))
+    const file = fontFileOf(pathSegment(font[1]))
     if (!file) fail('not_found', `No font "${font[1]}" in the catalogue.`)
     sendFile(res, file, { 'cache-control': 'public, max-age=86400' })
     return true
@@ -241,8 +241,8 @@ export async function handlePage(req: IncomingMessage, res: ServerResponse, url:
   }
   const asset = /^\/page\/asset\/([^/]+)\/([^/]+)$/.exec(path)
   if (method === 'GET' && asset) {
-    const deck = decodeURIComponent(asset[1])
-    const name = decodeURIComponent(asset[2])
+    const deck = pathSegment(asset[1])
+    const name = pathSegment(asset[2])
     if (!DECK_RE.test(deck) || !page.ws.deckExists(deck) || !plainName(name)) fail('not_found', `No asset file ${path}.`)
     const file = join(page.ws.deckDir(deck), 'assets', name)
     if (!existsSync(file) || !statSync(file).isFile() || !MIME[extname(file).toLowerCase()]?.startsWith('image/')) fail('not_found', `No asset file ${path}.`)
@@ -271,7 +271,7 @@ export async function handlePage(req: IncomingMessage, res: ServerResponse, url:
   }
   const window = /^\/api\/window\/([^/]+)$/.exec(path)
   if (window && method === 'POST') {
-    const action = findAction(decodeURIComponent(window[1]))
+    const action = findAction(pathSegment(window[1]))
     if (!action || !action.transportSet.has('P')) fail('not_found', `No action "${window[1]}" on the page.`)
     const client = req.headers['x-studio-client']
     if (client !== undefined && (typeof client !== 'string' || !CLIENT_RE.test(client))) {

@@ -19,7 +19,7 @@ import { ERROR_TITLES, errorType, fail, StudioError, toStudioError } from '../..
 import { bool, DeckId, obj, openObj, opt, str } from '../../model/schema.js'
 import { packageRoot, type Workspace } from '../../store/workspace.js'
 import { deckUnpack, packDeck, unpackInto } from '../../actions/deck/bundle.js'
-import { BODY_LIMIT, BUNDLE_LIMIT, checkEdge, isLoopbackHost, policyFor, readBody, type EdgePolicy } from './edge.js'
+import { BODY_LIMIT, BUNDLE_LIMIT, checkEdge, isLoopbackHost, pathSegment, policyFor, readBody, type EdgePolicy } from './edge.js'
 import { handlePage, isPublicPagePath, pageMethods } from './page.js'
 
 export interface ServeOptions {
@@ -257,12 +257,12 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     }
     const described = /^\/api\/actions\/([^/]+)$/.exec(path)
     if (described && method === 'GET') {
-      const action = findAction(decodeURIComponent(described[1]))
+      const action = findAction(pathSegment(described[1]))
       if (!action || !action.transportSet.has('H')) fail('not_found', `No action "${described[1]}" on HTTP.`)
       return send(res, 200, describeAction(action))
     }
     if (described && method === 'POST') {
-      const action = findAction(decodeURIComponent(described[1]))
+      const action = findAction(pathSegment(described[1]))
       if (!action || !action.transportSet.has('H')) fail('not_found', `No action "${described[1]}" on HTTP.`)
       const input = parseJsonObject(await readBody(req, BODY_LIMIT))
       const bind = binding(req, url, options.deck)
@@ -292,7 +292,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     }
     const pull = /^\/api\/decks\/([^/]+)\/bundle$/.exec(path)
     if (pull && method === 'GET') {
-      const { result } = await dispatch(packAction, { id: decodeURIComponent(pull[1]) }, { ws: options.ws, transport: 'H' })
+      const { result } = await dispatch(packAction, { id: pathSegment(pull[1]) }, { ws: options.ws, transport: 'H' })
       const packed = result as { zip: Buffer; doc: { manifest: { revision: number } } }
       return send(res, 200, packed.zip, { 'content-type': 'application/zip', 'x-studio-revision': String(packed.doc.manifest.revision) })
     }
