@@ -173,6 +173,9 @@ row('HTTP deck.rename latency (median)', median(writeLat), 'ms', x(writeLat, lat
 row('MCP deck_get_info call (median)', median(mcpRead), 'ms', x(mcpRead, mcp.bare), 'x bare request')
 row('MCP deck_rename call (median)', median(mcpWrite), 'ms', x(mcpWrite, mcp.commit), 'x git commit')
 
+// ---- Realtime (issue 13): a CLI write's delay to an open room socket; bench/realtime.mjs (runs alone too).
+await import('./realtime.mjs')
+
 // ---- Authoring (issue 4): a 95-slide deck built by a script of CLI calls, then slide.update on it.
 {
   const { readFileSync, readdirSync } = await import('node:fs')
@@ -488,6 +491,29 @@ function marpMarkdown(deckDir, order) {
   line('screen + 1-bit PNG (Bayer, cell 2)', runs.png, 'measured before: 55 ms with its PNG')
 }
 
+// ---- Geometry: measureText over a thousand strings (was a timing assertion in the unit tests; timings
+// live here), against a baseline that only walks the same strings' characters, interleaved.
+{
+  const { tsImport } = await import('tsx/esm/api')
+  const { measureText } = await tsImport('../src/layout/text.ts', import.meta.url)
+  const strings = Array.from({ length: 1000 }, (_, i) => [`Item ${i}: the quarterly review of Acme shows margins grew by ${i % 97}% while costs fell`, { size: 20 + (i % 40), width: 200 + (i % 900), columns: 1 + (i % 3) }])
+  measureText('warm up', { size: 28, width: 100 })
+  let sink = 0
+  const runs = await interleaved(15, {
+    walk: () => {
+      for (const [text] of strings) for (const ch of text) sink += ch.length
+    },
+    measure: () => {
+      for (const [text, options] of strings) sink += measureText(text, options).height
+    },
+  })
+  console.log('')
+  console.log(`geometry: measureText over 1,000 strings, 15 interleaved rounds${sink ? '' : ' '}`)
+  console.log('case'.padEnd(44), 'median ms'.padStart(10), 'ratio'.padStart(8))
+  console.log('walk the characters (baseline)'.padEnd(44), median(runs.walk).toFixed(2).padStart(10), '1.00x'.padStart(8))
+  console.log('measureText (wrap, columns)'.padEnd(44), median(runs.measure).toFixed(2).padStart(10), `${(median(runs.measure) / median(runs.walk)).toFixed(1)}x`.padStart(8), 'was asserted < 250 ms in a unit test')
+}
+
 // ---- Media: asset.add of a 12-megapixel photo (4240 × 2832, EXIF-rotated, stripped, twins), cold
 // CLI, against a cold node process that only decodes and re-encodes the same photo with sharp (the
 // work no ingest can skip), interleaved; and the same add with --two-tone.
@@ -633,4 +659,10 @@ function marpMarkdown(deckDir, order) {
   line('studio export pdf --mode native (vector)', 'vectorPdf', 'marpPdf', 'x marp --pdf; target <= 1x')
   line('studio export pdf (flatten, 2x renders)', 'flattenPdf', 'marpPdf', 'x marp --pdf')
   line('marp --pdf (peer)', 'marpPdf', null)
+}
+
+// ---- The page (issue 13): bench/page.mjs (first slide shown, keystroke to commit, CLI write to page).
+{
+  const { benchPage } = await import('./page.mjs')
+  await benchPage()
 }

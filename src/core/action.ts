@@ -89,6 +89,8 @@ export interface ActionContext {
   readonly principal: Principal
   readonly transport: TransportLetter
   readonly force: boolean
+  /** The tab that made a window-transport call (its `X-Studio-Client`); undefined on other transports. */
+  readonly clientId?: string
   /** The deck the call names (query `deck`, `--deck`), else the workspace default. */
   deckId(): Promise<string>
   /** Loads a deck as it is on disk now (inside the lock when the action mutates). */

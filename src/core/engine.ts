@@ -12,7 +12,7 @@ import { isAbsolute, join, resolve, sep } from 'node:path'
 import { NETWORK_TRANSPORTS, type Action, type ActionContext, type TransportLetter } from './action.js'
 import { fail, StudioError } from './errors.js'
 import { principalFor, type Principal } from './principal.js'
-import { emitRevision } from './events.js'
+import { emitRevision, markWriting } from './events.js'
 import { validateInput } from './validate.js'
 import type { DeckDoc } from '../model/deck.js'
 import { documentIssues, validationSchema } from '../model/check.js'
@@ -35,6 +35,11 @@ export interface CallOptions {
   /** The author's git address (the CLI passes git's user.email with git's user.name); derived from the name when absent. */
   email?: string
   force?: boolean
+  /**
+   * The browser tab behind a window-transport call (`X-Studio-Client`: 12 lowercase base36
+   * characters the tab mints and keeps in sessionStorage); absent on every other transport.
+   */
+  clientId?: string
   /** Progress of a long call (renders), for a person watching: the CLI shows it on a TTY's stderr. */
   progress?: (done: number, total: number, label: string) => void
 }
@@ -72,6 +77,7 @@ class Call implements ActionContext {
   readonly ws: Workspace
   readonly transport: TransportLetter
   readonly force: boolean
+  readonly clientId: string | undefined
   private readonly decks = new Map<string, StagedDeck>()
   private readonly files = new Map<string, FileChange['content']>()
   private readonly copies: [string, string][] = []
@@ -93,6 +99,7 @@ class Call implements ActionContext {
     this.ws = options.ws
     this.transport = options.transport
     this.force = Boolean(options.force)
+    this.clientId = options.clientId
   }
 
   progress(done: number, total: number, label: string): void {
@@ -343,11 +350,16 @@ class Call implements ActionContext {
         email: this.principal.email,
         trailers: {
           'Studio-Action': this.action.id,
+          // Which transport wrote it, so a watcher in another process can say who moved the deck.
+          'Studio-Transport': this.transport,
           ...(primary ? { 'Studio-Deck': primary } : {}),
           ...(revision !== undefined ? { 'Studio-Revision': revision } : {}),
         },
       })
     }
+    // From the first file written until the revision events are out (the call's end), a watcher in this
+    // process leaves these decks to the events (src/realtime/watch.ts): one write, one announcement.
+    if (byPath.size) this.cleanup(markWriting(this.ws.root, [...changedDecks, ...touchedDecks]))
     // A call that staged nothing, or nothing new (a lease, a value set to itself), writes and commits nothing.
     if (byPath.size && extraKeys.length) await withLocks(this.lockDir, extraKeys, write)
     else if (byPath.size) await write()
@@ -355,7 +367,7 @@ class Call implements ActionContext {
 
     for (const fn of this.afterFns) fn({ revision })
     for (const [deckId, doc] of finalDocs) {
-      if (doc && byPath.size && changedDecks.has(deckId)) emitRevision({ root: this.ws.root, deckId, revision: doc.manifest.revision, action: this.action.id, author: this.principal.author })
+      if (doc && byPath.size && changedDecks.has(deckId)) emitRevision({ root: this.ws.root, deckId, revision: doc.manifest.revision, action: this.action.id, author: this.principal.author, transport: this.transport, ...(this.clientId ? { clientId: this.clientId } : {}) })
     }
     let result = typeof produced === 'function' ? (produced as (docs: Map<string, DeckDoc | null>) => unknown)(finalDocs) : produced
     if (result && typeof result === 'object' && !Array.isArray(result) && revision !== undefined && !('revision' in result)) {

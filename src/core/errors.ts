@@ -29,6 +29,7 @@ export const ERROR_CODES = {
   missing_program: [500, 1],
   not_implemented: [501, 6],
   fetch_failed: [502, 1],
+  switched_off: [503, 1],
 } as const satisfies Record<string, readonly [number, number]>
 
 export type ErrorCode = keyof typeof ERROR_CODES
@@ -64,6 +65,7 @@ export const ERROR_TITLES: Record<ErrorCode, string> = {
   render_failed: 'Render failed',
   missing_program: 'Program missing',
   not_implemented: 'Not implemented',
+  switched_off: 'Switched off',
 }
 
 /** The RFC 9457 `type` of a code: a stable URN (docs/errors.md documents each). */
@@ -90,6 +92,7 @@ export const ERROR_DOCS: Record<ErrorCode, string> = {
   storage: 'The file system or git refused an operation; the deck is unchanged or was repaired.',
   render_failed: 'The renderer or an image codec failed: no Chromium to render with (the message names the three places it is looked for), or Chromium or sharp failed. Nothing was written.',
   not_implemented: 'The action is declared in the table but not built on this instance (`implemented: false`).',
+  switched_off: 'A kill switch (admin.flag) has turned this capability off on this studio: `presence` stops presence.list, follow, unfollow and pointer (and the room\'s roster), `realtime` stops the page\'s room. `details.flag` names the switch. Nothing was written; retry once an admin turns it back on.',
   missing_program: 'A program the action runs is not installed (LibreOffice\'s `soffice`, poppler\'s `pdftoppm` or `pdfinfo`, a Python with fontTools): the message names it and the Debian package that provides it, `details.program` and `details.package` carry both. Nothing was written.',
 }
 

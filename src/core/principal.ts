@@ -1,7 +1,7 @@
 /**
  * Who is calling. A local checkout has no accounts: the caller owns every deck. The author is what
  * commits and leases are attributed to: `--author` / `x-studio-author` / `?author=`, else
- * `agent:http` over HTTP and MCP; on the command line `STUDIO_AUTHOR`, then git's own `user.name`
+ * `agent:http` over HTTP and MCP; on the command line and the page `STUDIO_AUTHOR`, then git's own `user.name`
  * and `user.email` (the CLI transport reads them, see cliIdentity in src/transports/cli/run.ts),
  * then the local user.
  */
@@ -24,7 +24,9 @@ const EMAIL_RE = /^[^\s\u0000-\u001f\u007f<>]{1,254}$/u
 /** The caller; `email` (git's user.email on the CLI) is kept when git could write it, else derived from the name at commit time. */
 export function principalFor(author: string | undefined, transport: string, email?: string): Principal {
   let name = author?.trim()
-  if (!name) name = transport === 'C' ? process.env.STUDIO_AUTHOR?.trim() || localUser() : 'agent:http'
+  // The command line and the page are the person at this machine (on a checkout, the one who ran
+  // `studio serve`); HTTP and MCP callers unnamed are agents.
+  if (!name) name = transport === 'C' || transport === 'P' ? process.env.STUDIO_AUTHOR?.trim() || localUser() : 'agent:http'
   if (!AUTHOR_RE.test(name)) fail('invalid_input', 'The author must be 1 to 120 printable characters without < or >.', { path: 'author' })
   const address = email?.trim()
   return { author: name, ...(address && EMAIL_RE.test(address) ? { email: address } : {}), kind: name.startsWith('agent:') ? 'agent' : 'person', owner: true }

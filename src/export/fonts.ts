@@ -282,3 +282,29 @@ export function fontsBuildHuman(r: FontsBuildResult): string {
   const list = r.differences!.map((d) => `  ${d.file}: ${d.state}`).join('\n')
   return `${r.dir} differs from a fresh build (${how}):\n${list}\nRun studio fonts build and commit the result.`
 }
+
+/**
+ * The typeface a native PPTX names for a run, and whether the run is marked bold.
+ *
+ * Only the shipped Inter has an export set; other families (Source Serif 4, JetBrains Mono) keep their
+ * own name. For Inter, by run size in points (the size a presentation program shows) and weight:
+ * - standard: text faces below 32 pt, display faces from 32 pt (Inter's display optical size); weight
+ *   400 the regular face, 500 the medium face;
+ * - exact: text sizes 14 through 26 pt name the face cut for that size (`Inter 17pt`, `Inter 17pt
+ *   Medium`, the size rounded and clamped at 14); from 27 pt the standard faces.
+ * A weight of 600 or more names `Inter` marked bold, at every size: PowerPoint groups bold under the
+ * regular face's family, so a machine with Inter's bold (or a file with the fonts embedded, which carries
+ * the renderer's bold face) shows the face the slides were rendered in. The set has no bold face; a
+ * display face marked bold would be emboldened by the reader, which measured further from our render
+ * (brand sample, LibreOffice: mean 0.71 % against 0.28 %).
+ */
+export function exportTypeface(set: ExportFontSet, family: string, sizePt: number, weight: number): { typeface: string; bold: boolean; face?: ExportFace } {
+  const bold = weight >= 600
+  if (family !== 'Inter') return { typeface: family, bold }
+  // Bold is Inter's own bold, at every size: the face the renderer draws (the set has no bold face).
+  if (bold) return { typeface: 'Inter', bold, face: standardFace(400) }
+  const medium = weight >= 500 ? 500 : 400
+  const rounded = Math.round(sizePt)
+  const chosen = set === 'exact' && rounded < 27 ? exactFace(rounded, medium) : standardFace(medium, sizePt >= DISPLAY_OPSZ)
+  return { typeface: chosen.typeface, bold, face: chosen }
+}

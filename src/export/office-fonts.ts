@@ -8,6 +8,7 @@ import { createRequire } from 'node:module'
 import { join } from 'node:path'
 import { inflateSync } from 'node:zlib'
 import { FONT_FAMILIES, faceFile } from '../model/fonts.js'
+import { exportFontsDir } from './fonts.js'
 
 const load = createRequire(import.meta.url)
 
@@ -61,13 +62,18 @@ export function officeFonts(dir: string): string {
       }
     }
   }
+  return writeConf(dir)
+}
+
+/** The fontconfig file: the system's, the shipped faces unpacked, and the export faces (fonts/export/: `Inter Medium`, `Inter Display`, `Inter 17pt` ...). */
+function writeConf(dir: string): string {
   const conf = join(dir, 'fonts.conf')
-  writeFileSync(conf, `<?xml version="1.0"?>\n<!DOCTYPE fontconfig SYSTEM "fonts.dtd">\n<fontconfig><include ignore_missing="yes">/etc/fonts/fonts.conf</include><dir>${faces}</dir><cachedir>${join(dir, 'cache')}</cachedir></fontconfig>\n`)
+  const dirs = [join(dir, 'faces'), exportFontsDir()].map((d) => `<dir>${d.replace(/&/g, '&amp;').replace(/</g, '&lt;')}</dir>`).join('')
+  writeFileSync(conf, `<?xml version="1.0"?>\n<!DOCTYPE fontconfig SYSTEM "fonts.dtd">\n<fontconfig><include ignore_missing="yes">/etc/fonts/fonts.conf</include>${dirs}<cachedir>${join(dir, 'cache')}</cachedir></fontconfig>\n`)
   return conf
 }
 
-/** The fontconfig file of `dir`, made once (the faces do not change within a package version). */
+/** The fontconfig file of `dir`, its faces unpacked once (they do not change within a package version), the file written each time (the export faces' folder may move). */
 export function officeFontsOnce(dir: string): string {
-  const conf = join(dir, 'fonts.conf')
-  return existsSync(conf) ? conf : officeFonts(dir)
+  return existsSync(join(dir, 'faces')) ? writeConf(dir) : officeFonts(dir)
 }

@@ -47,6 +47,8 @@ import { assetFiles, themedFile } from '../render/pipeline.js'
 import { assetSize, Variants } from '../render/variants.js'
 import type { Placement } from '../model/arrange.js'
 import { firstBaselineShift } from './baseline.js'
+import { embedFonts, withEmbeddedFontList, type FontSlot } from './embed-fonts.js'
+import { exportTypeface, type ExportFace, type ExportFontSet } from './fonts.js'
 
 export interface NativeOptions {
   /** The deck (manifest + slides). */
@@ -62,10 +64,18 @@ export interface NativeOptions {
   includeNotes: boolean
   /** Place text boxes with LibreOffice's first-baseline offset (src/export/baseline.ts), or at geometry's box. */
   baseline: 'libreoffice' | 'none'
-  /** A documented no-op: pptxgenjs cannot embed fonts; the report's `cannot` says so. */
+  /** Embed the faces text is set in (font parts, EOT-wrapped as PowerPoint reads them: src/export/embed-fonts.ts). */
   embedFonts: boolean
   /** Every heading as a PNG drawn by the renderer in Chromium, instead of a text box. */
   headingsRaster: boolean
+  /** Which export faces runs name (src/export/fonts.ts `exportTypeface`); standard when absent. */
+  fontSet?: ExportFontSet
+  /** Write each SVG picture's vector beside its PNG (the svgBlip extension); on when absent. */
+  svgVector?: boolean
+  /** The scale two-tone pictures are regenerated at from the one-bit image (2 when absent). */
+  pictureScale?: 2 | 3
+  /** The scale of rasters drawn for the file: auto (3x icons and marks, 2x the rest), 2 or 3. */
+  rasterScale?: 'auto' | 2 | 3
 }
 
 export interface NativeReport {
@@ -77,6 +87,8 @@ export interface NativeReport {
   rasters: string[]
   /** What this mode could not carry, per slide and block. */
   cannot: string[]
+  /** With embedFonts: each typeface embedded and its styles. */
+  embedded?: string[]
 }
 
 /** Sheet px per inch (1600 px = 13.333 in). */
@@ -410,15 +422,19 @@ interface PictureFile {
   width: number
   height: number
   format: string
+  /** The vector, when the asset is an SVG (written beside the PNG unless svgVector is off). */
+  svg?: Buffer
 }
 
 /** The picture file of an asset as pptxgenjs takes it: PNG, JPEG or GIF as stored; an SVG by its largest PNG twin; WebP and AVIF converted to PNG. */
-async function pictureFile(path: string, cache: Map<string, PictureFile | null>): Promise<PictureFile | null> {
-  if (cache.has(path)) return cache.get(path)!
+async function pictureFile(path: string, cache: Map<string, PictureFile | null>, svgScale = 3): Promise<PictureFile | null> {
+  const key = `${path}@${svgScale}`
+  if (cache.has(key)) return cache.get(key)!
   let file: PictureFile | null = null
   try {
     let source = path
     let ext = extname(path).toLowerCase()
+    const svg = ext === '.svg' ? readFileSync(path) : undefined
     if (ext === '.svg') {
       const dir = join(path, '..')
       const id = path.split('/').pop()!.replace(/\..*$/, '')
@@ -426,8 +442,10 @@ async function pictureFile(path: string, cache: Map<string, PictureFile | null>)
         .map((name) => ({ name, scale: Number(new RegExp(`^${escapeRe(id)}@(\\d+)x\\.png$`).exec(name)?.[1] ?? NaN) }))
         .filter((t) => Number.isFinite(t.scale))
         .sort((a, b) => b.scale - a.scale)
-      if (twins.length) {
-        source = join(dir, twins[0].name)
+      // The twin at the asked scale, else the largest.
+      const twin = twins.find((t) => t.scale === svgScale) ?? twins[0]
+      if (twin) {
+        source = join(dir, twin.name)
         ext = '.png'
       }
     }
@@ -439,11 +457,11 @@ async function pictureFile(path: string, cache: Map<string, PictureFile | null>)
     }
     const meta = await sharp(bytes).metadata()
     const mime = format === 'jpg' || format === 'jpeg' ? 'image/jpeg' : `image/${format}`
-    file = { data: `${mime};base64,${bytes.toString('base64')}`, width: meta.width ?? 1, height: meta.height ?? 1, format: format === 'jpeg' ? 'jpg' : format }
+    file = { data: `${mime};base64,${bytes.toString('base64')}`, width: meta.width ?? 1, height: meta.height ?? 1, format: format === 'jpeg' ? 'jpg' : format, ...(svg ? { svg } : {}) }
   } catch {
     file = null
   }
-  cache.set(path, file)
+  cache.set(key, file)
   return file
 }
 
@@ -508,6 +526,8 @@ interface TextBase {
   face: string
   sizePx: number
   bold: boolean
+  /** The weight the renderer draws (400 when absent; 600 when bold and absent). */
+  weight?: number
   color: string
   align?: string
   lineSpacingPt: number
@@ -526,6 +546,8 @@ class NativeWriter {
   private readonly variants: Variants
   private readonly files = new Map<string, PictureFile | null>()
   private readonly faces = new Set<string>()
+  /** Each typeface named, with the family it stands for, its export face and the styles runs use it in (for embedding). */
+  private readonly slots = new Map<string, { family: string; face?: ExportFace; slots: Set<FontSlot> }>()
   private readonly outputIndex = new Map<string, number>()
   private readonly deckNumber = new Map<string, number>()
   private links = 0
@@ -552,9 +574,14 @@ class NativeWriter {
     this.report.cannot.push(`${where}: ${what}`)
   }
 
-  private face(name: string): string {
-    this.faces.add(name)
-    return name
+  /** The typeface a run names (the export set's face for its size and weight), recorded with the style it is used in. */
+  private face(family: string, sizePx: number, weight: number, italic = false): { typeface: string; bold: boolean } {
+    const chosen = exportTypeface(this.options.fontSet ?? 'standard', family, pt(sizePx), weight)
+    this.faces.add(chosen.typeface)
+    const slot = chosen.bold ? (italic ? 'boldItalic' : 'bold') : italic ? 'italic' : 'regular'
+    if (!this.slots.has(chosen.typeface)) this.slots.set(chosen.typeface, { family, face: chosen.face, slots: new Set() })
+    this.slots.get(chosen.typeface)!.slots.add(slot)
+    return chosen
   }
 
   get manifest(): Manifest {
@@ -564,9 +591,10 @@ class NativeWriter {
   async write(): Promise<{ bytes: Buffer; report: NativeReport }> {
     let n = 0
     for (const slide of this.options.slides) await this.slide(slide, ++n)
-    if (this.options.embedFonts) this.report.cannot.push('deck: fonts are not embedded (pptxgenjs writes no font parts); the typefaces must be installed where the file is opened')
     const raw = (await this.pptx.write({ outputType: 'nodebuffer' })) as Buffer
-    const parts = dedupeMedia(await readZip(raw))
+    let parts = dedupeMedia(await readZip(raw))
+    parts = [...parts, ...this.extraParts.values()]
+    if (this.options.embedFonts) parts = this.withFonts(parts)
     const chartPatches = this.chartParts(parts)
     const entries = await Promise.all(parts.map((entry) => this.patchEntry(entry, chartPatches)))
     const bytes = writeZip(entries)
@@ -574,6 +602,31 @@ class NativeWriter {
     this.report.bytes = bytes.length
     this.report.fonts = [...this.faces].sort()
     return { bytes, report: this.report }
+  }
+
+  /** Parts added after pptxgenjs (SVG vectors), by name. */
+  readonly extraParts = new Map<string, Entry>()
+
+  /** The package with the faces of every typeface used embedded (src/export/embed-fonts.ts). */
+  private withFonts(parts: Entry[]): Entry[] {
+    const relsName = 'ppt/_rels/presentation.xml.rels'
+    const relsXml = parts.find((p) => p.name === relsName)?.data.toString('utf8') ?? ''
+    const firstRel = Math.max(0, ...[...relsXml.matchAll(/Id="rId(\d+)"/g)].map((m) => Number(m[1]))) + 1
+    const requests = [...this.slots].map(([typeface, { family, face, slots }]) => ({ typeface, family, face, slots }))
+    const fonts = embedFonts(requests, firstRel)
+    this.report.cannot.push(...fonts.cannot)
+    this.report.embedded = fonts.embedded
+    if (!fonts.parts.length) return parts
+    return [
+      ...parts.map((entry) => {
+        const xml = () => entry.data.toString('utf8')
+        if (entry.name === relsName) return { name: entry.name, data: Buffer.from(xml().replace('</Relationships>', `${fonts.rels.join('')}</Relationships>`), 'utf8') }
+        if (entry.name === 'ppt/presentation.xml') return { name: entry.name, data: Buffer.from(withEmbeddedFontList(xml(), fonts.list), 'utf8') }
+        if (entry.name === '[Content_Types].xml' && !/Extension="fntdata"/.test(xml())) return { name: entry.name, data: Buffer.from(xml().replace(/(<Types[^>]*>)/, '$1<Default Extension="fntdata" ContentType="application/x-fontdata"/>'), 'utf8') }
+        return entry
+      }),
+      ...fonts.parts,
+    ]
   }
 
   /** The chart part each chart patch is for: the frame's `c:chart` relationship in its slide's part. */
@@ -682,7 +735,7 @@ class NativeWriter {
     const footerUsed = (ctx.slide.blocks ?? []).some((b) => b.slot === 'footer')
     const muted = colour(this.paint, 'muted')
     const logoId = this.manifest.brandKit?.footerLogo
-    const logoFile = !footerUsed && logoId && this.assets.has(logoId) ? await pictureFile(themedFile(this.assets.get(logoId)!, this.options.appearance), this.files) : null
+    const logoFile = !footerUsed && logoId && this.assets.has(logoId) ? await pictureFile(themedFile(this.assets.get(logoId)!, this.options.appearance), this.files, this.svgScale) : null
     const base: TextBase = { face: this.fonts.body, sizePx: 20, bold: false, color: muted, lineSpacingPt: pt(footer.h) }
     const lineHeight = footer.h / 20
     if (!footerUsed && this.manifest.brandKit?.footer) {
@@ -813,24 +866,27 @@ class NativeWriter {
       ...(base.beforePx ? { paraSpaceBefore: pt(base.beforePx) } : {}),
       ...(base.afterPx ? { paraSpaceAfter: pt(base.afterPx) } : {}),
     }
-    const face = this.face(base.face)
+    const weight = base.bold ? Math.max(600, base.weight ?? 700) : Math.min(base.weight ?? 400, 500)
+    const faceOf = (sizePx: number, italic: boolean) => {
+      const chosen = this.face(base.face, sizePx, weight, italic)
+      return { fontFace: chosen.typeface, ...(chosen.bold ? { bold: true } : {}) }
+    }
     // The first paragraph's space before goes into the box's top inset (textBox): LibreOffice drops it.
     const { paraSpaceBefore: _first, ...firstPara } = para as typeof para & { paraSpaceBefore?: number }
     paragraphs.forEach((runs, p) => {
       const last = p === paragraphs.length - 1
       const paraOptions = p === 0 ? firstPara : para
       if (!runs.length) {
-        out.push({ text: '', options: { ...paraOptions, fontFace: face, fontSize: pt(base.sizePx), color: hex(base.color), breakLine: !last } })
+        out.push({ text: '', options: { ...paraOptions, ...faceOf(base.sizePx, false), fontSize: pt(base.sizePx), color: hex(base.color), breakLine: !last } })
         return
       }
       runs.forEach((run, r) => {
         const m = run.marks
         const options: pptxgen.default.TextPropsOptions = {
           ...paraOptions,
-          fontFace: face,
+          ...faceOf(m.size ?? base.sizePx, m.italic === true),
           fontSize: pt(m.size ?? base.sizePx),
           color: hex(m.color ? colour(this.paint, m.color) : base.color),
-          ...(base.bold ? { bold: true } : {}),
           ...(m.italic ? { italic: true } : {}),
           ...(m.underline ? { underline: { style: 'sng' } } : {}),
           ...(m.strike ? { strike: 'sngStrike' } : {}),
@@ -910,6 +966,7 @@ class NativeWriter {
       face: block.kind === 'heading' ? this.fonts.heading : this.fonts.body,
       sizePx: style.size,
       bold: style.weight >= 600,
+      weight: style.weight,
       color: colour(this.paint, block.color, 'ink'),
       align: str(block.align) ?? (block.kind === 'shape' ? 'center' : undefined),
       lineSpacingPt: pt(style.size * style.lineHeight),
@@ -973,7 +1030,7 @@ class NativeWriter {
     const { items, spacing, explicit, gutter, indent, rule, start } = listLayout(block, size)
     const counters: number[] = []
     const accent = hex(colour(this.paint, 'accent'))
-    const bulletFace = this.face(this.fonts.body)
+    const bulletFace = this.face(this.fonts.body, size, 400).typeface
     const numbered = !(block.marker === 'bullet' || (block.marker !== 'number' && BULLET_PRESETS.has(str(block.preset) ?? 'disc')))
     const preset = str(block.preset)
     const scheme = AUTO_NUMBER[preset && preset in AUTO_NUMBER ? preset : 'decimal']
@@ -1094,7 +1151,7 @@ class NativeWriter {
     const height = pictureHeight(block, box, this.fonts.body)
     const slotted = !(block.pos && typeof block.pos === 'object')
     const path = this.assets.get(assetId)
-    const file = path ? await pictureFile(themedFile(path, this.options.appearance), this.files) : null
+    const file = path ? await pictureFile(themedFile(path, this.options.appearance), this.files, this.svgScale) : null
     if (!file) this.placeholder(ctx, item, { ...box, h: height }, `Picture "${assetId}" has no file`)
     else {
       const natural = { ...assetSize(this.options.deckDir, assetId) }
@@ -1137,7 +1194,7 @@ class NativeWriter {
   private async variantFile(assetId: string, dither: ResolvedDither, w: number, h: number): Promise<PictureFile | null> {
     const variant = this.variants.variant(assetId, dither, w, h)
     if (!variant) return null
-    const bytes = await this.variants.bytes(variant.key, 2).catch(() => undefined)
+    const bytes = await this.variants.bytes(variant.key, this.options.pictureScale ?? 2).catch(() => undefined)
     if (!bytes) return null
     const meta = await sharp(bytes).metadata()
     return { data: `image/png;base64,${bytes.toString('base64')}`, width: meta.width ?? w * 2, height: meta.height ?? h * 2, format: 'png' }
@@ -1180,13 +1237,34 @@ class NativeWriter {
       if (preset) this.cannot(where, `the ${mask} mask is cut to the picture, not the box (the picture does not fill it)`)
     }
     if (preset && (flip.h || flip.v) && ['triangle', 'arrow', 'chevron', 'heart', 'pentagon', 'star'].includes(mask!)) this.cannot(where, `the ${mask} mask is mirrored with the picture`)
+    const svgBlip = file.svg && this.options.svgVector !== false ? this.svgBlip(ctx, file.svg) : ''
     this.patches.object(ctx.number, name, (xml) => {
       let out = xml.replace(/<a:srcRect[^>]*\/>\s*<a:stretch\/>|<a:stretch>\s*<a:fillRect\/>\s*<\/a:stretch>/, `${srcRect}<a:stretch><a:fillRect/></a:stretch>`)
       if (lum) out = out.replace(/<a:blip (r:embed="[^"]+")\s*>/, `<a:blip $1>${lum}`)
+      if (svgBlip) out = out.replace('</a:blip>', `${svgBlip}</a:blip>`)
       if (preset) out = out.replace(/<a:prstGeom prst="rect"><a:avLst\/><\/a:prstGeom>/, `<a:prstGeom prst="${preset}"><a:avLst>${avList(presetAdjust(mask!, placed.frame.w, placed.frame.h))}</a:avLst></a:prstGeom>`)
       return out
     })
   }
+
+  /** The twin scale of SVG pictures: rasterScale 2 or 3, auto 3 (an SVG is an icon or a mark). */
+  private get svgScale(): number {
+    return this.options.rasterScale === 2 ? 2 : 3
+  }
+
+  /**
+   * The SVG extension of a picture's blip (PowerPoint 2016 and later draw the vector; older readers and
+   * LibreOffice the PNG beside it): the vector as a media part, shared by every picture of the same
+   * bytes, and a relationship to it from the slide.
+   */
+  private svgBlip(ctx: SlideCtx, svg: Buffer): string {
+    const part = `ppt/media/studio-${createHash('sha256').update(svg).digest('hex').slice(0, 16)}.svg`
+    if (!this.extraParts.has(part)) this.extraParts.set(part, { name: part, data: svg })
+    const id = `rIdSvg${++this.svgRels}`
+    this.patches.rel(ctx.number, `<Relationship Id="${id}" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/image" Target="../media/${part.slice('ppt/media/'.length)}"/>`)
+    return `<a:extLst><a:ext uri="{96DAC541-7B7A-43D3-8B79-37D633B846F1}"><asvg:svgBlip xmlns:asvg="http://schemas.microsoft.com/office/drawing/2016/SVG/main" r:embed="${id}"/></a:ext></a:extLst>`
+  }
+  private svgRels = 0
 
   private shapeBlock(ctx: SlideCtx, item: Drawn): void {
     const { block, box } = item
@@ -1340,7 +1418,7 @@ class NativeWriter {
     const ink = hex(colour(this.paint, 'ink'))
     const muted = hex(colour(this.paint, 'muted'))
     const rule = hex(colour(this.paint, 'rule'))
-    const face = this.face(this.fonts.body)
+    const face = this.face(this.fonts.body, size, 400).typeface
     const pie = type === 'pie' || type === 'doughnut'
     const colours = (pie ? categories : series).map((_, i) => hex(seriesColour(this.paint, i)))
     const title = str(block.title) ? stripMarkup(str(block.title)!) : ''
@@ -1462,7 +1540,7 @@ class NativeWriter {
     const where = `${ctx.slide.id}#${block.id}`
     const assetId = str(block.asset)
     const path = assetId ? this.assets.get(assetId) : undefined
-    const file = path ? await pictureFile(themedFile(path, this.options.appearance), this.files) : null
+    const file = path ? await pictureFile(themedFile(path, this.options.appearance), this.files, this.svgScale) : null
     const common = this.common(block)
     if (file && assetId) {
       const natural = { width: file.width, height: file.height, ...assetSize(this.options.deckDir, assetId) } as { width: number; height: number }
@@ -1536,7 +1614,7 @@ async function renderHeadings(options: NativeOptions): Promise<Map<string, { dat
   const manifest = { ...options.doc.manifest, brandKit: options.doc.manifest.brandKit ? { palette: options.doc.manifest.brandKit.palette } : undefined, defaults: {} }
   const browser = await launchBrowser()
   try {
-    const page = await browser.page(2)
+    const page = await browser.page(options.rasterScale === 3 ? 3 : 2)
     await page.route('**/*', async (route) => {
       const url = route.request().url()
       if (!url.startsWith(`${ORIGIN}/fonts/`)) return route.abort('blockedbyclient')

@@ -88,6 +88,52 @@ export function exportSlides(doc: DeckDoc, slideIds: 'all' | string[] | undefine
   return slides
 }
 
+/** The source record of an asset (`assets/<id>.json`), or none. */
+function assetSource(deckDir: string, assetId: string): Record<string, unknown> | undefined {
+  if (!/^[^./\\][^/\\]*$/.test(assetId)) return undefined
+  const file = join(deckDir, 'assets', `${assetId}.json`)
+  if (!existsSync(file)) return undefined
+  try {
+    const record = JSON.parse(readFileSync(file, 'utf8')) as { source?: unknown }
+    return record.source && typeof record.source === 'object' ? (record.source as Record<string, unknown>) : undefined
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * excludeShareAlike: the slides with every picture of a share-alike asset (its source record's
+ * `shareAlike`) replaced by the paper plate and its credit: a paper rectangle at the picture's place,
+ * outlined in the rule colour, holding the credit (or the artist and licence it is composed of). The
+ * deck on disk is unchanged; every writer (flatten, vector PDF, native PPTX) draws the replaced slides.
+ */
+export function withoutShareAlike(slides: Slide[], deckDir: string): { slides: Slide[]; replaced: string[] } {
+  const shareAlike = new Map<string, string | null>()
+  const creditOf = (assetId: string): string | null => {
+    if (!shareAlike.has(assetId)) {
+      const source = assetSource(deckDir, assetId)
+      const credit = typeof source?.credit === 'string' ? source.credit : [source?.artist, source?.license].filter((v) => typeof v === 'string' && v).join(', ')
+      shareAlike.set(assetId, source?.shareAlike === true ? credit || 'Share-alike picture left out' : null)
+    }
+    return shareAlike.get(assetId)!
+  }
+  const replaced: string[] = []
+  const out = slides.map((slide) => {
+    let changed = false
+    const blocks = (slide.blocks ?? []).map((block) => {
+      if (block.kind !== 'picture' || typeof block.asset !== 'string') return block
+      const credit = creditOf(block.asset)
+      if (credit === null) return block
+      changed = true
+      replaced.push(`${slide.id}#${block.id}`)
+      const { asset: _a, fit: _f, crop: _c, mask: _m, dither: _d, caption: _cap, brightness: _b, contrast: _k, flip: _fl, ...kept } = block as Record<string, unknown>
+      return { ...kept, kind: 'shape', shape: 'rect', fill: 'paper', stroke: 'rule', strokeWidth: 2, text: credit } as unknown as typeof block
+    })
+    return changed ? { ...slide, blocks } : slide
+  })
+  return { slides: out, replaced }
+}
+
 /** The section of each slide, for the PDF outline. */
 function sectionOf(doc: DeckDoc): Map<string, string> {
   const out = new Map<string, string>()
@@ -95,16 +141,18 @@ function sectionOf(doc: DeckDoc): Map<string, string> {
   return out
 }
 
-export async function runExport(ctx: ActionContext, doc: DeckDoc, input: ExportInput): Promise<{ files: string[]; report: ExportReport }> {
+export async function runExport(ctx: ActionContext, read: DeckDoc, input: ExportInput): Promise<{ files: string[]; report: ExportReport }> {
   for (const field of ['batch', 'merge'] as const) {
     if (input[field] !== undefined) fail('not_implemented', `export.run ${field}: batched hosted export is not built on this instance; export in one call.`, { pointer: `/${field}`, details: { implemented: false } })
   }
-  if (input.excludeShareAlike) fail('not_implemented', 'export.run excludeShareAlike: replacing share-alike pictures with their plate is not built yet; export without it.', { pointer: '/excludeShareAlike', details: { implemented: false } })
+  let doc = read
   const mode = input.mode ?? 'flatten'
   const format = input.format
   const deckId = doc.manifest.id
   const deckDir = ctx.ws.deckDir(deckId)
-  const slides = exportSlides(doc, input.slideIds, input.includeSkipped === true)
+  const chosen = exportSlides(doc, input.slideIds, input.includeSkipped === true)
+  const { slides, replaced } = input.excludeShareAlike ? withoutShareAlike(chosen, deckDir) : { slides: chosen, replaced: [] }
+  if (replaced.length) doc = { ...doc, slides: { ...doc.slides, ...Object.fromEntries(slides.map((s) => [s.id, s])) } }
   const appearances: Appearance[] = input.theme ?? ['light', 'dark']
   const { abs: outDir } = await ctx.outputPath(input.out ?? '.studio/export', '/out')
   mkdirSync(outDir, { recursive: true })
@@ -116,6 +164,8 @@ export async function runExport(ctx: ActionContext, doc: DeckDoc, input: ExportI
   const sections = sectionOf(doc)
   const title = doc.manifest.title
   if (input.includeComments) warnings.push('includeComments: this instance has no comment threads yet, so no comment parts were written.')
+  if (replaced.length) warnings.push(`excludeShareAlike: ${replaced.length} share-alike picture${replaced.length === 1 ? '' : 's'} replaced by the paper plate and credit (${replaced.join(', ')}).`)
+  else if (input.excludeShareAlike) warnings.push('excludeShareAlike: no picture of a share-alike asset is on the slides exported.')
   if (mode === 'flatten' && input.embedFonts) warnings.push('embedFonts applies to native PPTX only; a flattened file carries its text as pictures and needs no fonts.')
   // Files are dated by the deck's last change, not the clock: the same deck exports to the same bytes.
   const date = new Date(doc.manifest.stamps?.updatedAt ?? 0)
@@ -133,7 +183,7 @@ export async function runExport(ctx: ActionContext, doc: DeckDoc, input: ExportI
         deckDir,
         slides,
         appearances: [appearance],
-        scale: 2,
+        scale: input.rasterScale === 3 ? 3 : 2,
         format: 'png',
         outDir: join(ctx.ws.root, '.studio', 'render', deckId),
         root: ctx.ws.root,
@@ -182,11 +232,16 @@ export async function runExport(ctx: ActionContext, doc: DeckDoc, input: ExportI
         baseline: input.baseline ?? 'libreoffice',
         embedFonts: input.embedFonts === true,
         headingsRaster: input.headings === 'raster',
+        fontSet: input.fonts ?? 'standard',
+        svgVector: input.svgVector !== false,
+        pictureScale: input.pictureScale ?? 2,
+        rasterScale: input.rasterScale ?? 'auto',
       })
       bytes = written.bytes
       for (const font of written.report.fonts) fonts.add(font)
       for (const raster of written.report.rasters) rasters.add(raster)
       for (const cannot of new Set(written.report.cannot)) warnings.push(`${name}: ${cannot}`)
+      if (written.report.embedded) measurements[name] = { embeddedFonts: written.report.embedded }
     }
     await writeFileAtomic(path, bytes)
     const page = await pageSize(path, format)

@@ -29,10 +29,24 @@ export function sectionOf(doc: DeckDoc, slideId: string): { sectionIndex: number
   return undefined
 }
 
-/** A slide id not used in the deck: `<base>-<n>` with the first free n (n from 1). */
-export function freeSlideId(doc: DeckDoc, base: string, taken: Set<string> = new Set()): string {
+/**
+ * The mark a page tab leaves in the slide ids it mints: the first four base36 characters of its client
+ * id (lowercased; other characters skipped), or undefined when it has fewer than four.
+ */
+export function clientMark(clientId: string | undefined): string | undefined {
+  const mark = (clientId ?? '').toLowerCase().replace(/[^0-9a-z]/g, '').slice(0, 4)
+  return mark.length === 4 ? mark : undefined
+}
+
+/**
+ * The one rule for a new slide's id: `<base>-<n>` with the first free n (n from 1); a call made by a
+ * page tab (`clientId`) mints `<base>-<n>-<mark>` instead (clientMark), so two tabs adding slides at
+ * once do not reach for the same id.
+ */
+export function freeSlideId(doc: DeckDoc, base: string, taken: Set<string> = new Set(), clientId?: string): string {
+  const mark = clientMark(clientId)
   for (let n = 1; ; n++) {
-    const id = `${base}-${n}`
+    const id = mark ? `${base}-${n}-${mark}` : `${base}-${n}`
     if (!has(doc.slides, id) && !taken.has(id)) return id
   }
 }

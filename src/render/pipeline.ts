@@ -37,7 +37,7 @@ export interface RenderRecord {
   width: number
   height: number
   revision: number
-  scale: 1 | 2
+  scale: 1 | 2 | 3
   format: 'png' | 'jpg'
   hash: string
   reused: boolean
@@ -61,7 +61,8 @@ export interface RenderJob {
   deckDir: string
   slides: Slide[]
   appearances: Appearance[]
-  scale: 1 | 2
+  /** Device pixels per sheet pixel: 1 and 2 for renders, 3 for exports asked for rasterScale 3. */
+  scale: 1 | 2 | 3
   format: 'png' | 'jpg'
   /** The folder images are written to (absolute). */
   outDir: string

@@ -1,6 +1,7 @@
 /**
  * The contract test: generated from the table, it walks every implemented action offered on more
- * than one of the command line, MCP and HTTP, and holds that they behave identically:
+ * than one of the command line, MCP and HTTP, and holds that they behave identically (the page's
+ * window transport too, `POST /api/window/<id>`, for the actions offered in the page):
  *
  * - the HTTP operation, the MCP tool and the CLI command exist, with the table's input schema;
  * - the action's example (valid against the fixture workspace) succeeds on each, from identical copies
@@ -80,6 +81,13 @@ const exampleOf = (action: Action): Record<string, unknown> =>
   NETWORKED.has(action.id) ? { ...action.example, url: `${pageOrigin}${new URL(String(action.example!.url)).pathname}` } : action.example!
 const envOf = (action: Action): Record<string, string> => (NETWORKED.has(action.id) ? { STUDIO_FETCH_ALLOW_PRIVATE: '127.0.0.1' } : {})
 
+/**
+ * Examples a rule refuses for the contract's caller, an agent (`agent:contract`) on every transport:
+ * presence.follow is refused for agents (spec: "refused for ... agents"). The contract then holds that
+ * every transport refuses it the same way.
+ */
+const REFUSED_FOR_AGENTS = new Map<string, { status: number; code: string }>([['presence.follow', { status: 403, code: 'forbidden' }]])
+
 async function viaCli(dir: string, action: Action, input: Record<string, unknown>): Promise<Outcome> {
   const r = await studio(dir, [...parseForm(action.cli!).path, '--input', JSON.stringify(input), '--json'], { env: { STUDIO_AUTHOR: AUTHOR, ...envOf(action) } })
   if (r.code === 0) {
@@ -100,6 +108,22 @@ async function viaHttp(server: Served, dir: string, action: Action, input: Recor
   const json = (await response.body.json()) as any
   if (response.statusCode === 200) {
     conforms(action, 'HTTP', json)
+    return { ok: true, result: normalize(json, dir) }
+  }
+  assert.equal(json.status, response.statusCode)
+  return { ok: false, status: json.status, code: json.code, pointer: json.pointer }
+}
+
+/** The page's window transport: the same server, `POST /api/window/<id>` (without a tab id the call is like any other). */
+async function viaWindow(server: Served, dir: string, action: Action, input: Record<string, unknown>): Promise<Outcome> {
+  const response = await request(`${server.url}/api/window/${action.id}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-studio-author': AUTHOR },
+    body: JSON.stringify(input),
+  })
+  const json = (await response.body.json()) as any
+  if (response.statusCode === 200) {
+    conforms(action, 'the window transport', json)
     return { ok: true, result: normalize(json, dir) }
   }
   assert.equal(json.status, response.statusCode)
@@ -182,8 +206,8 @@ describe('one contract for the command line, MCP and HTTP', () => {
   })
 
   for (const action of covered) {
-    it(`${action.id}: the example succeeds with a result fitting its schema, same outcome, same unknown_field, same 409 on ${[...action.transportSet].filter((t) => t !== 'P').join(' ')}`, async () => {
-      const transports = (['C', 'M', 'H'] as const).filter((t) => action.transportSet.has(t) && (t !== 'M' || action.mcp) && (t !== 'C' || action.cli))
+    it(`${action.id}: the example succeeds with a result fitting its schema, same outcome, same unknown_field, same 409 on ${[...action.transportSet].join(' ')}`, async () => {
+      const transports = (['C', 'M', 'H', 'P'] as const).filter((t) => action.transportSet.has(t) && (t !== 'M' || action.mcp) && (t !== 'C' || action.cli))
       const outcomes: Record<string, Outcome> = {}
       const deltas: Record<string, number> = {}
       const unknown: Record<string, Outcome> = {}
@@ -203,7 +227,9 @@ describe('one contract for the command line, MCP and HTTP', () => {
               ? (input: Record<string, unknown>) => viaCli(dir, action, input)
               : t === 'H'
                 ? async (input: Record<string, unknown>) => viaHttp((server ??= await serve(dir, [], { env: envOf(action) })), dir, action, input)
-                : async (input: Record<string, unknown>) => viaMcp((client ??= await mcpClient(dir, envOf(action))), dir, action, input)
+                : t === 'P'
+                  ? async (input: Record<string, unknown>) => viaWindow((server ??= await serve(dir, [], { env: envOf(action) })), dir, action, input)
+                  : async (input: Record<string, unknown>) => viaMcp((client ??= await mcpClient(dir, envOf(action))), dir, action, input)
           unknown[t] = await run(badInput)
           if (takesRevision) stale[t] = await run(staleInput)
           outcomes[t] = await run(example)
@@ -215,7 +241,9 @@ describe('one contract for the command line, MCP and HTTP', () => {
       }
       const [first, ...rest] = transports
       // The example is the action's documentation: it must work as written on the fixture.
-      assert.ok(outcomes[first].ok, `${action.id}: the example fails on ${first}: ${JSON.stringify(outcomes[first])}`)
+      const refusal = REFUSED_FOR_AGENTS.get(action.id)
+      if (refusal) assert.deepEqual(outcomes[first], { ok: false, status: refusal.status, code: refusal.code, pointer: '/clientId' }, `${action.id}: refused for an agent`)
+      else assert.ok(outcomes[first].ok, `${action.id}: the example fails on ${first}: ${JSON.stringify(outcomes[first])}`)
       for (const t of rest) {
         assert.deepEqual(outcomes[t], outcomes[first], `${action.id}: ${t} vs ${first} outcome`)
         assert.equal(deltas[t], deltas[first], `${action.id}: commits on ${t} vs ${first}`)

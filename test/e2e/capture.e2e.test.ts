@@ -249,7 +249,7 @@ describe('asset.capture', () => {
     const started = Date.now()
     const r = await studio(ws.dir, ['asset', 'capture', `http://127.0.0.1:${port}/hang`, '--theme', 'light', '--id', 'slow', '--json'], { env: { ...allow, STUDIO_CAPTURE_TIMEOUT_MS: '2000' } })
     assert.deepEqual([r.json?.code, r.json?.message], ['fetch_failed', 'Capturing "127.0.0.1" did not finish within 2 s.'], r.stdout)
-    assert.ok(Date.now() - started < 10_000, `took ${Date.now() - started} ms`)
+    assert.ok(Date.now() - started < 30_000, `a page that never answers ended after ${Date.now() - started} ms`)
     assert.equal(await commitCount(ws.git), before)
     await clean()
   })

@@ -73,7 +73,7 @@ describe('logo actions', () => {
         const marks = [1, 2, 3].map((n) => ({ slug: `slow${n}`, title: `Slow ${n}`, variants: { default: `svg/slow-${n}.svg` } }))
         return res.writeHead(200).end(JSON.stringify({ marks }))
       }
-      if (url.startsWith('/svg/slow-')) return void setTimeout(() => res.writeHead(200).end(svg('#000')), 6000).unref()
+      if (url.startsWith('/svg/slow-')) return void setTimeout(() => res.writeHead(200).end(svg('#000')), 60_000).unref()
       const drawings: Record<string, string> = {
         '/svg/acme.svg': svg('#c0392b', ' onload="alert(1)"').replace('<rect', '<script>alert(1)</script><rect'),
         '/svg/acme-mono.svg': svg('#000000'),
@@ -304,7 +304,7 @@ describe('logo actions', () => {
       const started = Date.now()
       const r = await studio(other.dir, ['logo', 'refresh', '--json'], { env: refreshEnv({ STUDIO_LOGO_CATALOGUE_URL: `${base}/slow.json`, STUDIO_LOGO_REFRESH_BUDGET_MS: '1500' }) })
       assert.equal(r.code, 0, r.stdout + r.stderr)
-      assert.ok(Date.now() - started < 5500, 'the slow drawings were not waited for')
+      assert.ok(Date.now() - started < 30_000, 'the slow drawings (a minute each) were not waited for')
       assert.deepEqual(r.json.progress, { done: 0, total: 3 })
       assert.match(r.json.lastFailure, /budget of 1.5 s ran out after 0 of 3/)
     } finally {

@@ -157,7 +157,8 @@ describe(`every HTTP action fuzzed with its own schema (${RUNS} inputs each, see
           }
           assert.ok(error.code && error.code in ERROR_CODES, `${action.id}: an error without a known code: ${text.slice(0, 300)}`)
           assert.equal(error.status, status)
-          assert.ok(status < 500 || status === 501, `${action.id} answered ${status} ${error.code}: ${error.message} for ${JSON.stringify(body).slice(0, 300)}`)
+          // 503 switched_off is a kill switch an earlier input turned on (admin.flag), answered on purpose.
+          assert.ok(status < 500 || status === 501 || (status === 503 && error.code === 'switched_off'), `${action.id} answered ${status} ${error.code}: ${error.message} for ${JSON.stringify(body).slice(0, 300)}`)
           // A built action answers 501 only for a part of it that is not built, by name: the input member's
           // pointer and details.implemented false (hosted uploads, batched export...), never by accident.
           if (status === 501 && action.implemented) {
@@ -166,7 +167,9 @@ describe(`every HTTP action fuzzed with its own schema (${RUNS} inputs each, see
         }),
         { numRuns: RUNS, seed: SEED, endOnFailure: true },
       ).catch((error: Error) => {
-        failures.push(`${action.id}: ${error.message.split('\n').slice(0, 6).join(' | ')}`)
+        // fast-check's message names the counterexample; the assertion that failed is its cause.
+        const cause = (error as Error & { cause?: unknown }).cause
+        failures.push(`${action.id}: ${error.message.split('\n').slice(0, 6).join(' | ')}${cause ? ` | cause: ${String(cause instanceof Error ? cause.message : cause).slice(0, 400)}` : ''}`)
         throw error
       })
     })

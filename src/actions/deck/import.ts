@@ -420,7 +420,7 @@ export const importRun = defineAction({
     const slideIds: string[] = []
 
     for (const draft of drafts) {
-      const id = freeSlideId(doc, IMPORT_LAYOUT, takenSlides)
+      const id = freeSlideId(doc, IMPORT_LAYOUT, takenSlides, ctx.clientId)
       takenSlides.add(id)
       const blocks: Block[] = []
       if (draft.title !== undefined) blocks.push({ id: 'title', kind: 'heading', slot: 'title', text: draft.title })

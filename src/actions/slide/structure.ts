@@ -15,9 +15,9 @@ import { checkSlide, checkSlideIds, insertRun, landing, sectionIdOf, slideAssets
 
 const Sections = arr(ref('Section'), { description: 'The section list after the write.' })
 
-/** The id a new slide gets: the one asked for (409 when taken), else `<layout>-<n>` with the first free n. */
-function newSlideId(doc: DeckDoc, layout: string, asked: string | undefined, pointer: string): string {
-  if (asked === undefined) return freeSlideId(doc, layout)
+/** The id a new slide gets: the one asked for (409 when taken), else `<layout>-<n>` with the first free n (a tab's mark after it). */
+function newSlideId(doc: DeckDoc, layout: string, asked: string | undefined, pointer: string, clientId: string | undefined): string {
+  if (asked === undefined) return freeSlideId(doc, layout, new Set(), clientId)
   if (has(doc.slides, asked)) fail('id_taken', `Deck "${doc.manifest.id}" already has a slide "${asked}".`, { pointer })
   return asked
 }
@@ -55,7 +55,7 @@ export const slideInsert = defineAction({
       ctx,
       (doc) => {
         const at = landing(doc, input)
-        id = newSlideId(doc, input.slide.layout, input.slide.id, '/slide/id')
+        id = newSlideId(doc, input.slide.layout, input.slide.id, '/slide/id', ctx.clientId)
         const slide = { ...structuredClone(input.slide), id }
         checkSlide(slide, '/slide')
         doc.slides[id] = slide
@@ -156,7 +156,7 @@ export const slideNew = defineAction({
       ctx,
       (doc) => {
         const at = landing(doc, input)
-        id = newSlideId(doc, input.layout, input.id, '/id')
+        id = newSlideId(doc, input.layout, input.id, '/id', ctx.clientId)
         doc.slides[id] = blankSlide(id, input.layout)
         insertRun(doc, at, [id], isSectionHeader(doc))
       },
@@ -193,7 +193,7 @@ export const slideDuplicate = defineAction({
         const originals = [...input.slideIds].sort((a, b) => (order.get(a) ?? 0) - (order.get(b) ?? 0))
         const last = originals[originals.length - 1]
         for (const from of originals) {
-          const id = freeSlideId(doc, doc.slides[from].layout)
+          const id = freeSlideId(doc, doc.slides[from].layout, new Set(), ctx.clientId)
           doc.slides[id] = { ...structuredClone(doc.slides[from]), id }
           copies.push({ id, from })
         }
@@ -267,7 +267,7 @@ export const slideImport = defineAction({
         const at = landing(doc, input)
         const renamed = new Map<string, string>()
         for (const from of input.slideIds) {
-          const id = has(doc.slides, from) ? freeSlideId(doc, source.slides[from].layout, new Set(input.slideIds)) : from
+          const id = has(doc.slides, from) ? freeSlideId(doc, source.slides[from].layout, new Set(input.slideIds), ctx.clientId) : from
           if (id !== from) renamed.set(from, id)
           doc.slides[id] = { ...structuredClone(source.slides[from]), id }
           slides.push({ id, from, renamed: id !== from })

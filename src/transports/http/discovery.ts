@@ -147,6 +147,7 @@ const ERROR_RESPONSES: Record<number, [string, string]> = {
   500: ['InternalError', 'Renderer, codec or storage failure; the deck is unchanged.'],
   501: ['NotImplemented', 'The action is declared in the table but not built on this instance (implemented: false).'],
   502: ['BadGateway', 'A URL the server fetched (a bundle\'s fromUrl) did not deliver; the body never echoes what it answered.'],
+  503: ['ServiceUnavailable', 'A kill switch (admin.flag) has turned the capability off; details.flag names it. Nothing was written.'],
 }
 
 function errorResponses(): Record<string, unknown> {
@@ -260,7 +261,8 @@ function actionOperation(action: Action, schemas: Record<string, Schema>): Recor
     },
     responses: {
       '200': { description: 'The normalized result; no re-read needed.', content: { 'application/json': { schema: liftDefs(action.output, schemas) } } },
-      ...errorRefs([400, 401, 403, 404, ...(action.mutates ? [409] : []), 413, 500, 501]),
+      // Presence actions stop while the `presence` kill switch is on (503 switched_off).
+      ...errorRefs([400, 401, 403, 404, ...(action.mutates ? [409] : []), 413, 500, 501, ...(action.group === 'presence' ? [503] : [])]),
     },
     'x-studio-implemented': action.implemented,
     'x-studio-milestone': action.milestone,

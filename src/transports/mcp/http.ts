@@ -19,10 +19,24 @@ import { toStudioError } from '../../core/errors.js'
 import type { Workspace } from '../../store/workspace.js'
 import { createMcpServer, refreshTools } from './server.js'
 
+/** What the page's rooms (src/realtime/room.ts) offer MCP sessions. */
+export interface McpRoomHooks {
+  /** Whether a page is attached to the deck. */
+  attached(deckId: string | undefined): boolean
+  /** Sends `goto` to the deck's pages; `agentKey` names the session's roster entry, which moves too. */
+  goto(deckId: string, slideId: string, agentKey: string): number
+  /** A session bound to a deck enters its roster as an agent, and leaves it when it closes. */
+  agentJoin(key: string, deckId: string, author: string): void
+  agentLeave(key: string): void
+}
+
 export interface McpHttpOptions {
   ws: Workspace
   defaultDeck?: string
-  pageAttached?: () => boolean
+  /** Whether a page is attached to the session's deck, where no room hooks are given. */
+  pageAttached?: (deckId?: string) => boolean
+  /** The page's rooms: deck_goto_slide is listed while one of the session deck's pages is attached. */
+  room?: McpRoomHooks
 }
 
 /** What the initialize request binds for the session's life: deck (?deck=), author (x-studio-author), force (?force=1 or x-studio-force: 1, as on plain HTTP). */
@@ -35,6 +49,8 @@ export interface McpBinding {
 interface McpHttpSession {
   transport: StreamableHTTPServerTransport
   server: Server
+  /** The deck bound at initialize (or the server's default). */
+  deck?: string
 }
 
 /** A JSON-RPC error answer outside any session (the SDK's own answers have the same shape). */
@@ -82,23 +98,30 @@ export class McpHttpHandler {
   }
 
   private async open(req: IncomingMessage, res: ServerResponse, body: unknown, binding: McpBinding): Promise<void> {
+    const deck = binding.deck ?? this.options.defaultDeck
+    const { room } = this.options
+    // The session's roster key: never its session id, which the roster would show to every page.
+    const agentKey = randomUUID()
     const server = createMcpServer({
       ws: this.options.ws,
-      deck: binding.deck ?? this.options.defaultDeck,
+      deck,
       author: binding.author,
       force: binding.force,
-      pageAttached: this.options.pageAttached,
+      pageAttached: () => (room ? room.attached(deck) : (this.options.pageAttached?.(deck) ?? false)),
+      ...(room ? { gotoSlide: (deckId: string, slideId: string) => void room.goto(deckId, slideId, agentKey) } : {}),
     })
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       enableJsonResponse: false,
       onsessioninitialized: (id) => {
-        this.sessions.set(id, { transport, server })
+        this.sessions.set(id, { transport, server, deck })
+        if (room && deck) room.agentJoin(agentKey, deck, principalFor(binding.author, 'M').author)
       },
     })
     // Set before connect(): the SDK chains it ahead of the server's own close handling.
     transport.onclose = () => {
       if (transport.sessionId) this.sessions.delete(transport.sessionId)
+      room?.agentLeave(agentKey)
     }
     await server.connect(transport)
     try {
@@ -109,9 +132,9 @@ export class McpHttpHandler {
     }
   }
 
-  /** Tells every session the tool list changed (a page attached or detached). */
-  async refreshTools(): Promise<void> {
-    await Promise.all([...this.sessions.values()].map((s) => refreshTools(s.server)))
+  /** Tells the sessions bound to a deck (every session when none is named) that the tool list changed (a page attached or detached). */
+  async refreshTools(deckId?: string): Promise<void> {
+    await Promise.all([...this.sessions.values()].filter((s) => deckId === undefined || s.deck === deckId).map((s) => refreshTools(s.server)))
   }
 
   /** Closes every session (on shutdown): streams end, listeners go, the map empties. */
