@@ -60,7 +60,8 @@ module.exports = new Proxy(function () {}, {
 }
 
 await build({
-  entryPoints: { cli: join(root, 'src/cli.ts') },
+  // merge-driver: `studio merge driver` without oclif (git starts it once per file it merges).
+  entryPoints: { cli: join(root, 'src/cli.ts'), 'merge-driver': join(root, 'src/merge-driver-entry.ts') },
   plugins: [lazyOclifDeps],
   logOverride: { 'unsupported-require-call': 'silent' },
   outdir: dist,
