@@ -38,28 +38,10 @@ export interface DeckDoc {
   slides: Record<string, Slide>
   versions: { n: number; author: string; note: string; revision: number; at: string }[]
 }
-export interface Box {
-  x: number
-  y: number
-  w: number
-  h: number
-}
-export interface ViewItem {
-  id: string
-  kind: string
-  box: Box
-  slot?: string
-  field?: string
-  pointer: string
-  angle: number
-  flip: { h: boolean; v: boolean }
-  z?: number
-  group?: string
-  locked: boolean
-  label: string
-  alt: string
-  missingAlt: boolean
-}
+/** The view's types are the server's (src/render/view.ts): type-only, so nothing of the renderer reaches the page's bundle. */
+export type { Box } from '../layout/boxes.js'
+export type { ViewItem } from '../render/view.js'
+import type { ViewItem } from '../render/view.js'
 export interface SlideView {
   id: string
   html: string

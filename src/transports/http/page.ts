@@ -22,6 +22,7 @@ import { fail } from '../../core/errors.js'
 import { arr, int, obj, oneOf, openObj, opt, SlideId } from '../../model/schema.js'
 import { orderedSlides, type DeckDoc } from '../../model/deck.js'
 import { packageRoot, type Workspace } from '../../store/workspace.js'
+import { ASSET_MIME } from '../../render/mime.js'
 import { BODY_LIMIT, pathSegment, readBody } from './edge.js'
 
 const DECK_RE = /^[a-z0-9]+(?:-[a-z0-9]+)*$/
@@ -30,18 +31,10 @@ const SLIDE_RE = /^[A-Za-z0-9][A-Za-z0-9_-]*$/
 export const CLIENT_RE = /^[a-z0-9]{12}$/
 
 const MIME: Record<string, string> = {
+  ...ASSET_MIME,
   '.js': 'text/javascript; charset=utf-8',
   '.css': 'text/css; charset=utf-8',
   '.map': 'application/json; charset=utf-8',
-  '.png': 'image/png',
-  '.jpg': 'image/jpeg',
-  '.jpeg': 'image/jpeg',
-  '.webp': 'image/webp',
-  '.gif': 'image/gif',
-  '.svg': 'image/svg+xml',
-  '.avif': 'image/avif',
-  '.woff2': 'font/woff2',
-  '.woff': 'font/woff',
   '.pptx': 'application/vnd.openxmlformats-officedocument.presentationml.presentation',
   '.pdf': 'application/pdf',
   '.zip': 'application/zip',
