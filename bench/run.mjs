@@ -666,3 +666,6 @@ function marpMarkdown(deckDir, order) {
   const { benchPage } = await import('./page.mjs')
   await benchPage()
 }
+
+// ---- Scale (issue 12): the four calls at 95 and 1,415 slides (bench/scale.mjs, runnable alone).
+await (await import('./scale.mjs')).scaleBench()

@@ -24,6 +24,8 @@ export default class Mcp extends Command {
     try {
       const ws = Workspace.find({ root: flags.root })
       if (flags.deck !== undefined && !ws.deckExists(flags.deck)) fail('not_found', `No deck "${flags.deck}" in ${ws.decksDir}.`)
+      // A long-lived process: decks stay cached between calls, checked against the files before each use.
+      ;(await import('../src/store/deck-cache.js')).enableDeckCache()
       const { createMcpServer } = await import('../src/transports/mcp/server.js')
       const { StdioServerTransport } = await import('@modelcontextprotocol/sdk/server/stdio.js')
       const server = createMcpServer({ ws, deck: flags.deck, author: flags.author, force: flags.force })

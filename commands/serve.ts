@@ -36,6 +36,8 @@ export default class Serve extends Command {
       const ws = Workspace.find({ root: flags.root })
       if (flags.deck && !ws.deckExists(flags.deck)) fail('not_found', `No deck "${flags.deck}" in ${ws.decksDir}.`)
       const deck = flags.deck ?? (await ws.defaultDeckId().catch(() => undefined))
+      // A long-lived process: decks stay cached between calls, checked against the files before each use.
+      ;(await import('../src/store/deck-cache.js')).enableDeckCache()
       const { startServer } = await import('../src/transports/http/server.js')
       const running = await startServer({
         ws,

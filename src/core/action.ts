@@ -5,7 +5,7 @@
  * written twice. An action without `run` is declared but not built: every transport answers 501
  * and its description says `implemented: false`.
  */
-import type { Schema } from '../model/schema.js'
+import { BaseTag, type Schema } from '../model/schema.js'
 import type { DeckDoc } from '../model/deck.js'
 import type { Workspace } from '../store/workspace.js'
 import type { Principal } from './principal.js'
@@ -150,8 +150,12 @@ export function defineAction<I = any, O = any>(spec: ActionSpec<I, O>): Action<I
   if (!/^[a-z]+(\.[a-z][A-Za-z]*)+$/.test(spec.id)) throw new Error(`${spec.id}: action ids are <group>.<name>`)
   if (spec.mcp !== null && !letters.includes('M')) throw new Error(`${spec.id}: an MCP name without the M transport`)
   if (spec.cli !== null && !letters.includes('C')) throw new Error(`${spec.id}: a CLI form without the C transport`)
+  const properties = spec.input.properties as Record<string, Schema> | undefined
+  // Beside every baseRevision, the optional baseTag (the revision guard's version tag).
+  const input = properties?.baseRevision && !properties.baseTag ? { ...spec.input, properties: { ...properties, baseTag: BaseTag } } : spec.input
   return {
     ...spec,
+    input,
     transportSet: new Set(letters as TransportLetter[]),
     implemented: typeof spec.run === 'function',
   }

@@ -18,7 +18,10 @@ import type { DeckDoc } from '../model/deck.js'
 import { documentIssues, validationSchema } from '../model/check.js'
 import { normalizeDoc } from '../model/normalize.js'
 import { deckAssetIds } from '../model/assets.js'
-import { docFiles, listFiles, readDeckFolder } from '../store/decks.js'
+import { changedDocFiles, listFiles } from '../store/decks.js'
+import { canonicalJson } from '../store/canonical.js'
+import { committedDeck, noteServed, ownCommit, readBeforeMove, readDeck } from '../store/deck-cache.js'
+import { plainDoc, stateOf, type DeckState } from '../store/deck-state.js'
 import { withLocks } from '../store/lock.js'
 import { leaseOf } from '../store/leases.js'
 import { applyChanges, repair, repairPending, type FileChange } from '../store/transaction.js'
@@ -67,6 +70,8 @@ export async function dispatch(action: Action, input: Record<string, unknown>, o
   return call.run()
 }
 
+const taggedAnswers = new WeakMap<object, { tag: string; out: object }>()
+
 interface StagedDeck {
   doc: DeckDoc | null
   preserve?: boolean
@@ -85,6 +90,8 @@ class Call implements ActionContext {
   private readonly afterFns: ((c: { revision?: number }) => void)[] = []
   private readonly cleanups: (() => Promise<unknown> | void)[] = []
   private readonly loaded = new Map<string, DeckDoc>()
+  /** The states of decks this call committed. */
+  private readonly written = new Map<string, DeckState>()
   private targetId: string | undefined
   private heldKeys: string[] = []
   private resolvedDeck: string | undefined
@@ -123,7 +130,7 @@ class Call implements ActionContext {
     const hit = this.loaded.get(deckId)
     if (hit) return hit
     if (!this.ws.deckExists(deckId)) fail('not_found', `No deck "${deckId}".`)
-    const doc = await readDeckFolder(this.ws.deckDir(deckId), `decks/${deckId}`)
+    const doc = (await readDeck(this.ws, deckId)).doc()
     this.loaded.set(deckId, doc)
     return doc
   }
@@ -210,7 +217,7 @@ class Call implements ActionContext {
   private async runLocked(): Promise<CallResult> {
     if (!this.action.mutates) {
       const result = await this.action.run!(this, this.input)
-      return { result, notes: this.notes }
+      return { result: this.tagged(result, this.resolvedDeck), notes: this.notes }
     }
     this.targetId = await this.guardedDeck()
     this.heldKeys = [...(this.targetId ? [deckKey(this.targetId)] : []), ...((await this.action.locks?.(this.input)) ?? [])]
@@ -219,11 +226,19 @@ class Call implements ActionContext {
       if (this.targetId) {
         this.note(await repair(this.ws, deckKey(this.targetId)))
         const current = await this.load(this.targetId)
-        this.guard(current)
+        await this.guard(current)
       }
       const produced = await this.action.run!(this, this.input)
       return this.commit(produced)
     })
+  }
+
+  /** `{ currentTag }` of a document a refusal carries (and notes it given out). */
+  private currentTag(current: DeckDoc): { currentTag?: string } {
+    const tag = stateOf(current)?.tag()
+    if (!tag) return {}
+    noteServed(this.ws, tag)
+    return { currentTag: tag }
   }
 
   /** A write that changes a slide another author leased is refused unless forced (whatever named it). */
@@ -234,20 +249,55 @@ class Call implements ActionContext {
       // Like a stale revision, the refusal carries the current document, so the caller need not re-read.
       throw new StudioError('leased', `Slide "${slideId}" is leased by ${lease.author} until ${lease.until}. Retry with force to write anyway.`, {
         holder: { author: lease.author, until: lease.until, slideId },
-        ...(current ? { currentRevision: current.manifest.revision, current } : {}),
+        ...(current ? { currentRevision: current.manifest.revision, ...this.currentTag(current), current: plainDoc(current) } : {}),
       })
     }
   }
 
-  private guard(current: DeckDoc) {
+  /**
+   * The revision guard. A stale baseRevision, or a baseTag that is not the current content's, answers
+   * 409 with the current document. In a long-lived process whose checkout moved (a branch switch, a
+   * reset: docs/storage.md), a write naming only a revision is refused too unless that content was
+   * given out since the move: the same number may name another branch's content.
+   */
+  private async guard(current: DeckDoc) {
     const base = this.input.baseRevision
-    if (typeof base !== 'number') return
-    if (base !== current.manifest.revision) {
-      throw new StudioError('stale_revision', `baseRevision ${base} is stale: deck "${current.manifest.id}" is at revision ${current.manifest.revision}. Re-read and retry.`, {
-        currentRevision: current.manifest.revision,
-        current,
-      })
+    const baseTag = this.input.baseTag
+    if (typeof base !== 'number' && typeof baseTag !== 'string') return
+    const state = stateOf(current)
+    const id = current.manifest.id
+    const revision = current.manifest.revision
+    const stale = (message: string): never => {
+      const tag = state?.tag()
+      if (tag) noteServed(this.ws, tag)
+      throw new StudioError('stale_revision', message, { currentRevision: revision, ...(tag ? { currentTag: tag } : {}), current: plainDoc(current) })
     }
+    if (typeof base === 'number' && base !== revision) stale(`baseRevision ${base} is stale: deck "${id}" is at revision ${revision}. Re-read and retry.`)
+    if (typeof baseTag === 'string' && state && baseTag !== state.tag()) {
+      stale(`baseTag ${baseTag} is stale: deck "${id}" changed since that read (it is at revision ${revision}, tag ${state.tag()}). Re-read and retry.`)
+    }
+    if (typeof baseTag !== 'string' && state && (await readBeforeMove(this.ws, () => state.tag()))) {
+      stale(
+        `The checkout moved (a branch switch or a reset) after deck "${id}" was last read here: baseRevision ${base} may name another branch's revision ${revision}. Re-read (or send the tag of your read as baseTag / If-Match) and retry.`,
+      )
+    }
+  }
+
+  /** Adds the deck's version tag beside the revision of a result that reports the deck's current revision. */
+  private tagged(result: unknown, deckId: string | undefined): unknown {
+    if (!result || typeof result !== 'object' || Array.isArray(result) || !('revision' in result) || 'tag' in result || !deckId) return result
+    const state = this.written.get(deckId) ?? (this.loaded.has(deckId) ? stateOf(this.loaded.get(deckId)!) : undefined)
+    if (!state || state.manifest.revision !== (result as { revision: unknown }).revision) return result
+    const tag = state.tag()
+    noteServed(this.ws, tag)
+    if (!Object.isFrozen(result)) return { ...(result as object), tag }
+    // A frozen answer (kept with the deck's state, as deck.info's) stays one object with its tag, so a
+    // transport may keep its serialization.
+    const hit = taggedAnswers.get(result)
+    if (hit?.tag === tag) return hit.out
+    const out = Object.freeze({ ...(result as object), tag })
+    taggedAnswers.set(result, { tag, out })
+    return out
   }
 
   private async commit(produced: unknown): Promise<CallResult> {
@@ -284,18 +334,20 @@ class Call implements ActionContext {
     for (const dir of this.removedDirs) {
       for (const rel of await listFiles(join(this.ws.root, dir))) changes.push({ rel: `${dir}/${rel}`, content: null })
     }
+    const writtenDocs = new Map<string, { before: DeckState | undefined; files: Map<string, string | null> }>()
     for (const [deckId, staged] of this.decks) {
       if (!this.heldKeys.includes(deckKey(deckId))) extraKeys.push(deckKey(deckId))
       const folder = `decks/${deckId}`
-      const before = this.loaded.get(deckId) ?? (this.ws.deckExists(deckId) ? await readDeckFolder(this.ws.deckDir(deckId), `decks/${deckId}`) : null)
+      const before = this.loaded.get(deckId) ?? (this.ws.deckExists(deckId) ? await this.load(deckId) : null)
+      const beforeState = before ? stateOf(before) : undefined
       befores.set(deckId, before)
-      const oldFiles = before ? docFiles(before) : new Map<string, string>()
       if (staged.doc === null) {
         // Removing a deck removes every slide: each must be free of other authors' leases.
         for (const slideId of before ? Object.keys(before.slides) : []) this.checkLease(deckId, slideId, before)
         for (const rel of await listFiles(this.ws.deckDir(deckId))) changes.push({ rel: `${folder}/${rel}`, content: null })
         finalDocs.set(deckId, null)
         changedDecks.add(deckId)
+        writtenDocs.set(deckId, { before: beforeState, files: new Map() })
         continue
       }
       const next = normalizeDoc(staged.doc)
@@ -303,11 +355,11 @@ class Call implements ActionContext {
         next.manifest.revision = before.manifest.revision
         next.manifest.stamps = before.manifest.stamps
       }
-      // What is on disk when the files are written: nothing, if this call empties the folder first.
-      const onDisk = removedDirs.has(folder) ? new Map<string, string>() : oldFiles
-      const differs = (files: Map<string, string>) =>
-        !before || [...files].some(([rel, text]) => onDisk.get(rel) !== text) || [...onDisk.keys()].some((rel) => !files.has(rel))
-      if (!differs(docFiles(next)) && !removedDirs.has(folder) && !touchedDecks.has(deckId)) {
+      // A folder this call empties first is written whole; else only the files that differ.
+      const emptied = removedDirs.has(folder)
+      const against = emptied ? undefined : beforeState
+      const files = changedDocFiles(against, next, { manifestText: Boolean(staged.preserve) })
+      if (before && !emptied && !touchedDecks.has(deckId) && files.size === 0) {
         // Nothing changed: no new revision, no commit (a value set to itself, aligned blocks aligned again).
         finalDocs.set(deckId, next)
         continue
@@ -315,18 +367,18 @@ class Call implements ActionContext {
       if (!staged.preserve) {
         next.manifest.revision = before ? before.manifest.revision + 1 : next.manifest.revision
         next.manifest.stamps = { createdAt: before?.manifest.stamps.createdAt ?? next.manifest.stamps?.createdAt ?? now, updatedAt: now }
+        files.set('deck.json', canonicalJson(next.manifest))
       }
-      const newFiles = docFiles(next)
-      const changedSlides = [...newFiles.keys()].filter((rel) => rel.startsWith('slides/') && oldFiles.get(rel) !== newFiles.get(rel)).map((rel) => rel.slice(7, -5))
-      const removedSlides = [...oldFiles.keys()].filter((rel) => rel.startsWith('slides/') && !newFiles.has(rel)).map((rel) => rel.slice(7, -5))
-      for (const slideId of [...changedSlides, ...removedSlides]) this.checkLease(deckId, slideId, before)
-      const [issue] = await documentIssues(next, changedSlides, { assets: () => deckAssetIds(this.ws, deckId, this.files, this.copies, this.removedDirs) })
+      const changedSlides: string[] = []
+      for (const [rel, text] of files) if (rel.startsWith('slides/')) changedSlides.push(rel.slice(7, -5))
+      for (const slideId of changedSlides) this.checkLease(deckId, slideId, before)
+      const [issue] = await documentIssues(next, changedSlides.filter((id) => files.get(`slides/${id}.json`) !== null), { assets: () => deckAssetIds(this.ws, deckId, this.files, this.copies, this.removedDirs) })
       if (issue) fail(issue.code ?? 'invalid_input', `The resulting deck would be invalid: ${issue.pointer} ${issue.message}.`, { pointer: issue.pointer, path: issue.path })
       revisions[deckId] = next.manifest.revision
       finalDocs.set(deckId, next)
       changedDecks.add(deckId)
-      for (const [rel, text] of newFiles) if (onDisk.get(rel) !== text) changes.push({ rel: `${folder}/${rel}`, content: text })
-      for (const rel of onDisk.keys()) if (!newFiles.has(rel)) changes.push({ rel: `${folder}/${rel}`, content: null })
+      for (const [rel, text] of files) changes.push({ rel: `${folder}/${rel}`, content: text })
+      writtenDocs.set(deckId, { before: beforeState, files })
     }
     changes.push(...extraChanges)
     // A later change to the same path wins (a staged file over a copied one, a rewrite over a removal).
@@ -364,6 +416,14 @@ class Call implements ActionContext {
     if (byPath.size && extraKeys.length) await withLocks(this.lockDir, extraKeys, write)
     else if (byPath.size) await write()
     else if (this.decks.size || this.files.size || this.copies.length) this.note('Nothing changed: no new revision, no commit.')
+    if (byPath.size) {
+      // The commit landed: this process's cached decks become what it wrote (no file read back).
+      ownCommit(this.ws)
+      for (const [deckId, written] of writtenDocs) {
+        const after = committedDeck(this.ws, deckId, written.before, finalDocs.get(deckId) ?? null, written.files)
+        if (after) this.written.set(deckId, after)
+      }
+    }
 
     for (const fn of this.afterFns) fn({ revision })
     for (const [deckId, doc] of finalDocs) {
@@ -373,7 +433,7 @@ class Call implements ActionContext {
     if (result && typeof result === 'object' && !Array.isArray(result) && revision !== undefined && !('revision' in result)) {
       result = { ...(result as object), revision }
     }
-    return { result, notes: this.notes }
+    return { result: this.tagged(result, primary), notes: this.notes }
   }
 
   /**
@@ -389,7 +449,7 @@ class Call implements ActionContext {
     for (const deckId of touched) {
       const final = finalDocs.has(deckId) ? finalDocs.get(deckId) : undefined
       if (final === null) continue
-      const before = this.loaded.get(deckId) ?? (this.ws.deckExists(deckId) ? await readDeckFolder(this.ws.deckDir(deckId), `decks/${deckId}`) : null)
+      const before = this.loaded.get(deckId) ?? (this.ws.deckExists(deckId) ? await this.load(deckId) : null)
       if (before?.manifest.trashedAt && (final === undefined || final.manifest.trashedAt)) {
         fail('read_only', `Deck "${deckId}" is in the trash and cannot be changed; restore it first (studio deck restore ${deckId}).`, {
           currentRevision: before.manifest.revision,

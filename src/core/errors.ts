@@ -79,7 +79,7 @@ export const ERROR_DOCS: Record<ErrorCode, string> = {
   forbidden: 'The caller lacks the capability for this action.',
   read_only: 'The target cannot be changed: a shipped template, a trashed deck, or the package folder when no workspace was found (run `studio init`).',
   not_found: 'An id names nothing: deck, slide, block, template, version or action.',
-  stale_revision: '`baseRevision` is not the current revision; `currentRevision` and `current` (the document) are attached. Nothing was written.',
+  stale_revision: '`baseRevision` is not the current revision, or `baseTag` (HTTP `If-Match`) is not the current content\'s tag, or the checkout of a running server moved (a branch switch, a reset) since that content was last read there; `currentRevision`, `currentTag` and `current` (the document) are attached. Nothing was written.',
   leased: 'Another author holds the lease on the slide; `holder` names them, and `currentRevision` and `current` come as with a stale revision. Retry with force to override.',
   id_taken: 'The id asked for is already in use.',
   frame_stale: "A shader frame was drawn from a recipe that has moved on: its `frameKey` is not the key of the block's recipe as the document reads now. `currentRevision`, `current` (the document) and `details.frameKey` (the key now) are attached; nothing was written. Draw the frame again from the current recipe.",
@@ -104,6 +104,8 @@ export interface ErrorBody {
   path?: string
   pointer?: string
   currentRevision?: number
+  /** The current content's version tag (beside currentRevision). */
+  currentTag?: string
   current?: unknown
   holder?: unknown
   details?: unknown

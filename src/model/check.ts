@@ -15,6 +15,7 @@ import { REGIONS, slotBoxes } from '../layout/boxes.js'
 import { arr, Colour, type Schema } from './schema.js'
 import { blockTexts, parse, SLIDE_TEXT_FIELDS } from './text.js'
 import { paletteTokens } from './themes.js'
+import { slideKeys, slideMembership } from './slide-map.js'
 
 export interface Issue {
   pointer: string
@@ -59,8 +60,24 @@ export function isBlockKind(kind: unknown): kind is keyof typeof BLOCK_SCHEMAS {
 
 const escapeToken = (key: string) => key.replace(/~/g, '~0').replace(/\//g, '~1')
 
+/** Whether a schema can hold a colour anywhere below it (so a walk can skip a section list, a table's rows). */
+const holdsColourMemo = new WeakMap<Schema, boolean>()
+function holdsColour(schema: Schema): boolean {
+  let known = holdsColourMemo.get(schema)
+  if (known === undefined) {
+    holdsColourMemo.set(schema, false) // a recursive schema holds what its other branches hold
+    known =
+      schema.pattern === Colour.pattern ||
+      Boolean(schema.items && holdsColour(schema.items as Schema)) ||
+      Object.values((schema.properties as Record<string, Schema>) ?? {}).some(holdsColour)
+    holdsColourMemo.set(schema, known)
+  }
+  return known
+}
+
 /** Every colour of a value, found through its schema: members whose schema is the Colour string (shadow.color included). */
 function colourSites(schema: Schema, value: unknown, pointer: string, out: [string, string][]): void {
+  if (!holdsColour(schema)) return
   if (typeof value === 'string') {
     if (schema.pattern === Colour.pattern) out.push([pointer, value])
     return
@@ -191,8 +208,9 @@ export async function documentIssues(doc: DeckDoc, slides?: Iterable<string>, co
   await check('model.versions', doc.versions, '/versions', issues)
   let assets: ReadonlySet<string> | undefined
   const assetIds = async () => (assets ??= await context.assets!())
-  for (const id of slides ?? Object.keys(doc.slides)) {
-    if (!Object.hasOwn(doc.slides, id)) continue
+  const exists = slideMembership(doc.slides)
+  for (const id of slides ?? slideKeys(doc.slides)) {
+    if (!exists(id)) continue
     const slide = doc.slides[id]
     const prefix = `/slides/${id}`
     const count = issues.length
@@ -229,12 +247,12 @@ export async function documentIssues(doc: DeckDoc, slides?: Iterable<string>, co
   const placed = new Map<string, number>()
   doc.manifest.sections?.forEach((section, i) =>
     section.slides?.forEach((id, j) => {
-      if (!Object.hasOwn(doc.slides, id)) issues.push({ pointer: `/manifest/sections/${i}/slides/${j}`, message: `names slide "${id}", which has no file` })
+      if (!exists(id)) issues.push({ pointer: `/manifest/sections/${i}/slides/${j}`, message: `names slide "${id}", which has no file` })
       placed.set(id, (placed.get(id) ?? 0) + 1)
     }),
   )
-  for (const id of slides ?? Object.keys(doc.slides)) {
-    if (!Object.hasOwn(doc.slides, id)) continue
+  for (const id of slides ?? slideKeys(doc.slides)) {
+    if (!exists(id)) continue
     if (!placed.has(id)) issues.push({ pointer: `/slides/${id}`, message: 'is in no section' })
     if ((placed.get(id) ?? 0) > 1) issues.push({ pointer: `/slides/${id}`, message: 'appears in more than one place in the sections' })
     if (doc.slides[id].id !== id) issues.push({ pointer: `/slides/${id}/id`, message: `does not match its file name (${id}.json)` })

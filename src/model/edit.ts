@@ -6,6 +6,7 @@
 import type { ActionContext } from '../core/action.js'
 import { fail } from '../core/errors.js'
 import type { Block, DeckDoc, Slide } from './deck.js'
+import { cloneDoc } from './deck.js'
 import { has, own } from './own.js'
 
 export function findSlide(doc: DeckDoc, slideId: string, pointer = '/slideId'): Slide {
@@ -69,7 +70,7 @@ export async function editDeck<E extends Record<string, unknown>>(
   slideIds: string[],
   change: (doc: DeckDoc) => E | void,
 ): Promise<Staged<E & { slide?: Slide; slides?: Slide[]; revision?: number }>> {
-  const doc = structuredClone(await ctx.target())
+  const doc = cloneDoc(await ctx.target())
   const extra = (change(doc) ?? {}) as E
   const id = doc.manifest.id
   ctx.stage(id, doc)

@@ -8,6 +8,7 @@
  * - z renumbered densely per slide and angles kept in [0, 360) for positioned blocks
  */
 import type { DeckDoc, Guides, Slide } from './deck.js'
+import { cowSlides, slideCountOf, slideKeys, slideMembership, touchedSlides } from './slide-map.js'
 
 function normalizeAxis(values: number[] | undefined): number[] | undefined {
   if (!Array.isArray(values)) return values
@@ -48,7 +49,12 @@ export function normalizeSlide(slide: Slide): Slide {
   return out
 }
 
-/** Returns the normalized document (a new object; the input is not changed). */
+/**
+ * Returns the normalized document (a new object; the input is not changed). A copy-on-write record
+ * (cloneDoc) normalizes only the slides it touched: the rest are the stored ones, normalized when
+ * they were written (a slide changed by hand is normalized by the next write that touches it, and
+ * checked by `studio validate`).
+ */
 export function normalizeDoc(doc: DeckDoc): DeckDoc {
   const manifest = { ...doc.manifest }
   const guides = normalizeGuides(manifest.guides)
@@ -61,15 +67,26 @@ export function normalizeDoc(doc: DeckDoc): DeckDoc {
     else delete manifest.defaults
   }
   if (!manifest.trashedAt) delete manifest.trashedAt
-  const slides: Record<string, Slide> = {}
-  for (const [id, slide] of Object.entries(doc.slides)) slides[id] = normalizeSlide(slide)
+  let slides: Record<string, Slide>
+  const cow = touchedSlides(doc.slides)
+  if (cow) {
+    slides = cowSlides(cow.base)
+    for (const id of cow.deleted) delete slides[id]
+    for (const [id, slide] of cow.touched) slides[id] = normalizeSlide(slide)
+  } else {
+    slides = {}
+    for (const [id, slide] of Object.entries(doc.slides)) slides[id] = normalizeSlide(slide)
+  }
   const listed = new Set<string>()
+  const exists = slideMembership(slides)
   manifest.sections = manifest.sections.map((section) => {
-    const ids = section.slides.filter((id) => Object.hasOwn(slides, id) && !listed.has(id))
+    const ids = section.slides.filter((id) => exists(id) && !listed.has(id))
     ids.forEach((id) => listed.add(id))
     return { ...section, slides: ids }
   })
-  const orphans = Object.keys(slides).filter((id) => !listed.has(id))
+  // Every listed id is a slide, so when as many are listed as there are slides none is left out.
+  const count = slideCountOf(slides)
+  const orphans = listed.size === count ? [] : slideKeys(slides).filter((id) => !listed.has(id))
   if (orphans.length) {
     if (!manifest.sections.length) manifest.sections.push({ id: 'main', title: 'Main', slides: [] })
     manifest.sections[manifest.sections.length - 1].slides.push(...orphans.sort())

@@ -139,9 +139,17 @@ export function withDefs(schema: Schema): Schema {
   return { ...schema, $defs: Object.fromEntries([...names].sort().map((name) => [name, RESULT_DEFS[name]])) }
 }
 
-/** The result of an action: a closed object of the listed members (required unless `opt`). */
+/** The version tag of the content a revision names (the engine adds it beside `revision`). */
+export const VersionTag = str({
+  description: "The deck's version tag: an opaque token of this exact content (changes with any change of its files, the same in every process). Send it back as baseTag (HTTP If-Match) so a write is refused unless the deck is still what you read.",
+})
+
+/**
+ * The result of an action: a closed object of the listed members (required unless `opt`). A result
+ * with `revision` also declares `tag`, which the engine adds when the revision is the deck's current one.
+ */
 export function result(props: Props, extra: Schema = {}): Schema {
-  return withDefs(obj(props, extra))
+  return withDefs(obj(props.revision && !props.tag ? { ...props, tag: opt(VersionTag) } : props, extra))
 }
 
 /** The result of a mutating action: as `result`, with `revision` (the new revision) unless listed. */

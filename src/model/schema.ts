@@ -56,6 +56,12 @@ export const SectionId = str({ pattern: '^[A-Za-z0-9][A-Za-z0-9_-]*$', maxLength
 export const FilePath = (description: string): Schema => str({ minLength: 1, maxLength: 4096, pattern: '^[^\\u0000]*$', description })
 export const Pointer = str({ pattern: '^(/([^~/]|~[01])*)*$', description: 'A JSON pointer, e.g. /title.' })
 export const BR = int({ minimum: 0, description: 'baseRevision: the revision the caller last read; a stale one answers 409.' })
+/** baseTag: the version tag of the content the caller read; defineAction adds it beside every baseRevision. */
+export const BaseTag = str({
+  minLength: 1,
+  maxLength: 64,
+  description: "baseTag: the version tag (result member tag, HTTP ETag) of the content the caller read; optional. The write is refused (409) unless the deck is still exactly that content, whatever its revision number says (another branch's revision 5, a hand edit).",
+})
 export const Colour = str({
   pattern: '^(#[0-9a-fA-F]{6}|#[0-9a-fA-F]{3}|[a-z][a-zA-Z0-9]*)$',
   description: 'A hex colour (#rrggbb) or a theme palette token (ink, paper, accent, ...).',

@@ -2,14 +2,14 @@
  * Deck folders on disk: `deck.json` (the manifest), `slides/<slideId>.json`, `versions.json` (the
  * named-version log, absent while empty) and `assets/`. Every JSON file is canonical.
  */
-import { existsSync, lstatSync } from 'node:fs'
-import { readdir, readFile } from 'node:fs/promises'
+import { readdir } from 'node:fs/promises'
 import { basename, join } from 'node:path'
-import { fail } from '../core/errors.js'
-import type { DeckDoc, Manifest, Slide, Version } from '../model/deck.js'
+import { sameJson, type DeckDoc } from '../model/deck.js'
+import { slideKeys, slideMembership, touchedSlides } from '../model/slide-map.js'
 import { canonicalJson } from './canonical.js'
+import { fileHash, loadDeckState, plainDoc, type DeckState } from './deck-state.js'
 
-/** The JSON files of a document, keyed by their path inside the deck folder. */
+/** The JSON files of a document, keyed by their path inside the deck folder (every slide serialized). */
 export function docFiles(doc: DeckDoc): Map<string, string> {
   const files = new Map<string, string>()
   files.set('deck.json', canonicalJson(doc.manifest))
@@ -32,50 +32,42 @@ export function jsonProblem(error: unknown): string {
   return position[2] ? `${what} at line ${position[2]} column ${position[3]}` : `${what} at position ${position[1]}`
 }
 
-/** Reads one JSON file; `name` is how messages call it. */
-async function readJson<T>(file: string, name: string): Promise<T> {
-  let text: string
-  try {
-    text = await readFile(file, 'utf8')
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code
-    if (code === 'ENOENT') fail('not_found', `Missing file ${name}`)
-    fail('storage', `Cannot read ${name}${code ? ` (${code})` : ''}.`)
+/**
+ * The files of `next` that differ from the deck as `before` holds it, by path inside the deck folder:
+ * the new text, or null for a file to remove. When `next.slides` is a copy (cloneDoc) of the record
+ * `before` answered, only the slides the handler touched are serialized and compared, by hash with
+ * what the files hold; otherwise every slide is. The manifest is compared by value with the one read
+ * (a deck.json laid out by hand but equal in value is no change). Without `before` (a new deck) every
+ * file is new.
+ */
+export function changedDocFiles(before: DeckState | undefined, next: DeckDoc, options: { manifestText?: boolean } = {}): Map<string, string | null> {
+  const out = new Map<string, string | null>()
+  // The manifest is compared as a value: it is as long as the deck's section list, and a caller that
+  // sets a new revision next (manifestText: false) serializes it once, after that (its entry is '' until then).
+  if (!before || !sameJson(next.manifest, before.manifest)) out.set('deck.json', options.manifestText === false ? '' : canonicalJson(next.manifest))
+  const versionsText = next.versions.length ? canonicalJson(next.versions) : null
+  if (versionsText !== null ? !before || fileHash('versions.json', versionsText) !== before.versionsHash : Boolean(before?.versionsHash)) out.set('versions.json', versionsText)
+  const cow = touchedSlides(next.slides)
+  const ids = before && cow && cow.base === before.doc().slides ? [...cow.touched.keys(), ...cow.deleted] : new Set([...slideKeys(next.slides), ...(before?.ids ?? [])])
+  const exists = slideMembership(next.slides)
+  for (const id of ids) {
+    const rel = `slides/${id}.json`
+    if (exists(id)) {
+      const text = canonicalJson(next.slides[id])
+      if (!before?.has(id) || before.record(id)!.hash !== fileHash(rel, text)) out.set(rel, text)
+    } else if (before?.has(id)) out.set(rel, null)
   }
-  try {
-    return JSON.parse(text) as T
-  } catch (error) {
-    fail('storage', `${name} is not valid JSON (${jsonProblem(error)}). Fix it by hand or restore it with git.`)
-  }
-}
-
-/** Refuses a symbolic link where a deck keeps its files: it could point anywhere on the machine. */
-function refuseLink(path: string, name: string): void {
-  try {
-    if (!lstatSync(path).isSymbolicLink()) return
-  } catch {
-    return
-  }
-  fail('storage', `${name} is a symbolic link; studio does not follow links inside a deck folder. Replace it with the real file or folder.`)
+  return out
 }
 
 /**
- * Reads a deck folder (a deck, or a template's deck part). `shown` is how messages name the folder
- * (default: its own name, never the absolute path, since messages may travel to a remote caller).
+ * Reads a whole deck folder (a template's deck part, a folder validate.run is given) into a plain
+ * document. `shown` is how messages name the folder (default: its own name, never the absolute path,
+ * since messages may travel to a remote caller). Decks of the workspace are read through
+ * deck-cache.ts's readDeck instead, which reads only what a call needs.
  */
 export async function readDeckFolder(dir: string, shown: string = basename(dir)): Promise<DeckDoc> {
-  const name = (rel: string) => (rel ? `${shown}/${rel}` : shown)
-  for (const rel of ['', 'deck.json', 'slides', 'versions.json']) refuseLink(rel ? join(dir, rel) : dir, name(rel) || shown)
-  const manifest = await readJson<Manifest>(join(dir, 'deck.json'), name('deck.json'))
-  const slides: Record<string, Slide> = {}
-  const entries = await readdir(join(dir, 'slides'), { withFileTypes: true }).catch(() => [])
-  for (const entry of entries) if (entry.isSymbolicLink() && entry.name.endsWith('.json')) refuseLink(join(dir, 'slides', entry.name), name(`slides/${entry.name}`))
-  const names = entries.filter((entry) => entry.isFile() && entry.name.endsWith('.json')).map((entry) => entry.name).sort()
-  const read = await Promise.all(names.map((file) => readJson<Slide>(join(dir, 'slides', file), name(`slides/${file}`))))
-  for (const slide of read) slides[slide.id] = slide
-  const versionsFile = join(dir, 'versions.json')
-  const versions = existsSync(versionsFile) ? await readJson<Version[]>(versionsFile, name('versions.json')) : []
-  return { manifest, slides, versions }
+  return plainDoc(loadDeckState(dir, shown).doc())
 }
 
 /** Every file of a folder, recursively, as paths relative to it (sorted). */

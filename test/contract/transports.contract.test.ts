@@ -57,14 +57,18 @@ type Outcome = { ok: true; result: unknown } | { ok: false; status: number; code
 
 const covered = ACTIONS.filter((a) => a.implemented && ['C', 'M', 'H'].filter((t) => a.transportSet.has(t as 'C')).length >= 2)
 
-/** Results compared across transports: times and workspace paths vary by copy, nothing else may. */
-function normalize(value: unknown, root: string): unknown {
+/**
+ * Results compared across transports: times and workspace paths vary by copy, nothing else may. A
+ * version tag folds the deck's bytes together, its stamps' times included, so it varies with them.
+ */
+function normalize(value: unknown, root: string, key?: string): unknown {
+  if (typeof value === 'string' && (key === 'tag' || key === 'currentTag') && /^[0-9a-f]{24}$/.test(value)) return '<tag>'
   if (typeof value === 'string') {
     if (/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d/.test(value)) return '<time>'
     return value.split(root).join('<ws>')
   }
   if (Array.isArray(value)) return value.map((v) => normalize(v, root))
-  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, normalize(v, root)]))
+  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, normalize(v, root, k)]))
   return value
 }
 

@@ -70,7 +70,10 @@ describe('named versions: save, list, restore', () => {
 
     const commits = await commitCount(ws.git)
     const restored = await ok(ws, ['version', 'restore', '1', '--author', 'erin'])
-    assert.deepEqual(restored.json, {
+    // The result carries the new content's version tag beside its revision.
+    assert.match(restored.json.tag, /^[0-9a-f]{24}$/)
+    assert.deepEqual({ ...restored.json, tag: undefined }, {
+      tag: undefined,
       restored: { n: 1, note: 'Board draft', revision: 4 },
       changes: [
         "Slide 1 'Quarterly review' added (title) in section 'Opening'",
@@ -271,7 +274,7 @@ describe('the version log in bundles and copies', () => {
     assert.equal(copy.json.revision, 0)
     assert.equal(existsSync(join(ws.dir, 'decks/quarterly-review-eu/versions.json')), false)
     const listed = await ok(ws, ['version', 'list', '--deck', 'quarterly-review-eu'])
-    assert.deepEqual(listed.json, { versions: [], revision: 0 })
+    assert.deepEqual({ ...listed.json, tag: undefined }, { versions: [], revision: 0, tag: undefined })
     await ok(ws, ['deck', 'rename', 'EU review', '--deck', 'quarterly-review-eu', '--author', 'bob'])
     const d = await ok(ws, ['diff', '0', '1', '--deck', 'quarterly-review-eu'])
     assert.deepEqual(d.json.changes, ["Deck title changed from 'Quarterly review (EU)' to 'EU review'"])

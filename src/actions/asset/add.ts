@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto'
+import { cloneDoc } from '../../model/deck.js'
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { readFile, stat } from 'node:fs/promises'
 import { basename, extname, join } from 'node:path'
@@ -105,7 +106,7 @@ export const assetAdd = defineAction<AddInput, any>({
     const deckId = doc.manifest.id
     const added = input.replaceSource !== undefined ? await attachSource(ctx, deckId, input) : await addPicture(ctx, deckId, input)
     // The deck's revision moves with the files (one commit).
-    ctx.stage(deckId, structuredClone(doc))
+    ctx.stage(deckId, cloneDoc(doc))
     return (docs: Map<string, import('../../model/deck.js').DeckDoc | null>) => ({ asset: added.record, twins: added.twinFiles, metrics: added.metrics ?? null, revision: docs.get(deckId)!.manifest.revision })
   },
   human: (r: { asset: { id: string; width: number; height: number; format: string; treatment?: unknown }; metrics: { coverage: number[]; plate?: { name: string; clearance: number } } | null }) =>

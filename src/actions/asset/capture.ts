@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto'
+import { cloneDoc } from '../../model/deck.js'
 import { defineAction } from '../../core/action.js'
 import { fail } from '../../core/errors.js'
 import { arr, BR, int, obj, oneOf, opt, ref, str } from '../../model/schema.js'
@@ -183,7 +184,7 @@ export const assetCapture = defineAction<CaptureInput, any>({
       detailAssets.push(await stageAsset(detailId, box, 2, { role: 'detail', alt: `Detail ${i + 1} of ${alt}`, detail: { of: id, region: box, scale: 2 } }))
     }
     // The deck's revision moves with the files (one commit).
-    ctx.stage(deckId, structuredClone(doc))
+    ctx.stage(deckId, cloneDoc(doc))
     return (docs: Map<string, import('../../model/deck.js').DeckDoc | null>) => ({
       assets: [asset],
       details: detailAssets,

@@ -4,6 +4,7 @@ import { basename, extname, join } from 'node:path'
 import { defineAction } from '../../core/action.js'
 import { fail } from '../../core/errors.js'
 import type { DeckDoc } from '../../model/deck.js'
+import { cloneDoc } from '../../model/deck.js'
 import { canonicalJson } from '../../store/canonical.js'
 import { arr, bool, BR, int, lit, num, obj, oneOf, openObj, opt, ref, str } from '../../model/schema.js'
 import { RevisionIfWritten, written } from '../../model/results.js'
@@ -145,7 +146,7 @@ export const assetDither = defineAction<any, any>({
     }
     const verifying = input.fromRecorded || input.verifyCells
     if (!wrote) return { assets, clearance, ...(verifying ? { cells } : {}), warnings }
-    ctx.stage(deckId, structuredClone(doc))
+    ctx.stage(deckId, cloneDoc(doc))
     return (docs: Map<string, DeckDoc | null>) => ({ assets, clearance, ...(verifying ? { cells } : {}), warnings, revision: docs.get(deckId)!.manifest.revision })
   },
   human: (r: { assets: { id: string; metrics?: { coverage: number[] } }[]; clearance: Record<string, number>; cells?: Record<string, number>; warnings: string[]; revision?: number }) =>

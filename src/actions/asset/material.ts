@@ -1,4 +1,5 @@
 import { defineAction } from '../../core/action.js'
+import { cloneDoc } from '../../model/deck.js'
 import { fail } from '../../core/errors.js'
 import { deckPresets, materialMembers } from './shader-common.js'
 import { arr, bool, BR, num, obj, oneOf, openObj, opt, ref, str } from '../../model/schema.js'
@@ -74,7 +75,7 @@ export const materialCapture = defineAction<CaptureInput, any>({
       }
     }
     // The deck's revision moves with the files (one commit).
-    ctx.stage(deckId, structuredClone(doc))
+    ctx.stage(deckId, cloneDoc(doc))
     return several ? { assets: records } : { asset: records[0] }
   },
   human: (r: { asset?: { id: string }; assets?: { id: string }[]; revision: number }) => `Captured ${(r.assets ?? [r.asset!]).map((a) => a.id).join(', ')}\nrevision ${r.revision}`,

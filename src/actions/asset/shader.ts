@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs'
 import { defineAction, type ActionContext } from '../../core/action.js'
 import { fail } from '../../core/errors.js'
 import type { DeckDoc } from '../../model/deck.js'
+import { cloneDoc } from '../../model/deck.js'
 import { findSlide } from '../../model/edit.js'
 import { arr, BlockId, bool, BR, obj, openObj, opt, ref, SlideId, str } from '../../model/schema.js'
 import { result, written } from '../../model/results.js'
@@ -98,7 +99,7 @@ export const shaderFrame = defineAction<FrameInput, any>({
     if (input.upload !== undefined) fail('not_implemented', 'Hosted uploads are not built on this instance yet; send the frame as bytes.', { pointer: '/upload', details: { implemented: false } })
     const { blockRecipe, checkFrameBytes, frameKey, staleFrame } = await import('./frames.js')
     const { presetsFor } = await import('../../media/shaders.js')
-    const doc = structuredClone(await ctx.target())
+    const doc = cloneDoc(await ctx.target())
     const slide = findSlide(doc, input.slideId)
     const block = blockOfKind(slide, input.blockId, ['shader'], 'a shader block')
     const recipe = blockRecipe(doc, slide, block, presetsFor(doc.manifest))
@@ -126,7 +127,7 @@ export const shaderCapture = defineAction<{ slideId: string; blockId: string; ba
   run: async (ctx, input: { slideId: string; blockId: string; backend?: 'swiftshader' | 'angle-metal' }) => {
     const { blockRecipe, frameKey } = await import('./frames.js')
     const { frameSize, presetsFor } = await import('../../media/shaders.js')
-    const doc = structuredClone(await ctx.target())
+    const doc = cloneDoc(await ctx.target())
     const slide = findSlide(doc, input.slideId)
     const block = blockOfKind(slide, input.blockId, ['shader'], 'a shader block')
     const recipe = blockRecipe(doc, slide, block, presetsFor(doc.manifest))

@@ -6,6 +6,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fail } from '../../core/errors.js'
 import type { Block, DeckDoc, Slide } from '../../model/deck.js'
+import { cloneDoc } from '../../model/deck.js'
 import { findSlide } from '../../model/edit.js'
 import { canonicalJson } from '../../store/canonical.js'
 import { metricWarnings, variantFileName, type PlateName, type ToneMetrics } from '../../media/variants.js'
@@ -219,7 +220,7 @@ export const pictureMaterialize = defineAction<any, any>({
       else delete record.variants
     }
     for (const [assetId, record] of records) ctx.stageFile(`${folder}/${assetId}.json`, canonicalJson(record))
-    ctx.stage(deckId, structuredClone(doc))
+    ctx.stage(deckId, cloneDoc(doc))
     return (docs: Map<string, DeckDoc | null>) => ({ written: missing, missing, pruned, revision: docs.get(deckId)!.manifest.revision })
   },
   human: (r: { written: string[]; missing: string[]; pruned: string[]; revision?: number }) =>

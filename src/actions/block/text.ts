@@ -2,6 +2,7 @@ import { defineAction, type ActionContext, type CliParsed } from '../../core/act
 import { fail, StudioError } from '../../core/errors.js'
 import { INDENT_STEP, LIST_PRESETS } from '../../model/blocks.js'
 import type { Block, DeckDoc, Slide } from '../../model/deck.js'
+import { cloneDoc } from '../../model/deck.js'
 import { findBlock, findSlide } from '../../model/edit.js'
 import { anyOf, arr, bool, BR, Colour, int, nullable, num, obj, oneOf, opt, Pointer, ref, SlideId, str } from '../../model/schema.js'
 import { written } from '../../model/results.js'
@@ -46,7 +47,7 @@ async function editSlide(
   answer: (slide: Slide) => Record<string, unknown>,
 ): Promise<Staged | Record<string, unknown>> {
   const current = await ctx.target()
-  const doc = structuredClone(current)
+  const doc = cloneDoc(current)
   const slide = findSlide(doc, slideIdValue)
   change(slide, doc)
   const id = doc.manifest.id

@@ -1,6 +1,6 @@
 import { defineAction } from '../../core/action.js'
 import { fail } from '../../core/errors.js'
-import { BrandKit, type DeckDoc } from '../../model/deck.js'
+import { BrandKit, type DeckDoc, cloneDoc } from '../../model/deck.js'
 import { BR, nullable, obj } from '../../model/schema.js'
 import { written } from '../../model/results.js'
 
@@ -19,7 +19,7 @@ export const deckBrandKit = defineAction({
   stdinField: 'kit',
   example: { kit: { name: 'Acme', footer: 'Acme Corp · Confidential', palette: { accent: '#d9480f' } }, baseRevision: 3 },
   run: async (ctx, input: { kit: DeckDoc['manifest']['brandKit'] | null }) => {
-    const doc = structuredClone(await ctx.target())
+    const doc = cloneDoc(await ctx.target())
     for (const slot of ['logo', 'footerLogo'] as const) {
       const asset = input.kit?.[slot]
       if (!asset || doc.manifest.brandKit?.[slot] === asset) continue

@@ -5,6 +5,7 @@ import { defineAction } from '../../core/action.js'
 import { deckKey } from '../../core/engine.js'
 import { fail } from '../../core/errors.js'
 import type { Block, DeckDoc, Slide } from '../../model/deck.js'
+import { cloneDoc } from '../../model/deck.js'
 import { freeSlideId } from '../../model/edit.js'
 import { plainOf } from '../../model/lint.js'
 import { arr, DeckId, int, obj, opt, ref, SectionId, SlideId, str } from '../../model/schema.js'
@@ -410,7 +411,7 @@ export const importRun = defineAction({
     const skipped: Skipped[] = []
     const drafts = elements.map((element, i) => readSlide(element, i + 1, skipped))
     const current = await ctx.load(input.into)
-    const doc: DeckDoc = structuredClone(current)
+    const doc: DeckDoc = cloneDoc(current)
     const deckDir = ctx.ws.deckDir(input.into)
     const assetDir = join(deckDir, 'assets')
     const takenAssets = new Set(existsSync(assetDir) ? readdirSync(assetDir).map((name) => name.replace(/(@\dx)?\.[^.]+(\.[^.]+)?$/, '')) : [])

@@ -3,6 +3,7 @@ import { join } from 'node:path'
 import { defineAction } from '../../core/action.js'
 import { fail } from '../../core/errors.js'
 import type { DeckDoc } from '../../model/deck.js'
+import { cloneDoc } from '../../model/deck.js'
 import { arr, bool, BR, DeckId, int, lit, obj, opt, ref, SlideId, SLUG, str, TemplateId } from '../../model/schema.js'
 import { result, RevisionIfWritten, written } from '../../model/results.js'
 import { canonicalJson } from '../../store/canonical.js'
@@ -33,7 +34,7 @@ export function freeSiblingId(ws: Workspace, id: string): string {
 /** A new deck document from a template's deck: new id and title, revision 0, empty version log. */
 export function freshDeck(source: DeckDoc, id: string, title: string, template?: string): DeckDoc {
   const now = new Date().toISOString()
-  const doc = structuredClone(source)
+  const doc = cloneDoc(source)
   doc.manifest = { ...doc.manifest, id, title, revision: 0, stamps: { createdAt: now, updatedAt: now } }
   delete doc.manifest.trashedAt
   if (template) doc.manifest.template = template
@@ -163,7 +164,7 @@ function stateChange(id: 'deck.trash' | 'deck.restore') {
     example: trash ? { id: 'quarterly-review', baseRevision: 3 } : { id: 'old-pitch', baseRevision: 1 },
     annotations: { idempotent: false, destructive: true },
     run: async (ctx, input: { id: string }) => {
-      const doc = structuredClone(await ctx.target())
+      const doc = cloneDoc(await ctx.target())
       if (trash && doc.manifest.trashedAt) fail('refused', `Deck "${input.id}" is already in the trash (since ${doc.manifest.trashedAt}).`)
       if (!trash && !doc.manifest.trashedAt) fail('refused', `Deck "${input.id}" is not in the trash.`)
       if (trash) doc.manifest.trashedAt = new Date().toISOString()

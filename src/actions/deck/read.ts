@@ -1,38 +1,89 @@
 import { defineAction } from '../../core/action.js'
-import { orderedSlides, slideCount, slideTitle, type DeckDoc } from '../../model/deck.js'
+import { slideCount, type DeckDoc } from '../../model/deck.js'
+import { plainDoc, slideSummaries, stateOf, type SlideSummary } from '../../store/deck-state.js'
 import { arr, bool, DeckId, int, obj, opt, ref, SectionId, SlideId, str } from '../../model/schema.js'
 import { CurrentRevision, result, RESULT_DEFS, withDefs } from '../../model/results.js'
 import { findTheme } from '../../model/themes.js'
-import { readDeckFolder } from '../../store/decks.js'
 
-/** The counts deck.info and deck.list report. */
+/** The counts deck.info and deck.list report (from the slides' summaries: no slide is read for them). */
 export function deckCounts(doc: DeckDoc) {
-  const slides = orderedSlides(doc)
-  let charts = 0
-  for (const slide of slides) for (const block of slide.blocks ?? []) if (block.kind === 'chart') charts++
-  const guides = (doc.manifest.guides?.vertical?.length ?? 0) + (doc.manifest.guides?.horizontal?.length ?? 0)
-  return {
-    slides: slideCount(doc),
-    sections: doc.manifest.sections.length,
-    canvas: slides.filter((s) => s.layout === 'freeform').length,
-    charts,
-    guides,
-    skipped: slides.filter((s) => s.skip).length,
-  }
+  return { ...sectionsPart(doc).counts, guides: guideCount(doc) }
 }
 
+const guideCount = (doc: DeckDoc) => (doc.manifest.guides?.vertical?.length ?? 0) + (doc.manifest.guides?.horizontal?.length ?? 0)
+
+type SectionsPart = { sections: readonly { id: string; title: string; slides: { id: string; title: string }[] }[]; counts: Omit<ReturnType<typeof deckCountsOf>, 'guides'> }
+
+/**
+ * The sections with slide titles and the counts: the part of deck.info that grows with the deck.
+ * Kept per deck folder while the section list and the slides are the same (a rename makes a new
+ * state of the deck but leaves this part as it was), frozen so that a transport serializes it once.
+ */
+const sectionParts = new Map<string, { key: string; slides: number; part: SectionsPart }>()
+
+function sectionsPart(doc: DeckDoc): SectionsPart {
+  const state = stateOf(doc)
+  if (!state) return buildSections(doc)
+  const key = JSON.stringify(doc.manifest.sections)
+  const hit = sectionParts.get(state.dir)
+  if (hit && hit.slides === state.slidesVersion && hit.key === key) return hit.part
+  const part = buildSections(doc)
+  Object.freeze(part.sections)
+  if (sectionParts.size > 256) sectionParts.clear()
+  sectionParts.set(state.dir, { key, slides: state.slidesVersion, part })
+  return part
+}
+
+function deckCountsOf(doc: DeckDoc, summaries: ReadonlyMap<string, SlideSummary>) {
+  let charts = 0
+  let canvas = 0
+  let skipped = 0
+  for (const section of doc.manifest.sections) {
+    for (const id of section.slides) {
+      const summary = summaries.get(id)
+      if (!summary) continue
+      charts += summary.charts
+      if (summary.layout === 'freeform') canvas++
+      if (summary.skip) skipped++
+    }
+  }
+  return { slides: slideCount(doc), sections: doc.manifest.sections.length, canvas, charts, guides: guideCount(doc), skipped }
+}
+
+function buildSections(doc: DeckDoc): SectionsPart {
+  const summaries = slideSummaries(doc)
+  const { guides: _guides, ...counts } = deckCountsOf(doc, summaries)
+  const sections = doc.manifest.sections.map((section) => ({
+    id: section.id,
+    title: section.title,
+    slides: section.slides.map((id) => ({ id, title: summaries.get(id)?.title ?? '' })),
+  }))
+  return { sections, counts }
+}
+
+/**
+ * deck.info's answer: the same frozen object for as long as the store's state of the deck is the
+ * same, its sections part shared while they are unchanged.
+ */
 export function deckInfo(doc: DeckDoc) {
+  const state = stateOf(doc)
+  let info = state?.memo.get('deck.info') as ReturnType<typeof buildInfo> | undefined
+  if (!info) {
+    info = Object.freeze(buildInfo(doc))
+    state?.memo.set('deck.info', info)
+  }
+  return info
+}
+
+function buildInfo(doc: DeckDoc) {
   const { manifest } = doc
+  const { sections, counts } = sectionsPart(doc)
   return {
     id: manifest.id,
     title: manifest.title,
     theme: findTheme(manifest.theme)?.id ?? manifest.theme,
-    sections: manifest.sections.map((section) => ({
-      id: section.id,
-      title: section.title,
-      slides: section.slides.map((id) => ({ id, title: Object.hasOwn(doc.slides, id) ? slideTitle(doc.slides[id]) : '' })),
-    })),
-    counts: deckCounts(doc),
+    sections,
+    counts: { ...counts, guides: guideCount(doc) },
     revision: manifest.revision,
     ...(manifest.trashedAt ? { trashedAt: manifest.trashedAt } : {}),
   }
@@ -97,7 +148,7 @@ export const deckList = defineAction({
   run: async (ctx, input: { includeTrashed?: boolean }) => {
     const decks = []
     for (const id of await ctx.ws.deckIds()) {
-      const doc = await readDeckFolder(ctx.ws.deckDir(id))
+      const doc = await ctx.load(id)
       const m = doc.manifest
       if (m.trashedAt && !input.includeTrashed) continue
       decks.push({ id, title: m.title, slides: slideCount(doc), sections: m.sections.length, revision: m.revision, stamps: m.stamps, ...(m.trashedAt ? { trashedAt: m.trashedAt } : {}) })
@@ -122,5 +173,5 @@ export const deckGet = defineAction({
   cli: 'deck get',
   mcp: 'deck_get',
   example: {},
-  run: async (ctx) => ctx.target(),
+  run: async (ctx) => plainDoc(await ctx.target()),
 })

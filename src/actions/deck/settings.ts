@@ -1,6 +1,7 @@
 import { defineAction, type CliParsed } from '../../core/action.js'
 import { fail } from '../../core/errors.js'
 import type { DeckDoc, Guides, Manifest } from '../../model/deck.js'
+import { cloneDoc } from '../../model/deck.js'
 import { SHEET } from '../../model/layouts.js'
 import { anyOf, arr, bool, BR, Colour, DeckId, lit, nullable, num, obj, oneOf, opt, ref, SectionId, SlideId, str, unknown, type Schema } from '../../model/schema.js'
 import { written } from '../../model/results.js'
@@ -14,7 +15,7 @@ async function editManifest(
   change: (manifest: Manifest, doc: DeckDoc) => void,
   answer: (manifest: Manifest) => Record<string, unknown>,
 ): Promise<Staged> {
-  const doc = structuredClone(await ctx.target())
+  const doc = cloneDoc(await ctx.target())
   change(doc.manifest, doc)
   const id = doc.manifest.id
   ctx.stage(id, doc)

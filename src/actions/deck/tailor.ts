@@ -2,7 +2,7 @@ import { existsSync, readdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { defineAction, type CliParsed } from '../../core/action.js'
 import { fail } from '../../core/errors.js'
-import { orderedSlides, type DeckDoc, type Slide } from '../../model/deck.js'
+import { orderedSlides, type DeckDoc, type Slide, cloneDoc } from '../../model/deck.js'
 import { arr, BR, int, obj, opt, ref, SlideId, SLUG, str } from '../../model/schema.js'
 import { written } from '../../model/results.js'
 import { replaceAll, replaceAllPlain, slideTexts } from '../../model/text.js'
@@ -144,7 +144,7 @@ export const deckTailor = defineAction({
       if (!oldName) fail('invalid_input', "Name the pictures to swap: logo.replaceAlt, or a first replacement whose from is the old customer's name.", { pointer: '/logo/replaceAlt' })
     }
 
-    const doc: DeckDoc = structuredClone(current)
+    const doc: DeckDoc = cloneDoc(current)
     const totals = replacements.map((r) => ({ ...r, count: 0 }))
     let logos = 0
     let skipped = 0

@@ -3,7 +3,7 @@ import { join } from 'node:path'
 import { defineAction } from '../../core/action.js'
 import { deckKey, templateKey } from '../../core/engine.js'
 import { fail } from '../../core/errors.js'
-import { slideTitle, orderedSlides, type DeckDoc } from '../../model/deck.js'
+import { slideTitle, orderedSlides, type DeckDoc, cloneDoc } from '../../model/deck.js'
 import { arr, bool, BR, DeckId, int, lit, nullable, obj, oneOf, opt, SectionId, SlideId, str, TemplateId } from '../../model/schema.js'
 import { BrandKit } from '../../model/deck.js'
 import { result, RevisionIfWritten, written } from '../../model/results.js'
@@ -95,7 +95,7 @@ async function orgTemplate(ctx: ActionContext, id: string): Promise<TemplateInfo
 function stageTemplateFolder(ctx: ActionContext, slug: string, cardData: TemplateCard, doc: DeckDoc, replacing: boolean) {
   const rel = `decks/templates/${slug}`
   if (replacing) ctx.stageRemoveDir(rel)
-  const copy = structuredClone(doc)
+  const copy = cloneDoc(doc)
   copy.manifest = { ...copy.manifest, id: slug, revision: 0 }
   delete copy.manifest.trashedAt
   copy.versions = []

@@ -1,6 +1,6 @@
 import { defineAction, type ActionContext } from '../../core/action.js'
 import { fail, StudioError } from '../../core/errors.js'
-import { BrandKit, type Block, type DeckDoc, type Slide } from '../../model/deck.js'
+import { BrandKit, type Block, type DeckDoc, type Slide, cloneDoc } from '../../model/deck.js'
 import { BlockId, bool, Box, BR, nullable, obj, oneOf, opt, ref, SlideId, str, arr } from '../../model/schema.js'
 import { written } from '../../model/results.js'
 import { canonicalJson } from '../../store/canonical.js'
@@ -118,7 +118,7 @@ async function run(ctx: ActionContext, input: InsertInput) {
   if (input.box !== undefined && input.blockId !== undefined) fail('invalid_input', "blockId keeps the picture's box: leave out box.", { pointer: '/box' })
   if (input.box && (input.box.w < 1 || input.box.h < 1)) fail('invalid_input', 'The box needs a width and a height of at least 1 px.', { pointer: '/box' })
 
-  const doc = structuredClone(await ctx.target())
+  const doc = cloneDoc(await ctx.target())
   const deckId = doc.manifest.id
   const slide = onSlide ? doc.slides[input.slideId!] : undefined
   if (onSlide && !slide) fail('not_found', `No slide "${input.slideId}" in deck "${deckId}".`, { pointer: '/slideId' })

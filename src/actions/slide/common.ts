@@ -6,6 +6,7 @@ import type { ActionContext } from '../../core/action.js'
 import { fail } from '../../core/errors.js'
 import { SLIDE_VARIANTS } from '../../model/blocks.js'
 import type { Block, DeckDoc, Section, Slide } from '../../model/deck.js'
+import { cloneDoc } from '../../model/deck.js'
 import { sectionOf } from '../../model/edit.js'
 import { has, own } from '../../model/own.js'
 import { countFindings, lintSlide, type AssetRecord, type Finding } from '../../model/lint.js'
@@ -27,7 +28,12 @@ export const SlideInput: Schema = {
 
 /** The variant a slide's layout belongs to: the kind listings show. */
 export function slideKind(slide: Slide): string {
-  switch (slide.layout) {
+  return kindOfLayout(slide.layout)
+}
+
+/** The kind slide.list shows for a layout. */
+export function kindOfLayout(layout: string): string {
+  switch (layout) {
     case 'title':
       return 'title'
     case 'section':
@@ -168,7 +174,7 @@ export async function assetRecords(ctx: ActionContext, doc: DeckDoc): Promise<Re
 
 /** Stages a copy of the target deck after `change`, and answers with `answer(next)` once normalized. */
 export async function stageDeck<R>(ctx: ActionContext, change: (doc: DeckDoc) => void, answer: (next: DeckDoc) => R) {
-  const doc = structuredClone(await ctx.target())
+  const doc = cloneDoc(await ctx.target())
   change(doc)
   const id = doc.manifest.id
   ctx.stage(id, doc)

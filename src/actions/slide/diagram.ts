@@ -2,6 +2,7 @@ import { defineAction } from '../../core/action.js'
 import { themeFonts } from '../../model/themes.js'
 import { fail } from '../../core/errors.js'
 import type { Block, DeckDoc, Slide } from '../../model/deck.js'
+import { cloneDoc } from '../../model/deck.js'
 import { findSlide, freeBlockId } from '../../model/edit.js'
 import { SHEET } from '../../model/layouts.js'
 import { blocksOf, convertToCanvas, placeInStack } from '../../model/mutations/slide-ops.js'
@@ -193,7 +194,7 @@ export const diagramInsert = defineAction({
     const style = STYLES[input.style ?? 'outline']
     let group = ''
     const ids: string[] = []
-    const doc = structuredClone(await ctx.target())
+    const doc = cloneDoc(await ctx.target())
     const slide = findSlide(doc, input.slideId)
     convertToCanvas(slide, themeFonts(doc.manifest))
     if (input.after !== undefined && !blocksOf(slide).some((b) => b.id === input.after)) {

@@ -1,13 +1,43 @@
 import { own } from '../../model/own.js'
 import { defineAction } from '../../core/action.js'
 import { fail } from '../../core/errors.js'
-import { slideTitle } from '../../model/deck.js'
 import { findSlide, sectionOf } from '../../model/edit.js'
 import { arr, bool, int, nullable, obj, oneOf, openObj, opt, ref, SectionId, SlideId, str } from '../../model/schema.js'
 import { LAYOUTS } from '../../model/layouts.js'
 import { CurrentRevision, result } from '../../model/results.js'
 import { newestRender, RenderRecordSchema } from '../render/render.js'
-import { assetRecords, countFindings, findingsOf, slideAssets, slideKind } from './common.js'
+import { assetRecords, countFindings, findingsOf, kindOfLayout, slideAssets } from './common.js'
+import { createHash } from 'node:crypto'
+import { statSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
+import type { DeckDoc } from '../../model/deck.js'
+import type { AssetRecord } from '../../model/lint.js'
+import { canonicalJson } from '../../store/canonical.js'
+import { DerivedIndex } from '../../store/deck-index.js'
+import { stateOf, summarize } from '../../store/deck-state.js'
+
+/** The running build (the module file's mtime): lint counts kept by an older build are not used. */
+let build: string | undefined
+function buildOf(): string {
+  if (build === undefined) {
+    try {
+      build = String(statSync(fileURLToPath(import.meta.url)).mtimeMs)
+    } catch {
+      build = ''
+    }
+  }
+  return build
+}
+
+/**
+ * Everything lint reads beside the slide (docs/model.md#lint): the manifest but its section list,
+ * revision and stamps, the deck's asset records, and the build whose rules count. Lint counts are
+ * kept by slide hash under this.
+ */
+function lintContext(doc: DeckDoc, assets: Record<string, AssetRecord>): string {
+  const { sections: _sections, revision: _revision, stamps: _stamps, ...manifest } = doc.manifest
+  return createHash('sha1').update(buildOf()).update(canonicalJson({ manifest, assets })).digest('hex').slice(0, 16)
+}
 
 interface ListedSlide {
   id: string
@@ -54,26 +84,31 @@ export const slideList = defineAction({
       fail('not_found', `No section "${input.sectionId}" in deck "${doc.manifest.id}".`, { pointer: '/sectionId' })
     }
     const assets = await assetRecords(ctx, doc)
+    // Titles, kinds and lint counts come from the store's records and the derived index (lint counts
+    // by the slide's hash and everything else lint reads): a slide is read only when they are unknown.
+    const state = stateOf(doc)
+    const index = state?.source instanceof DerivedIndex ? state.source : undefined
+    const records = state?.allRecords()
+    const context = lintContext(doc, assets)
     const slides: ListedSlide[] = []
     let number = 0
     for (const section of doc.manifest.sections) {
       for (const id of section.slides) {
-        const slide = own(doc.slides, id)
-        if (!slide) continue
+        const record = records?.get(id)
+        const slide = record ? undefined : own(doc.slides, id)
+        if (!record && !slide) continue
         number++
         if (input.sectionId !== undefined && section.id !== input.sectionId) continue
-        slides.push({
-          id,
-          number,
-          section: section.id,
-          title: slideTitle(slide),
-          kind: slideKind(slide),
-          layout: slide.layout,
-          skip: slide.skip === true,
-          lint: countFindings(findingsOf(slide, doc, assets)),
-        })
+        const summary = record?.summary ?? summarize(slide!)
+        let lint = record && index?.lintCounts(record.hash, context)
+        if (!lint) {
+          lint = countFindings(findingsOf(doc.slides[id], doc, assets))
+          if (record) index?.setLintCounts(record.hash, context, lint)
+        }
+        slides.push({ id, number, section: section.id, title: summary.title, kind: kindOfLayout(summary.layout), layout: summary.layout, skip: summary.skip, lint })
       }
     }
+    if (state && index) index.save(state)
     return { slides, revision: doc.manifest.revision }
   },
   human: (result: { slides: ListedSlide[] }) =>

@@ -1,6 +1,6 @@
 import { defineAction } from '../../core/action.js'
 import { fail, StudioError } from '../../core/errors.js'
-import { orderedSlides, type Slide } from '../../model/deck.js'
+import { orderedSlides, type Slide, cloneDoc } from '../../model/deck.js'
 import { findSlide } from '../../model/edit.js'
 import { arr, bool, BR, int, obj, opt, ref, SlideId, SlideIds, str } from '../../model/schema.js'
 import { written } from '../../model/results.js'
@@ -76,7 +76,7 @@ export const textReplaceAll = defineAction({
   },
   run: async (ctx, input: ReplaceInput) => {
     const current = await ctx.target()
-    const doc = structuredClone(current)
+    const doc = cloneDoc(current)
     const wanted = input.slideIds ? new Set(input.slideIds.map((id, i) => findSlide(doc, id, `/slideIds/${i}`).id)) : undefined
     const changed: Changed[] = []
     for (const slide of orderedSlides(doc)) {

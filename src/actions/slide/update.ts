@@ -2,6 +2,7 @@ import { defineAction } from '../../core/action.js'
 import { fail, StudioError } from '../../core/errors.js'
 import { validateInput } from '../../core/validate.js'
 import type { DeckDoc, Slide } from '../../model/deck.js'
+import { cloneDoc } from '../../model/deck.js'
 import { checkInputBlocks, documentIssues } from '../../model/check.js'
 import { findSlide } from '../../model/edit.js'
 import { applyMutation, type Mutation } from '../../model/mutations/index.js'
@@ -109,7 +110,7 @@ export const slideUpdate = defineAction({
   run: async (ctx, input: { slideId: string; mutations: Mutation[] }) => {
     const current = await ctx.target()
     findSlide(current, input.slideId)
-    const doc = structuredClone(current)
+    const doc = cloneDoc(current)
     await applyAll(doc, input.slideId, input.mutations)
     const assets = await assetRecords(ctx, current)
     ctx.stage(doc.manifest.id, doc)
@@ -150,7 +151,7 @@ export const slideReplace = defineAction({
     const slide = { ...structuredClone(input.slide), id: input.slideId }
     checkSlide(slide, '/slide')
     const assets = await assetRecords(ctx, current)
-    const doc = structuredClone(current)
+    const doc = cloneDoc(current)
     doc.slides[input.slideId] = slide
     ctx.stage(doc.manifest.id, doc)
     return (docs: Map<string, DeckDoc | null>) => {

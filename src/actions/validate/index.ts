@@ -2,11 +2,13 @@ import type { Action } from '../../core/action.js'
 import { defineAction } from '../../core/action.js'
 import { StudioError } from '../../core/errors.js'
 import type { DeckDoc } from '../../model/deck.js'
+import { cloneDoc } from '../../model/deck.js'
 import { documentIssues, type Issue } from '../../model/check.js'
 import { normalizeDoc } from '../../model/normalize.js'
 import { arr, bool, FilePath, nullable, obj, openObj, opt, ref, str } from '../../model/schema.js'
 import { result } from '../../model/results.js'
 import { readDeckFolder } from '../../store/decks.js'
+import { plainDoc } from '../../store/deck-state.js'
 
 /** Every issue of a deck document: each part against the model, and the cross-references. */
 export async function deckIssues(doc: DeckDoc) {
@@ -43,7 +45,8 @@ export const validateRun = defineAction({
     // Outside the try: a path leading out of the workspace over a network transport is refused (403), not an issue.
     const folder = input.path === undefined ? undefined : await ctx.inputPath(input.path, '/path')
     try {
-      doc = folder ? await readDeckFolder(folder.abs, folder.shown) : await ctx.target()
+      // Every slide read here: a slide that is not JSON is an issue, not a failure of the call.
+      doc = folder ? await readDeckFolder(folder.abs, folder.shown) : plainDoc(await ctx.target())
     } catch (error) {
       if (error instanceof StudioError) return { valid: false, issues: [{ pointer: '/', message: error.message }], document: null }
       throw error
@@ -51,7 +54,7 @@ export const validateRun = defineAction({
     const issues = await deckIssues(doc)
     let document: DeckDoc | null = null
     try {
-      document = normalizeDoc(structuredClone(doc))
+      document = normalizeDoc(cloneDoc(doc))
     } catch {
       document = null
     }

@@ -6,6 +6,7 @@ import type { Workspace } from '../../store/workspace.js'
 import { fail, StudioError } from '../../core/errors.js'
 import type { Appearance } from '../../render/paint.js'
 import type { DeckDoc, Manifest, Version } from '../../model/deck.js'
+import { cloneDoc } from '../../model/deck.js'
 import { arr, BlockId, Box, FilePath, ref as resultRef, bool, BR, DeckId, int, nullable, obj, oneOf, openObj, opt, SlideId, str, Themes } from '../../model/schema.js'
 import { CurrentRevision, result, resultOf, Revision, written } from '../../model/results.js'
 import { compareRefs, diffRevisions, filesAt, loadHistory, resolveRange, statesAt, withReader, type RefComparison, type RevisionStates } from '../../history/index.js'
@@ -243,7 +244,7 @@ export const versionSave = defineAction<{ note: string }, any>({
   mcp: 'deck_version_save',
   example: { note: 'Sent to the board' },
   run: async (ctx, input: { note: string }) => {
-    const doc = structuredClone(await ctx.target())
+    const doc = cloneDoc(await ctx.target())
     const version: Version = {
       n: Math.max(0, ...doc.versions.map((v) => v.n)) + 1,
       author: ctx.principal.author,

@@ -109,7 +109,7 @@ const requiresBody = (input: Schema) => Array.isArray(input.required) && input.r
 // OpenAPI
 // ---------------------------------------------------------------------------------------------
 
-const ERROR_FIELDS = ['type', 'title', 'status', 'detail', 'code', 'message', 'path', 'pointer', 'currentRevision', 'current', 'holder', 'details'] as const
+const ERROR_FIELDS = ['type', 'title', 'status', 'detail', 'code', 'message', 'path', 'pointer', 'currentRevision', 'currentTag', 'current', 'holder', 'details'] as const
 
 function errorSchema(): Schema {
   const codes = Object.keys(ERROR_CODES) as ErrorCode[]
@@ -128,6 +128,7 @@ function errorSchema(): Schema {
       path: { type: 'string', description: 'Input errors: the validator path.' },
       pointer: { type: 'string', description: 'Input errors: the JSON pointer of the offending (or unknown) input field.' },
       currentRevision: { type: 'integer', minimum: 0, description: 'stale_revision: the current revision of the deck.' },
+      currentTag: { type: 'string', description: 'stale_revision: the version tag of the current content (send it back as baseTag or If-Match).' },
       current: { description: 'stale_revision: the whole current deck document (manifest, slides, versions); no re-read needed.' },
       holder: { description: 'leased: the author holding the slide lease.' },
       details: { description: 'More about the failure where the code has any.' },
@@ -487,12 +488,13 @@ const EXECUTION_RULES = [
   'Call an action: POST /api/actions/<id> with its input as a JSON object; 200 answers the normalized result, so no re-read is needed.',
   'Every mutation takes baseRevision: the revision you last read (deck.info answers it; every write answers the new one).',
   'A stale baseRevision answers 409 stale_revision with currentRevision and current (the whole document); nothing was written. Rebase on current (or re-read) and retry with currentRevision.',
+  'Every read and write answers tag (also the ETag header): the version tag of that exact content. Send it back as baseTag (or If-Match: "<tag>") and the write is refused (409) unless the deck is still what you read; a revision number alone may name another git branch\'s content.',
   'Unknown input fields answer 400 unknown_field with a JSON pointer; type errors answer 400 invalid_input with the validator path.',
   'Bodies over 1 MB answer 413.',
   'Header x-studio-author (or query author) names the author of the commit: a person, or agent:<runId> for agents; agent:http when absent.',
   'Query ?deck=<id> picks the deck; the instance default deck when absent.',
   'A slide leased by another author answers 409 leased naming the holder; force=true (or header x-studio-force: 1) writes through the lease.',
-  'One error shape everywhere: { status, code, message, path?, pointer?, currentRevision?, current?, holder?, details? }.',
+  'One error shape everywhere: { status, code, message, path?, pointer?, currentRevision?, currentTag?, current?, holder?, details? }.',
   'An action declared but not built answers 501 not_implemented; implemented: false shows it before you call.',
   'Off localhost every endpoint needs Authorization: Bearer <token> (401 otherwise).',
 ]
@@ -653,7 +655,7 @@ export function llmsTxt(options: { baseUrl?: string; deck?: string; revision?: n
     '',
     `## Errors ([every code](${base}/docs/errors.md))`,
     'HTTP errors are RFC 9457 problem details (application/problem+json):',
-    '{ type, title, status, detail, code, message, path?, pointer?, currentRevision?, current?, holder?, details? }.',
+    '{ type, title, status, detail, code, message, path?, pointer?, currentRevision?, currentTag?, current?, holder?, details? }.',
     '400 invalid_input / unknown_field (pointer names the field), 401 unauthorized, 403 forbidden,',
     '404 not_found, 405 (Allow lists the methods), 409 stale_revision / leased (holder; retry with ?force=true) / id_taken,',
     '413 body over 1 MB, 500 internal, 501 not_implemented (declared, not built here).',

@@ -43,9 +43,43 @@ export interface RunningServer {
 
 const DECK_RE = /^[a-z0-9]+(?:-[a-z0-9]+)*$/
 
+/**
+ * An answer the engine froze (deck.info's, kept with the deck's state) never changes, and neither do
+ * its frozen members (its sections, kept while they are unchanged): each is serialized once. The text
+ * is exactly JSON.stringify(body, null, 2), assembled from the members' texts.
+ */
+const serialized = new WeakMap<object, string>()
+
+function memberText(value: unknown): string {
+  const frozen = value !== null && typeof value === 'object' && Object.isFrozen(value)
+  let text = frozen ? serialized.get(value as object) : undefined
+  if (text === undefined) {
+    text = JSON.stringify(value, null, 2).replace(/\n/g, '\n  ')
+    if (frozen) serialized.set(value as object, text)
+  }
+  return text
+}
+
+export function serialize(body: unknown): string {
+  if (!body || typeof body !== 'object' || Array.isArray(body) || !Object.isFrozen(body) || typeof (body as { toJSON?: unknown }).toJSON === 'function') {
+    return JSON.stringify(body, null, 2) + '\n'
+  }
+  let text = serialized.get(body)
+  if (text === undefined) {
+    const members: string[] = []
+    for (const [key, value] of Object.entries(body)) {
+      if (value === undefined || typeof value === 'function' || typeof value === 'symbol') continue
+      members.push(`  ${JSON.stringify(key)}: ${memberText(value)}`)
+    }
+    text = members.length ? `{\n${members.join(',\n')}\n}\n` : '{}\n'
+    serialized.set(body, text)
+  }
+  return text
+}
+
 function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
   const isBuffer = Buffer.isBuffer(body)
-  const text = isBuffer ? body : typeof body === 'string' ? body : JSON.stringify(body, null, 2) + '\n'
+  const text = isBuffer ? body : typeof body === 'string' ? body : serialize(body)
   res.writeHead(status, {
     'content-type': isBuffer ? 'application/octet-stream' : typeof body === 'string' ? 'text/plain; charset=utf-8' : 'application/json; charset=utf-8',
     'cache-control': 'no-store',
@@ -67,6 +101,7 @@ export function problem(failure: StudioError): Record<string, unknown> {
 function sendError(res: ServerResponse, error: unknown): void {
   const failure = toStudioError(error)
   const headers: Record<string, string> = { 'content-type': 'application/problem+json' }
+  if (failure.extra.currentTag) headers.etag = `"${failure.extra.currentTag}"`
   if (failure.code === 'unauthorized') headers['www-authenticate'] = 'Bearer realm="studio"'
   if (failure.code === 'payload_too_large') headers.connection = 'close'
   const allow = (failure.extra.details as { allow?: string[] } | undefined)?.allow
@@ -105,6 +140,22 @@ function parseJsonObject(body: Buffer): Record<string, unknown> {
   }
   if (!value || typeof value !== 'object' || Array.isArray(value)) fail('invalid_input', 'The body must be a JSON object holding the action input.')
   return value as Record<string, unknown>
+}
+
+/**
+ * `If-Match: "<tag>"` on a write is its baseTag (the version tag an earlier answer's ETag carried);
+ * a baseTag in the body wins. `*` and a read action's If-Match are ignored.
+ */
+function withIfMatch(action: Action, input: Record<string, unknown>, req: IncomingMessage): Record<string, unknown> {
+  const header = req.headers['if-match']
+  if (typeof header !== 'string' || !action.mutates || input.baseTag !== undefined) return input
+  const value = header.trim()
+  if (value === '*' || !value) return input
+  const tag = /^"([^"]*)"$/.exec(value)?.[1]
+  if (tag === undefined || !('baseTag' in ((action.input.properties as object) ?? {}))) {
+    fail('invalid_input', `If-Match takes one version tag in quotes (an ETag this server sent)${tag === undefined ? '' : `; ${action.id} takes none`}.`, { pointer: '/baseTag' })
+  }
+  return { ...input, baseTag: tag }
 }
 
 interface CallBinding {
@@ -264,10 +315,11 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     if (described && method === 'POST') {
       const action = findAction(pathSegment(described[1]))
       if (!action || !action.transportSet.has('H')) fail('not_found', `No action "${described[1]}" on HTTP.`)
-      const input = parseJsonObject(await readBody(req, BODY_LIMIT))
+      const input = withIfMatch(action, parseJsonObject(await readBody(req, BODY_LIMIT)), req)
       const bind = binding(req, url, options.deck)
       const { result } = await dispatch(action, input, { ws: options.ws, transport: 'H', deck: bind.deck, author: bind.author, force: bind.force })
-      return send(res, 200, result ?? null)
+      const tag = (result as { tag?: unknown } | null)?.tag
+      return send(res, 200, result ?? null, typeof tag === 'string' ? { etag: `"${tag}"` } : {})
     }
     if (path === '/api/decks/bundle' && method === 'POST') {
       const type = String(req.headers['content-type'] ?? '')

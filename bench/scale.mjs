@@ -1,0 +1,155 @@
+#!/usr/bin/env node
+// Scale (issue 12): the four calls of the issue on the brand sample (95 slides) and on the same deck
+// duplicated to 1,415 slides, measured in the same run, interleaved round by round so that both sizes
+// share the machine's noise. Run alone with `node bench/scale.mjs`; `npm run bench` runs it last.
+import { execFileSync, spawn, spawnSync } from 'node:child_process'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+
+const ROOT = new URL('..', import.meta.url).pathname
+const BIN = join(ROOT, 'bin', 'studio.js')
+const node = process.execPath
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
+const studio = (cwd, args) => JSON.parse(execFileSync(node, [BIN, ...args, '--json'], { cwd, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 }))
+
+function time(cmd, args, opts = {}) {
+  const t0 = performance.now()
+  const r = spawnSync(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'], ...opts })
+  const ms = performance.now() - t0
+  if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} failed: ${r.stdout}${r.stderr}`)
+  return ms
+}
+
+async function interleaved(rounds, cases) {
+  const out = Object.fromEntries(Object.keys(cases).map((k) => [k, []]))
+  for (let i = 0; i < rounds; i++) {
+    for (const [name, fn] of Object.entries(cases)) {
+      const t0 = performance.now()
+      await fn(i)
+      out[name].push(performance.now() - t0)
+    }
+  }
+  return out
+}
+
+/** A workspace holding the brand sample as deck `scale`, duplicated until it has `slides` slides. */
+function buildDeck(slides) {
+  const dir = mkdtempSync(join(tmpdir(), `studio-bench-scale-${slides}-`))
+  execFileSync(node, [BIN, 'init', dir, '--json'])
+  studio(dir, ['deck', 'create', 'Scale', '--id', 'scale', '--from', 'brand-sample'])
+  for (;;) {
+    const ids = studio(dir, ['slides']).slides.map((s) => s.id)
+    if (ids.length >= slides) break
+    studio(dir, ['slide', 'duplicate', ids.slice(0, Math.min(ids.length, slides - ids.length)).join(',')])
+  }
+  return dir
+}
+
+function startServe(cwd) {
+  const child = spawn(node, [BIN, 'serve', '--port', '0', '--json', '--ttl', '900'], { cwd, stdio: ['ignore', 'pipe', 'inherit'] })
+  return new Promise((resolve, reject) => {
+    let out = ''
+    child.stdout.on('data', (d) => {
+      out += d
+      if (out.includes('\n')) resolve({ child, url: JSON.parse(out.split('\n')[0]).url })
+    })
+    child.on('exit', reject)
+  })
+}
+
+export async function scaleBench() {
+  const { Pool } = await import('undici')
+  const t0 = performance.now()
+  const small = buildDeck(95)
+  const large = buildDeck(1415)
+  const built = performance.now() - t0
+  const count = (dir) => studio(dir, ['info']).counts.slides
+  console.log(`\nscale: the brand sample (${count(small)} slides) and duplicated (${count(large)} slides), built in ${(built / 1000).toFixed(1)} s`)
+  // Files written a moment ago are read by their bytes until they have settled (docs/storage.md):
+  // wait that out once, as for any deck not written in the last seconds, and let one read index them.
+  await new Promise((resolve) => setTimeout(resolve, 3500))
+  for (const dir of [small, large]) studio(dir, ['slides'])
+
+  const rounds = Number(process.env.BENCH_SCALE_ROUNDS ?? 15)
+  const slide = 'title-body-1'
+  let word = 0
+  const cli = await interleaved(rounds, {
+    node: () => time(node, ['-e', '0']),
+    info95: () => time(node, [BIN, 'info', '--json'], { cwd: small }),
+    info1415: () => time(node, [BIN, 'info', '--json'], { cwd: large }),
+    set95: () => time(node, [BIN, 'block', 'set', `${slide}#title`, '/text', `Opening ${++word}`, '--json'], { cwd: small }),
+    set1415: () => time(node, [BIN, 'block', 'set', `${slide}#title`, '/text', `Opening ${++word}`, '--json'], { cwd: large }),
+  })
+
+  const servers = [await startServe(small), await startServe(large)]
+  const pools = servers.map((s) => new Pool(s.url, { connections: 1 }))
+  async function post(pool, id, body) {
+    const r = await pool.request({ path: `/api/actions/${id}`, method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
+    const json = await r.body.json()
+    if (r.statusCode !== 200) throw new Error(`${id}: ${r.statusCode} ${JSON.stringify(json).slice(0, 300)}`)
+    return json
+  }
+  /** A read timed to the last byte of its answer (what the server costs; parsing it is the client's). */
+  const bytes = []
+  async function fetchInfo(pool, at) {
+    const r = await pool.request({ path: '/api/actions/deck.info', method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })
+    const body = Buffer.from(await r.body.arrayBuffer())
+    if (r.statusCode !== 200) throw new Error(`deck.info: ${r.statusCode}`)
+    bytes[at] = body.length
+  }
+  // What git alone costs for a one-file commit in a repository like each workspace (its index holds
+  // every slide file): in copies, so the servers do not see commits they did not make.
+  const { cpSync, writeFileSync } = await import('node:fs')
+  const gitCopies = [small, large].map((dir) => {
+    const copy = mkdtempSync(join(tmpdir(), 'studio-bench-scale-git-'))
+    cpSync(dir, copy, { recursive: true })
+    return copy
+  })
+  const gitCommit = (dir, i) => {
+    writeFileSync(join(dir, 'bench-git.txt'), `${i}\n`)
+    if (i === 0) execFileSync('git', ['add', 'bench-git.txt'], { cwd: dir })
+    execFileSync('git', ['commit', '-q', '--no-verify', '-m', `bench ${i}`, '--', 'bench-git.txt'], { cwd: dir, env: { ...process.env, GIT_AUTHOR_NAME: 'b', GIT_AUTHOR_EMAIL: 'b@b', GIT_COMMITTER_NAME: 'b', GIT_COMMITTER_EMAIL: 'b@b' } })
+  }
+  const revisions = []
+  for (const pool of pools) {
+    for (let i = 0; i < 20; i++) revisions[pools.indexOf(pool)] = (await post(pool, 'deck.info', {})).revision
+  }
+  const WRITES = Number(process.env.BENCH_SCALE_WRITES ?? 60)
+  const http = await interleaved(WRITES, {
+    info95: () => fetchInfo(pools[0], 0),
+    info1415: () => fetchInfo(pools[1], 1),
+    rename95: async (i) => {
+      revisions[0] = (await post(pools[0], 'deck.rename', { name: `Scale ${i}`, baseRevision: revisions[0] })).revision
+    },
+    rename1415: async (i) => {
+      revisions[1] = (await post(pools[1], 'deck.rename', { name: `Scale ${i}`, baseRevision: revisions[1] })).revision
+    },
+    git95: (i) => gitCommit(gitCopies[0], i),
+    git1415: (i) => gitCommit(gitCopies[1], i),
+  })
+  const rss = []
+  for (const s of servers) {
+    rss.push(Number(execFileSync('ps', ['-o', 'rss=', '-p', String(s.child.pid)], { encoding: 'utf8' }).trim()) / 1024)
+    s.child.kill('SIGTERM')
+  }
+  await Promise.all(pools.map((p) => p.close()))
+
+  const base = median(cli.node)
+  const rows = [
+    ['HTTP deck.rename, warm server, p50 (ms)', median(http.rename95), median(http.rename1415), 'each <= 15 ms'],
+    ['  git commit of one file alone, p50 (ms)', median(http.git95), median(http.git1415), 'git\'s own floor'],
+    [`HTTP deck.info, warm server, p50 (ms)`, median(http.info95), median(http.info1415), `each <= 2 ms; answers of ${(bytes[0] / 1024).toFixed(0)} / ${(bytes[1] / 1024).toFixed(0)} KB`],
+    ['CLI block set on one slide, cold (ms)', median(cli.set95), median(cli.set1415), ''],
+    ['CLI studio info, cold (x node -e 0)', median(cli.info95) / base, median(cli.info1415) / base, ''],
+  ]
+  console.log(`rounds: CLI ${rounds}, HTTP ${WRITES}; node -e 0 median ${base.toFixed(1)} ms; serve RSS after: ${rss.map((r) => `${r.toFixed(0)} MB`).join(' / ')}`)
+  console.log('call'.padEnd(44), '95 slides'.padStart(10), '1,415'.padStart(10), '1,415/95'.padStart(9), '  target')
+  for (const [name, a, b, target] of rows) {
+    const goal = name.startsWith('  ') ? target : `<= 1.2x${target ? `; ${target}` : ''}`
+    console.log(name.padEnd(44), a.toFixed(2).padStart(10), b.toFixed(2).padStart(10), `${(b / a).toFixed(2)}x`.padStart(9), `  ${goal}`)
+  }
+  for (const dir of [small, large, ...gitCopies]) rmSync(dir, { recursive: true, force: true })
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) await scaleBench()
