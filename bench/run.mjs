@@ -313,6 +313,71 @@ function marpMarkdown(deckDir, order) {
   }).join('\n---\n\n')
 }
 
+// ---- Merge (issue 14): `git merge` of two branches that both changed 20 slides of the 95-slide brand
+// sample (and deck.json: 21 files git hands a driver), through the studio merge driver, against the
+// same merge through the cheapest external driver (`git merge-file`, git's own text merge in a
+// process per file), interleaved; and the three-way merge of the whole deck in process.
+{
+  const { readFileSync, writeFileSync } = await import('node:fs')
+  const { tsImport } = await import('tsx/esm/api')
+  const mws = mkdtempSync(join(tmpdir(), 'studio-bench-merge-'))
+  const git = (...args) => execFileSync('git', args, { cwd: mws, env: gitEnv, stdio: 'pipe' }).toString()
+  execFileSync(node, [BIN, 'init', mws, '--json'])
+  execFileSync(node, [BIN, 'deck', 'create', 'M', '--from', 'brand-sample', '--json'], { cwd: mws })
+  const dir = join(mws, 'decks', 'm')
+  const manifest = JSON.parse(readFileSync(join(dir, 'deck.json'), 'utf8'))
+  const order = manifest.sections.flatMap((s) => s.slides)
+  const touched = order.filter((_, i) => i % 4 === 1).slice(0, 20)
+  const edit = (label, change) => {
+    for (const id of touched) {
+      const file = join(dir, 'slides', `${id}.json`)
+      const slide = JSON.parse(readFileSync(file, 'utf8'))
+      change(slide)
+      writeFileSync(file, JSON.stringify(slide, null, 2) + '\n')
+    }
+    const m = JSON.parse(readFileSync(join(dir, 'deck.json'), 'utf8'))
+    m.revision += 20
+    writeFileSync(join(dir, 'deck.json'), JSON.stringify(m, null, 2) + '\n')
+    git('commit', '-qam', label)
+  }
+  git('branch', 'feature')
+  edit('main', (slide) => (slide.notes = 'Main notes'))
+  const mainTip = git('rev-parse', 'HEAD').trim()
+  git('checkout', '-q', 'feature')
+  edit('feature', (slide) => (slide.blocks[0].text = `${slide.blocks[0].text} (feature)`))
+  git('checkout', '-q', 'main')
+  const MR = Number(process.env.BENCH_MERGE_ROUNDS ?? 7)
+  const merge = (driver) => () => {
+    spawnSync('git', ['-c', `merge.studio.driver=${driver}`, 'merge', '--no-edit', '-q', 'feature'], { cwd: mws, env: gitEnv, stdio: 'pipe' })
+    git('reset', '-q', '--hard', mainTip)
+  }
+  const studioDriver = git('config', '--get', 'merge.studio.driver').trim()
+  const runs = await interleaved(MR, { node: nodeStart, text: merge('git merge-file %A %O %B'), studio: merge(studioDriver) })
+  const { mergeDecks } = await tsImport(join(ROOT, 'src/history/merge.ts'), import.meta.url)
+  const { readDeckFolder } = await tsImport(join(ROOT, 'src/store/decks.ts'), import.meta.url)
+  git('checkout', '-q', 'feature')
+  const theirs = await readDeckFolder(dir)
+  git('checkout', '-q', 'main')
+  const ours = await readDeckFolder(dir)
+  const base = await readDeckFolder(join(ROOT, 'templates', 'brand-sample'))
+  base.manifest.id = ours.manifest.id
+  const inProcess = []
+  for (let i = 0; i < 21; i++) {
+    const t0 = performance.now()
+    mergeDecks(base, ours, theirs, { now: 'x' })
+    inProcess.push(performance.now() - t0)
+  }
+  rmSync(mws, { recursive: true, force: true })
+  const text = median(runs.text)
+  console.log('')
+  console.log(`merge: two branches changing the same ${touched.length} slides of the ${order.length}-slide brand sample (${touched.length + 1} driver calls), ${MR} interleaved rounds`)
+  console.log('case'.padEnd(44), 'median ms'.padStart(10), 'ratio'.padStart(8))
+  console.log('node -e 0 (baseline)'.padEnd(44), median(runs.node).toFixed(0).padStart(10))
+  console.log('git merge, git merge-file as the driver'.padEnd(44), text.toFixed(0).padStart(10), '1.00x'.padStart(8))
+  console.log('git merge, studio merge driver'.padEnd(44), median(runs.studio).toFixed(0).padStart(10), `${(median(runs.studio) / text).toFixed(2)}x`.padStart(8), `${(median(runs.studio) / (touched.length + 1)).toFixed(0)} ms a file`)
+  console.log('mergeDecks in process (whole deck)'.padEnd(44), median(inProcess).toFixed(1).padStart(10))
+}
+
 // ---- Renderer (issue 9): the 95-slide brand sample rendered to PNG at 1x and 2x by `studio render`
 // (browser launch reported apart), the same number of slides through Marp CLI's --images png as the
 // peer (same Chromium, 1600 × 900), warm-Chromium screenshots of a plain sheet as the baseline, and
@@ -594,6 +659,12 @@ function marpMarkdown(deckDir, order) {
   line('studio export pdf --mode native (vector)', 'vectorPdf', 'marpPdf', 'x marp --pdf; target <= 1x')
   line('studio export pdf (flatten, 2x renders)', 'flattenPdf', 'marpPdf', 'x marp --pdf')
   line('marp --pdf (peer)', 'marpPdf', null)
+}
+
+// ---- The page (issue 13): bench/page.mjs (first slide shown, keystroke to commit, CLI write to page).
+{
+  const { benchPage } = await import('./page.mjs')
+  await benchPage()
 }
 
 // ---- Scale (issue 12): the four calls at 95 and 1,415 slides (bench/scale.mjs, runnable alone).

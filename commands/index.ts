@@ -2,8 +2,10 @@
 import type { Command } from '@oclif/core'
 import { generatedCommands } from '../src/transports/cli/commands.js'
 import { ActionsList, ActionsShow } from './actions.js'
+import GitSetup from './git.js'
 import Init from './init.js'
 import Mcp from './mcp.js'
+import { MergeDriver, MergeResolve, MergeStatus } from './merge.js'
 import Review from './review.js'
 import Serve from './serve.js'
 
@@ -14,4 +16,8 @@ export const COMMANDS: Record<string, typeof Command> = generatedCommands({
   serve: Serve,
   actions: ActionsList,
   'actions:show': ActionsShow,
+  'git:setup': GitSetup,
+  'merge:driver': MergeDriver,
+  'merge:status': MergeStatus,
+  'merge:resolve': MergeResolve,
 })

@@ -1,6 +1,6 @@
 import { Args, Command, Flags } from '@oclif/core'
 import { existsSync } from 'node:fs'
-import { mkdir, readFile, writeFile } from 'node:fs/promises'
+import { mkdir, writeFile } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import { Git } from '../src/store/git.js'
 import { toStudioError } from '../src/core/errors.js'
@@ -9,7 +9,7 @@ import { toStudioError } from '../src/core/errors.js'
 export default class Init extends Command {
   static summary = 'Make a studio workspace'
   static description =
-    'Creates (or completes) a workspace: a git repository holding decks/ and decks/templates/, studio.json (workspace settings) and a .gitignore entry for .studio/ (local state). Sets core.fsync so committed objects and refs reach the disk. Safe to run twice.'
+    "Creates (or completes) a workspace: a git repository holding decks/ and decks/templates/, studio.json (workspace settings) and a .gitignore entry for .studio/ (local state). Sets core.fsync so committed objects and refs reach the disk, and registers studio's git drivers as `studio git setup` does (.gitattributes: readable deck diffs, decks merged at the model level). Safe to run twice."
   static examples = ['<%= config.bin %> init my-decks', '<%= config.bin %> init --json']
   static args = { dir: Args.string({ description: 'Folder to make the workspace in (default: the working directory).' }) }
   static flags = { json: Flags.boolean({ description: 'Print the result as JSON.' }) }
@@ -38,17 +38,13 @@ export default class Init extends Command {
         await writeFile(config, '{}\n')
         created.push('studio.json')
       }
-      const ignore = join(root, '.gitignore')
-      const current = existsSync(ignore) ? await readFile(ignore, 'utf8') : ''
-      if (!current.split('\n').includes('.studio/')) {
-        await writeFile(ignore, current + (current && !current.endsWith('\n') ? '\n' : '') + '.studio/\n')
-        created.push('.gitignore')
-      }
+      const { setupGit } = await import('../src/store/git-setup.js')
+      created.push(...(await setupGit(git, root)).written)
       const keep = join(root, 'decks', 'templates', '.gitkeep')
       if (!existsSync(keep)) await writeFile(keep, '')
       if (created.length) {
         const prefix = root === gitRoot ? '' : root.slice(gitRoot.length + 1) + '/'
-        const paths = ['studio.json', '.gitignore', 'decks/templates/.gitkeep'].map((p) => prefix + p)
+        const paths = ['studio.json', '.gitignore', '.gitattributes', 'decks/templates/.gitkeep'].map((p) => prefix + p)
         await git.raw(['add', '--', ...paths])
         await git.commit({ paths, subject: 'studio init', author: process.env.STUDIO_AUTHOR || 'studio', trailers: { 'Studio-Action': 'init' } })
       }

@@ -13,6 +13,7 @@ import standaloneCode from 'ajv/dist/standalone/index.js'
 import { ACTIONS } from '../src/actions/index.js'
 import { AJV_OPTIONS, validatorFile } from '../src/core/validate.js'
 import { MODEL_SCHEMAS, validationSchema } from '../src/model/check.js'
+import { PAGE_ACTIONS } from '../src/transports/http/page.js'
 
 const root = new URL('..', import.meta.url).pathname
 const dist = join(root, 'dist')
@@ -59,7 +60,8 @@ module.exports = new Proxy(function () {}, {
 }
 
 await build({
-  entryPoints: { cli: join(root, 'src/cli.ts') },
+  // merge-driver: `studio merge driver` without oclif (git starts it once per file it merges).
+  entryPoints: { cli: join(root, 'src/cli.ts'), 'merge-driver': join(root, 'src/merge-driver-entry.ts') },
   plugins: [lazyOclifDeps],
   logOverride: { 'unsupported-require-call': 'silent' },
   outdir: dist,
@@ -86,11 +88,28 @@ await build({
   legalComments: 'none',
 })
 
+// The page (src/page): Preact components bundled for the browser into dist/page/app.js and app.css,
+// served by `studio serve` from the package (never a CDN).
+await build({
+  entryPoints: { app: join(root, 'src/page/main.tsx') },
+  outdir: join(dist, 'page'),
+  bundle: true,
+  format: 'esm',
+  platform: 'browser',
+  target: ['chrome111', 'firefox111', 'safari16.4'],
+  jsx: 'automatic',
+  jsxImportSource: 'preact',
+  minify: !process.env.STUDIO_BUILD_NOMINIFY,
+  sourcemap: 'linked',
+  logLevel: 'warning',
+  legalComments: 'none',
+})
+
 // Validators: ajv standalone code per schema, then bundled so each file is self-contained.
 const tmp = mkdtempSync(join(tmpdir(), 'studio-validators-'))
 const ajv = new (Ajv as unknown as typeof Ajv.default)({ ...AJV_OPTIONS, code: { source: true, esm: true } })
 ;(addFormats as unknown as (a: unknown) => void)(ajv)
-const schemas: [string, object][] = [...ACTIONS.map((a) => [a.id, validationSchema(a.input)] as [string, object]), ...MODEL_SCHEMAS]
+const schemas: [string, object][] = [...[...ACTIONS, ...PAGE_ACTIONS].map((a) => [a.id, validationSchema(a.input)] as [string, object]), ...MODEL_SCHEMAS]
 const entries: string[] = []
 for (const [key, schema] of schemas) {
   const validate = ajv.compile(schema)

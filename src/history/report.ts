@@ -1,10 +1,14 @@
 /**
  * The review report of `studio review`: per deck changed between two refs, the slides added,
  * removed, moved and changed with the prose of each change, as Markdown ready to post as a
- * pull-request comment, or as plain text for a terminal. Pure: it renders a Review.
+ * pull-request comment, or as plain text for a terminal; and the review of a merge commit
+ * (`studio review --merge`): what each side brought, the conflicts and how they were settled.
+ * Pure: it renders a Review or a MergeReview.
  */
 import { slideLabel, type SlideChange } from './diff.js'
 import type { DeckComparison, Review } from './index.js'
+import type { MergeDeckReview, MergeReview, SettledConflict, SideReport } from './merge-review.js'
+import { describe } from './merge.js'
 
 /** A before/after picture pair of a review (src/render/crops.ts writes them). */
 export interface ReviewPicture {
@@ -155,5 +159,92 @@ export function reviewJson(review: Review, options: ReportOptions = {}) {
       changes: deck.changes,
     })),
     ...(options.crops ? { crops: options.crops } : {}),
+  }
+}
+
+// ------------------------------------------------------------------------------------- merge commits
+
+function settledWords(conflict: SettledConflict, review: MergeReview): string {
+  if (conflict.settled === 'ours') return `kept ${review.oursName}'s`
+  if (conflict.settled === 'theirs') return `took ${review.theirsName}'s`
+  return conflict.value === undefined ? 'removed' : `set to ${describe(conflict.value, conflict.kind)}`
+}
+
+function conflictLine(conflict: SettledConflict, review: MergeReview): string {
+  return `${conflict.where}: ${review.oursName} ${describe(conflict.ours, conflict.kind)}, ${review.theirsName} ${describe(conflict.theirs, conflict.kind)} → ${settledWords(conflict, review)}`
+}
+
+function sideLine(side: SideReport): string {
+  const who = side.commits ? `${plural(side.commits, 'commit')} by ${side.authors.join(', ')}` : 'no commit of its own'
+  return `${side.name} (${short(side.commit)}) brought, in ${who}`
+}
+
+function mergeRange(review: MergeReview): string {
+  return `Merge ${short(review.commit)} of ${review.theirsName} into ${review.oursName} (merge base ${short(review.base)})`
+}
+
+function revisionsLine(deck: MergeDeckReview): string {
+  const r = deck.revisions
+  const at = (n: number | null) => (n === null ? 'absent' : `revision ${n}`)
+  return `merge base ${at(r.base)}, ${deck.ours.name} ${at(r.ours)}, ${deck.theirs.name} ${at(r.theirs)}, merged ${at(r.merged)}`
+}
+
+/** The review of a merge commit as plain text. */
+export function mergeReviewText(review: MergeReview): string {
+  const lines = [`${mergeRange(review)}: ${plural(review.decks.length, 'deck')} changed.`]
+  for (const deck of review.decks) {
+    lines.push('', `${deck.title} (${deck.id}): ${revisionsLine(deck)}`)
+    for (const side of [deck.ours, deck.theirs]) {
+      lines.push(`  ${sideLine(side)}:`)
+      for (const change of side.changes.length ? side.changes : ['nothing in this deck']) lines.push(`    ${change}`)
+    }
+    lines.push(deck.conflicts.length ? `  ${plural(deck.conflicts.length, 'conflict')}, settled:` : '  No conflict: the deck merged cleanly.')
+    for (const conflict of deck.conflicts) lines.push(`    ${conflictLine(conflict, review)}`)
+    for (const note of deck.notes) lines.push(`  Note: ${note}`)
+    lines.push(deck.byHand.length ? '  Changed in the merge commit itself:' : '  Nothing else changed in the merge commit.')
+    for (const change of deck.byHand) lines.push(`    ${change}`)
+  }
+  return lines.join('\n') + '\n'
+}
+
+/** The review of a merge commit as Markdown (a pull-request comment). */
+export function mergeReviewMarkdown(review: MergeReview): string {
+  const lines = ['## Merge review', '', `${md(mergeRange(review))}: ${plural(review.decks.length, 'deck')} changed.`]
+  for (const deck of review.decks) {
+    lines.push('', `### ${md(deck.title)} (\`${deck.id}\`)`, '', `_${md(revisionsLine(deck))}_`)
+    for (const side of [deck.ours, deck.theirs]) {
+      lines.push('', `**${md(sideLine(side))}**`, '')
+      for (const change of side.changes.length ? side.changes : ['nothing in this deck']) lines.push(`- ${md(change)}`)
+    }
+    lines.push('', deck.conflicts.length ? `**${plural(deck.conflicts.length, 'conflict')}, settled**` : '**No conflict**: the deck merged cleanly.')
+    if (deck.conflicts.length) lines.push('')
+    for (const conflict of deck.conflicts) lines.push(`- ${md(conflictLine(conflict, review))}`)
+    if (deck.notes.length) lines.push('')
+    for (const note of deck.notes) lines.push(`> ${md(note)}`)
+    lines.push('', deck.byHand.length ? '**Changed in the merge commit itself**' : '_Nothing else changed in the merge commit._')
+    if (deck.byHand.length) lines.push('')
+    for (const change of deck.byHand) lines.push(`- ${md(change)}`)
+  }
+  lines.push('', '<sub>Written by `studio review --merge`. Each side is compared with the merge base; conflicts are found by merging the two sides again.</sub>')
+  return lines.join('\n') + '\n'
+}
+
+export function mergeReviewJson(review: MergeReview) {
+  return {
+    merge: review.commit,
+    subject: review.subject,
+    mergeBase: review.base,
+    ours: review.oursName,
+    theirs: review.theirsName,
+    decks: review.decks.map((deck) => ({
+      id: deck.id,
+      title: deck.title,
+      revisions: deck.revisions,
+      ours: { name: deck.ours.name, commit: deck.ours.commit, authors: deck.ours.authors, commits: deck.ours.commits, changes: deck.ours.changes, deckChanges: deck.ours.diff.deck, slides: deck.ours.diff.slides },
+      theirs: { name: deck.theirs.name, commit: deck.theirs.commit, authors: deck.theirs.authors, commits: deck.theirs.commits, changes: deck.theirs.changes, deckChanges: deck.theirs.diff.deck, slides: deck.theirs.diff.slides },
+      conflicts: deck.conflicts.map((c) => ({ ...c, text: conflictLine(c, review) })),
+      notes: deck.notes,
+      byHand: deck.byHand,
+    })),
   }
 }

@@ -23,6 +23,7 @@ import { sourceFileOf } from '../media/variants.js'
 import { assetSize, screenOf, Variants } from './variants.js'
 import { fontFaceCss, fontFileOf } from './faces.js'
 import type { Appearance } from './paint.js'
+import { ASSET_MIME } from './mime.js'
 
 /** Bumped when a change to the renderer changes pictures: every cached render is redrawn. */
 export const RENDERER_VERSION = 1
@@ -93,17 +94,6 @@ export function assetFiles(deckDir: string): Map<string, string> {
   return out
 }
 
-const MIME: Record<string, string> = {
-  '.png': 'image/png',
-  '.jpg': 'image/jpeg',
-  '.jpeg': 'image/jpeg',
-  '.webp': 'image/webp',
-  '.gif': 'image/gif',
-  '.svg': 'image/svg+xml',
-  '.avif': 'image/avif',
-  '.woff': 'font/woff',
-  '.woff2': 'font/woff2',
-}
 
 /** An asset's file for an appearance: its dark twin `<id>.dark.<ext>` (a page capture's dark shot) in dark renders, when it has one. */
 export function themedFile(file: string, appearance: Appearance): string {
@@ -413,7 +403,7 @@ async function preparedPage(browser: Browser, job: RenderJob, shell: string, var
       if (!name.includes('/') && !name.includes('\\') && name !== '..') file = join(assetsDir, name)
     } else if (rest.startsWith('fonts/')) file = fontFileOf(rest.slice('fonts/'.length))
     if (!file || !existsSync(file)) return route.fulfill({ status: 404, body: '' })
-    return route.fulfill({ status: 200, body: readFileSync(file), headers: { 'content-type': MIME[extname(file).toLowerCase()] ?? 'application/octet-stream', 'cache-control': 'max-age=3600' } })
+    return route.fulfill({ status: 200, body: readFileSync(file), headers: { 'content-type': ASSET_MIME[extname(file).toLowerCase()] ?? 'application/octet-stream', 'cache-control': 'max-age=3600' } })
   })
   await page.setContent(shell)
   return page

@@ -5,11 +5,12 @@
  * WebSocket upgrade or presence message costs one stat. Another process's change is seen by the next
  * read; `studio serve` also watches the file (src/realtime/watch.ts) to close the room at once.
  */
-import { readFileSync, statSync } from 'node:fs'
+import { readFileSync } from 'node:fs'
 import { mkdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import { withLocks } from './lock.js'
 import type { Workspace } from './workspace.js'
+import { fileStamp } from './file-stamp.js'
 
 export interface FlagState {
   on: boolean
@@ -23,19 +24,10 @@ export const flagsFile = (ws: Workspace) => join(ws.stateDir, 'flags.json')
 
 const cache = new Map<string, { stamp: string; flags: Map<string, FlagState> }>()
 
-function stampOf(path: string): string {
-  try {
-    const st = statSync(path, { bigint: true })
-    return `${st.ino}:${st.size}:${st.mtimeNs}`
-  } catch {
-    return 'none'
-  }
-}
-
 /** Every switch that was ever set, by name (a Map: names come from input). */
 export function readFlags(ws: Workspace): Map<string, FlagState> {
   const path = flagsFile(ws)
-  const stamp = stampOf(path)
+  const stamp = fileStamp(path)
   const hit = cache.get(path)
   if (hit && hit.stamp === stamp) return hit.flags
   const flags = new Map<string, FlagState>()

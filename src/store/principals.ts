@@ -9,11 +9,12 @@
  * Names come from callers, so they live in Maps and null-prototype objects. Reads re-parse only when
  * the file's stamp moved (one stat per roster message).
  */
-import { readFileSync, statSync } from 'node:fs'
+import { readFileSync } from 'node:fs'
 import { mkdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import { withLocks } from './lock.js'
 import type { Workspace } from './workspace.js'
+import { fileStamp } from './file-stamp.js'
 
 export interface DeckPrefs {
   /** Whether the principal's live pointer is shown to others in this deck (default true). */
@@ -26,18 +27,9 @@ export const principalsFile = (ws: Workspace) => join(ws.stateDir, 'principals.j
 
 const cache = new Map<string, { stamp: string; records: Records }>()
 
-function stampOf(path: string): string {
-  try {
-    const st = statSync(path, { bigint: true })
-    return `${st.ino}:${st.size}:${st.mtimeNs}`
-  } catch {
-    return 'none'
-  }
-}
-
 function read(ws: Workspace): Records {
   const path = principalsFile(ws)
-  const stamp = stampOf(path)
+  const stamp = fileStamp(path)
   const hit = cache.get(path)
   if (hit && hit.stamp === stamp) return hit.records
   const records: Records = new Map()

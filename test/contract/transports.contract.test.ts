@@ -1,6 +1,7 @@
 /**
  * The contract test: generated from the table, it walks every implemented action offered on more
- * than one of the command line, MCP and HTTP, and holds that they behave identically:
+ * than one of the command line, MCP and HTTP, and holds that they behave identically (the page's
+ * window transport too, `POST /api/window/<id>`, for the actions offered in the page):
  *
  * - the HTTP operation, the MCP tool and the CLI command exist, with the table's input schema;
  * - the action's example (valid against the fixture workspace) succeeds on each, from identical copies
@@ -117,6 +118,22 @@ async function viaHttp(server: Served, dir: string, action: Action, input: Recor
   return { ok: false, status: json.status, code: json.code, pointer: json.pointer }
 }
 
+/** The page's window transport: the same server, `POST /api/window/<id>` (without a tab id the call is like any other). */
+async function viaWindow(server: Served, dir: string, action: Action, input: Record<string, unknown>): Promise<Outcome> {
+  const response = await request(`${server.url}/api/window/${action.id}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-studio-author': AUTHOR },
+    body: JSON.stringify(input),
+  })
+  const json = (await response.body.json()) as any
+  if (response.statusCode === 200) {
+    conforms(action, 'the window transport', json)
+    return { ok: true, result: normalize(json, dir) }
+  }
+  assert.equal(json.status, response.statusCode)
+  return { ok: false, status: json.status, code: json.code, pointer: json.pointer }
+}
+
 async function mcpClient(dir: string, env: Record<string, string> = {}): Promise<Client> {
   const client = new Client({ name: 'contract', version: '1.0.0' })
   await client.connect(new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp', '--root', dir, '--author', AUTHOR], stderr: 'ignore', env: { ...getDefaultEnvironment(), ...env } }))
@@ -193,8 +210,8 @@ describe('one contract for the command line, MCP and HTTP', () => {
   })
 
   for (const action of covered) {
-    it(`${action.id}: the example succeeds with a result fitting its schema, same outcome, same unknown_field, same 409 on ${[...action.transportSet].filter((t) => t !== 'P').join(' ')}`, async () => {
-      const transports = (['C', 'M', 'H'] as const).filter((t) => action.transportSet.has(t) && (t !== 'M' || action.mcp) && (t !== 'C' || action.cli))
+    it(`${action.id}: the example succeeds with a result fitting its schema, same outcome, same unknown_field, same 409 on ${[...action.transportSet].join(' ')}`, async () => {
+      const transports = (['C', 'M', 'H', 'P'] as const).filter((t) => action.transportSet.has(t) && (t !== 'M' || action.mcp) && (t !== 'C' || action.cli))
       const outcomes: Record<string, Outcome> = {}
       const deltas: Record<string, number> = {}
       const unknown: Record<string, Outcome> = {}
@@ -214,7 +231,9 @@ describe('one contract for the command line, MCP and HTTP', () => {
               ? (input: Record<string, unknown>) => viaCli(dir, action, input)
               : t === 'H'
                 ? async (input: Record<string, unknown>) => viaHttp((server ??= await serve(dir, [], { env: envOf(action) })), dir, action, input)
-                : async (input: Record<string, unknown>) => viaMcp((client ??= await mcpClient(dir, envOf(action))), dir, action, input)
+                : t === 'P'
+                  ? async (input: Record<string, unknown>) => viaWindow((server ??= await serve(dir, [], { env: envOf(action) })), dir, action, input)
+                  : async (input: Record<string, unknown>) => viaMcp((client ??= await mcpClient(dir, envOf(action))), dir, action, input)
           unknown[t] = await run(badInput)
           if (takesRevision) stale[t] = await run(staleInput)
           outcomes[t] = await run(example)

@@ -51,6 +51,24 @@ describe('studio serve: actions over HTTP', () => {
     assert.equal(r.headers['cache-control'], 'no-store')
   })
 
+  it('answers a malformed %-escape in any path segment with 400 in the one error shape, never 500', async () => {
+    const bad = '%E0%A4%A'
+    const cases: [string, string][] = [
+      ['GET', `/api/actions/${bad}`],
+      ['POST', `/api/actions/${bad}`],
+      ['GET', `/api/decks/${bad}/bundle`],
+      ['POST', `/api/window/${bad}`],
+      ['GET', `/page/asset/${bad}/x.png`],
+      ['GET', `/page/asset/served-deck/${bad}`],
+      ['GET', `/page/fonts/${bad}`],
+    ]
+    for (const [method, path] of cases) {
+      const r = await call(server.url, path, method === 'POST' ? { body: {} } : {})
+      assert.equal(r.status, 400, `${method} ${path}: ${r.text}`)
+      assert.equal(r.json.code, 'invalid_input', `${method} ${path}`)
+    }
+  })
+
   it('commits a write as agent:http unless x-studio-author or ?author= names someone', async () => {
     const first = await call(server.url, '/api/actions/deck.rename', { body: { name: 'By HTTP', baseRevision: 0 } })
     assert.equal(first.status, 200, first.text)

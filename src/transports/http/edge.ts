@@ -145,9 +145,10 @@ function originAllowed(origin: string, policy: EdgePolicy): boolean {
 /**
  * Checks the request's Host, Origin and bearer, in that order: a name this server does not answer to
  * is 403 before any token is looked at or any loopback exemption applies. Throws the error to answer,
- * or returns whether the caller is local.
+ * or returns whether the caller is local. `anonymous` routes (the page's HTML, script, style and the
+ * catalogue's fonts) are served without a token off loopback; Host and Origin still apply.
  */
-export function checkEdge(req: IncomingMessage, policy: EdgePolicy, options: { requireToken?: boolean } = {}): { loopback: boolean } {
+export function checkEdge(req: IncomingMessage, policy: EdgePolicy, options: { requireToken?: boolean; anonymous?: boolean } = {}): { loopback: boolean } {
   const host = req.headers.host
   if (!host) throw new StudioError('forbidden', 'A Host header is required.')
   if (hostHeaderCount(req) > 1) throw new StudioError('invalid_input', 'The request carries more than one Host header.')
@@ -157,7 +158,8 @@ export function checkEdge(req: IncomingMessage, policy: EdgePolicy, options: { r
   const loopback = isLoopbackAddress(req.socket.remoteAddress)
   const presented = bearerOf(req)
   // On loopback a token is needed only where the route asks for one; one that is sent must still be right.
-  const needToken = !loopback || options.requireToken || (presented !== undefined && policy.token !== undefined)
+  // An anonymous route (the page's own files, which hold no deck) needs none off loopback either.
+  const needToken = (!loopback && !options.anonymous) || options.requireToken || (presented !== undefined && policy.token !== undefined)
   if (needToken) {
     if (!policy.token || !tokenMatches(presented, policy.token)) {
       throw new StudioError('unauthorized', loopback ? 'A valid bearer token is required.' : 'A bearer token is required off loopback.')
@@ -215,4 +217,16 @@ async function drain(req: IncomingMessage, limit: number): Promise<void> {
     req.on('close', done)
     req.resume()
   })
+}
+
+/**
+ * One segment of a request path, %-decoded. A malformed escape (`%E0%A4%A`) is the caller's error, the one
+ * error shape with 400, never a thrown URIError (which answered 500 on every route that decoded a segment).
+ */
+export function pathSegment(raw: string): string {
+  try {
+    return decodeURIComponent(raw)
+  } catch {
+    fail('invalid_input', `The path segment "${raw.slice(0, 80)}" holds a malformed %-escape.`)
+  }
 }

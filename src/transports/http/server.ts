@@ -19,7 +19,8 @@ import { ERROR_TITLES, errorType, fail, StudioError, toStudioError } from '../..
 import { bool, DeckId, obj, openObj, opt, str } from '../../model/schema.js'
 import { packageRoot, type Workspace } from '../../store/workspace.js'
 import { deckUnpack, packDeck, unpackInto } from '../../actions/deck/bundle.js'
-import { BODY_LIMIT, BUNDLE_LIMIT, checkEdge, isLoopbackHost, policyFor, readBody, type EdgePolicy } from './edge.js'
+import { BODY_LIMIT, BUNDLE_LIMIT, checkEdge, isLoopbackHost, pathSegment, policyFor, readBody, type EdgePolicy } from './edge.js'
+import { handlePage, isPublicPagePath, pageMethods } from './page.js'
 
 export interface ServeOptions {
   ws: Workspace
@@ -122,7 +123,9 @@ async function readRevision(ws: Workspace, deck: string): Promise<number | undef
 
 /** The methods each path answers (HEAD wherever GET is); undefined for a path nothing serves. */
 function methodsOf(path: string): string[] | undefined {
-  if (['/api/agent', '/openapi.json', '/llms.txt', '/', '/index.html'].includes(path) || /^\/docs\/[a-z0-9-]+\.md$/.test(path)) return ['GET', 'HEAD']
+  if (['/api/agent', '/openapi.json', '/llms.txt'].includes(path) || /^\/docs\/[a-z0-9-]+\.md$/.test(path)) return ['GET', 'HEAD']
+  const page = pageMethods(path)
+  if (page) return page
   if (/^\/api\/actions\/[^/]+$/.test(path)) return ['GET', 'HEAD', 'POST']
   if (path === '/api/decks/bundle') return ['POST']
   if (/^\/api\/decks\/[^/]+\/bundle$/.test(path)) return ['GET', 'HEAD']
@@ -268,7 +271,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     const url = new URL(req.url ?? '/', 'http://studio.invalid')
     const path = url.pathname
     const isBundle = path === '/api/decks/bundle' || /^\/api\/decks\/[^/]+\/bundle$/.test(path)
-    checkEdge(req, policy, { requireToken: isBundle && Boolean(token) })
+    checkEdge(req, policy, { requireToken: isBundle && Boolean(token), anonymous: isPublicPagePath(path) })
     const base = `http://${req.headers.host}`
     const allowed = methodsOf(path)
     if (allowed && !allowed.includes(req.method ?? 'GET')) {
@@ -307,12 +310,12 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     }
     const described = /^\/api\/actions\/([^/]+)$/.exec(path)
     if (described && method === 'GET') {
-      const action = findAction(decodeURIComponent(described[1]))
+      const action = findAction(pathSegment(described[1]))
       if (!action || !action.transportSet.has('H')) fail('not_found', `No action "${described[1]}" on HTTP.`)
       return send(res, 200, describeAction(action))
     }
     if (described && method === 'POST') {
-      const action = findAction(decodeURIComponent(described[1]))
+      const action = findAction(pathSegment(described[1]))
       if (!action || !action.transportSet.has('H')) fail('not_found', `No action "${described[1]}" on HTTP.`)
       const input = withIfMatch(action, parseJsonObject(await readBody(req, BODY_LIMIT)), req)
       const bind = binding(req, url, options.deck)
@@ -343,14 +346,11 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     }
     const pull = /^\/api\/decks\/([^/]+)\/bundle$/.exec(path)
     if (pull && method === 'GET') {
-      const { result } = await dispatch(packAction, { id: decodeURIComponent(pull[1]) }, { ws: options.ws, transport: 'H' })
+      const { result } = await dispatch(packAction, { id: pathSegment(pull[1]) }, { ws: options.ws, transport: 'H' })
       const packed = result as { zip: Buffer; doc: { manifest: { revision: number } } }
       return send(res, 200, packed.zip, { 'content-type': 'application/zip', 'x-studio-revision': String(packed.doc.manifest.revision) })
     }
-    if (method === 'GET' && (path === '/' || path === '/index.html')) {
-      res.setHeader('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'")
-      return send(res, 200, landingPage(base, options.deck), { 'content-type': 'text/html; charset=utf-8' })
-    }
+    if (await handlePage(req, res, url, method, { ws: options.ws, defaultDeck: options.deck, send })) return
     fail('not_found', `Nothing at ${method} ${path}.`)
   }
 
@@ -374,19 +374,4 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       await new Promise<void>((resolve) => server.close(() => resolve()))
     },
   }
-}
-
-function landingPage(base: string, deck: string | undefined): string {
-  const escape = (s: string) => s.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]!)
-  return `<!doctype html><meta charset="utf-8"><title>Deck Studio</title>
-<style>body{font:16px/1.5 system-ui,sans-serif;max-width:40rem;margin:3rem auto;padding:0 1rem}code{background:#f3f3f3;padding:0 .2em}</style>
-<h1>Deck Studio</h1>
-<p>This studio serves ${deck ? `the deck <code>${escape(deck)}</code> by default` : 'the workspace default deck'}. The in-page editor comes with a later milestone; today:</p>
-<ul>
-<li><a href="/llms.txt">/llms.txt</a>: a short guide for agents</li>
-<li><a href="/api/agent">/api/agent</a>: the manifest of transports, rules and actions</li>
-<li><a href="/openapi.json">/openapi.json</a>: OpenAPI 3.1</li>
-<li><code>POST ${escape(base)}/api/actions/deck.info</code> with <code>{}</code>: the deck at a glance</li>
-<li>MCP (streamable HTTP): <code>${escape(base)}/mcp</code></li>
-</ul>`
 }

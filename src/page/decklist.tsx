@@ -1,0 +1,145 @@
+/** The deck list at `/`: every deck of the workspace, newest first, and a new deck from a template. */
+import { useEffect, useState } from 'preact/hooks'
+import { call } from './api.js'
+import { messageOf, store } from './store.js'
+import { navigate } from './nav.js'
+
+interface DeckRow {
+  id: string
+  title: string
+  slides: number
+  sections: number
+  revision: number
+  stamps: { createdAt: string; updatedAt: string }
+}
+interface TemplateRow {
+  id: string
+  name: string
+  category: string
+  sentence: string
+  slides: number
+  theme: string
+  appearance: 'light' | 'dark'
+}
+
+export function DeckList() {
+  const [decks, setDecks] = useState<DeckRow[] | null>(null)
+  const [templates, setTemplates] = useState<TemplateRow[]>([])
+  const [defaultTemplate, setDefault] = useState<string>('blank')
+  const [name, setName] = useState('')
+  const [from, setFrom] = useState('')
+  const [creating, setCreating] = useState(false)
+
+  useEffect(() => {
+    document.title = 'Decks · Deck Studio'
+    call<{ decks: DeckRow[] }>('deck.list', {}).then((r) => setDecks(r.decks), (e) => store.say(messageOf(e), 'error'))
+    call<{ templates: TemplateRow[]; default?: string }>('template.list', {}).then(
+      (r) => {
+        setTemplates(r.templates)
+        const id = (r as { default?: string }).default ?? 'blank'
+        setDefault(id)
+        setFrom(id)
+      },
+      (e) => store.say(messageOf(e), 'error'),
+    )
+  }, [])
+
+  async function create(event: Event) {
+    event.preventDefault()
+    if (!name.trim()) return
+    setCreating(true)
+    try {
+      const made = await call<{ id: string }>('deck.create', { name: name.trim(), ...(from ? { from } : {}) })
+      navigate(`/d/${made.id}`)
+    } catch (error) {
+      store.say(`Could not create the deck: ${messageOf(error)}`, 'error')
+    } finally {
+      setCreating(false)
+    }
+  }
+
+  return (
+    <div class="decklist">
+      <header class="bar" role="banner">
+        <h1 class="brand">Deck Studio</h1>
+        <ThemeToggle />
+      </header>
+      <main id="main" class="decklist-main">
+        <section aria-labelledby="new-deck-title" class="card new-deck">
+          <h2 id="new-deck-title">New deck</h2>
+          <form onSubmit={create}>
+            <label for="deck-name">Name</label>
+            <input id="deck-name" value={name} onInput={(e) => setName((e.target as HTMLInputElement).value)} required placeholder="Quarterly review" />
+            <fieldset>
+              <legend>Start from</legend>
+              <div class="templates">
+                {templates.map((t) => (
+                  <label key={t.id} class={`template ${from === t.id ? 'chosen' : ''}`}>
+                    <input type="radio" name="template" value={t.id} checked={from === t.id} onChange={() => setFrom(t.id)} />
+                    <span class="template-name">
+                      {t.name}
+                      {t.id === defaultTemplate ? ' (default)' : ''}
+                    </span>
+                    <span class="template-meta">
+                      {t.slides} {t.slides === 1 ? 'slide' : 'slides'} · {t.theme} · {t.appearance}
+                    </span>
+                    <span class="template-sentence">{t.sentence}</span>
+                  </label>
+                ))}
+              </div>
+            </fieldset>
+            <button type="submit" class="primary" disabled={creating}>
+              {creating ? 'Creating…' : 'Create deck'}
+            </button>
+          </form>
+        </section>
+        <section aria-labelledby="decks-title" class="card">
+          <h2 id="decks-title">Decks</h2>
+          {decks === null ? (
+            <p>Loading…</p>
+          ) : decks.length === 0 ? (
+            <p>No decks yet: create one.</p>
+          ) : (
+            <ul class="decks">
+              {decks.map((d) => (
+                <li key={d.id}>
+                  <a
+                    href={`/d/${d.id}`}
+                    onClick={(e) => {
+                      e.preventDefault()
+                      navigate(`/d/${d.id}`)
+                    }}
+                  >
+                    <span class="deck-title">{d.title}</span>
+                    <span class="deck-meta">
+                      {d.slides} slides · {d.sections} sections · revision {d.revision} · changed {new Date(d.stamps.updatedAt).toLocaleString()}
+                    </span>
+                  </a>
+                </li>
+              ))}
+            </ul>
+          )}
+        </section>
+      </main>
+    </div>
+  )
+}
+
+export function ThemeToggle() {
+  const dark = store.state.appearance === 'dark'
+  return (
+    <button
+      type="button"
+      class="quiet"
+      aria-pressed={dark}
+      onClick={() => {
+        const next = dark ? 'light' : 'dark'
+        localStorage.setItem('studio.appearance', next)
+        store.set({ appearance: next })
+        if (store.state.doc) void store.fetchViews(store.state.doc.manifest.sections.flatMap((s) => s.slides))
+      }}
+    >
+      Dark mode
+    </button>
+  )
+}

@@ -1,0 +1,309 @@
+/**
+ * The editor: the toolbar and its menus, the section sidebar, the canvas with the speaker notes under
+ * it, and the inspector or the history panel beside it; present mode takes the whole window.
+ */
+import { useEffect, useRef, useState } from 'preact/hooks'
+import type { ComponentChildren } from 'preact'
+import { store, slideOrder } from './store.js'
+import { Sidebar } from './sidebar.js'
+import { Canvas, PAUSE_MS } from './canvas.js'
+import { Inspector } from './inspector.js'
+import { History } from './history.js'
+import { Present } from './present.js'
+import { LayoutPicker } from './layouts.js'
+import { ThemeToggle } from './decklist.js'
+import { navigate } from './nav.js'
+import { arrange, newSlide, removeBlocks, renameDeck, setLayout, setNotes } from './commands.js'
+import { ExportMenu } from './exports.js'
+import { joinRoom, leaveRoom, sendPresence } from './room.js'
+import { Roster } from './roster.js'
+
+export function Editor() {
+  const { doc, current, views, loading, mode, panel, canUndo, canRedo, busy, selection, appearance } = store.state
+  const deckId = store.deckId
+
+  useEffect(() => {
+    joinRoom(deckId)
+    return () => leaveRoom()
+  }, [deckId])
+  useEffect(() => {
+    sendPresence({ slideId: current, selection: [] })
+  }, [current])
+  useEffect(() => {
+    if (doc) document.title = `${doc.manifest.title} · Deck Studio`
+  }, [doc?.manifest.title])
+  useEffect(() => {
+    if (doc) void store.fetchViews(slideOrder(doc))
+  }, [appearance])
+
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      const mod = event.ctrlKey || event.metaKey
+      const target = event.target as HTMLElement
+      const typing = target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName)
+      if (mod && !typing && event.key.toLowerCase() === 'z') {
+        event.preventDefault()
+        if (event.shiftKey) void store.redo()
+        else void store.undo()
+      } else if (mod && !typing && event.key.toLowerCase() === 'y') {
+        event.preventDefault()
+        void store.redo()
+      } else if (event.key === 'F5' || (mod && event.key === 'Enter')) {
+        event.preventDefault()
+        store.set({ mode: event.shiftKey ? 'presenter' : 'present' })
+      }
+    }
+    addEventListener('keydown', onKey)
+    return () => removeEventListener('keydown', onKey)
+  }, [])
+
+  if (mode !== 'edit' && doc) return <Present />
+  if (!doc) {
+    return (
+      <div class="editor loading">
+        <header class="bar">
+          <a href="/" class="brand">
+            Deck Studio
+          </a>
+        </header>
+        <main id="main" class="empty">{loading ? <p>Opening the deck…</p> : <p>This deck could not be opened.</p>}</main>
+      </div>
+    )
+  }
+  const view = current ? views.get(current) : undefined
+  const slide = current ? doc.slides[current] : undefined
+  return (
+    <div class="editor">
+      <header class="bar" role="banner">
+        <a
+          href="/"
+          class="brand"
+          onClick={(e) => {
+            e.preventDefault()
+            navigate('/')
+          }}
+        >
+          Deck Studio
+        </a>
+        <DeckTitle title={doc.manifest.title} />
+        <div class="toolbar" role="toolbar" aria-label="Editing">
+          <button type="button" onClick={() => void store.undo()} disabled={!canUndo} aria-keyshortcuts="Control+Z" title={canUndo ? `Undo ${canUndo.toLowerCase()} (Ctrl+Z)` : 'Nothing to undo'}>
+            Undo
+          </button>
+          <button type="button" onClick={() => void store.redo()} disabled={!canRedo} aria-keyshortcuts="Control+Shift+Z" title={canRedo ? `Redo ${canRedo.toLowerCase()} (Ctrl+Shift+Z)` : 'Nothing to redo'}>
+            Redo
+          </button>
+          <Menu label="New slide">{(close) => <LayoutPicker onPick={(layout) => (close(), newSlide(layout))} />}</Menu>
+          <Menu label="Layout" disabled={!slide}>{(close) => <LayoutPicker current={slide?.layout} onPick={(layout) => (close(), current && setLayout(current, layout))} />}</Menu>
+          <Menu label="Arrange" disabled={!selection.length || !current}>
+            {(close) => <ArrangeMenu close={close} />}
+          </Menu>
+          <ExportMenu />
+        </div>
+        <div class="toolbar end">
+          <span class="saving" aria-hidden="true">
+            {busy ? 'Saving…' : `Revision ${doc.manifest.revision}`}
+          </span>
+          <Roster />
+          <ThemeToggle />
+          <button type="button" aria-pressed={panel === 'history'} onClick={() => store.set({ panel: panel === 'history' ? 'inspector' : 'history' })}>
+            History
+          </button>
+          <button type="button" onClick={() => store.set({ mode: 'presenter' })} title="Presenter view: the slide, the next one, notes and a timer">
+            Presenter view
+          </button>
+          <button type="button" class="primary" onClick={() => store.set({ mode: 'present' })} aria-keyshortcuts="F5" title="Present (F5)">
+            Present
+          </button>
+        </div>
+      </header>
+      <Sidebar />
+      <main id="main" class="stage" aria-label="Slide">
+        {view ? <Canvas view={view} /> : <div class="canvas-wrap">{slide ? <p>Drawing the slide…</p> : <p>This deck has no slides: add one with New slide.</p>}</div>}
+        {slide && current ? <Notes key={current} slideId={current} notes={slide.notes ?? ''} /> : null}
+      </main>
+      <aside class="panel" aria-label={panel === 'history' ? 'History' : 'Inspector'}>
+        {panel === 'history' ? <History /> : <Inspector />}
+      </aside>
+    </div>
+  )
+}
+
+function DeckTitle({ title }: { title: string }) {
+  const [value, setValue] = useState(title)
+  useEffect(() => setValue(title), [title])
+  const commit = () => {
+    const name = value.trim()
+    if (name && name !== title) renameDeck(name)
+    else setValue(title)
+  }
+  return (
+    <input
+      class="deck-title"
+      aria-label="Deck title"
+      value={value}
+      onInput={(e) => setValue((e.target as HTMLInputElement).value)}
+      onBlur={commit}
+      onKeyDown={(e) => {
+        if (e.key === 'Enter') (e.target as HTMLInputElement).blur()
+        if (e.key === 'Escape') {
+          setValue(title)
+          ;(e.target as HTMLInputElement).blur()
+        }
+      }}
+    />
+  )
+}
+
+/** A menu button: the popup holds buttons; Escape or a click outside closes it and focus returns. */
+export function Menu({ label, disabled, children }: { label: string; disabled?: boolean; children: (close: () => void) => ComponentChildren }) {
+  const [open, setOpen] = useState(false)
+  const ref = useRef<HTMLDivElement>(null)
+  const button = useRef<HTMLButtonElement>(null)
+  useEffect(() => {
+    if (!open) return
+    const onDown = (e: PointerEvent) => !ref.current?.contains(e.target as Node) && setOpen(false)
+    addEventListener('pointerdown', onDown)
+    requestAnimationFrame(() => (ref.current?.querySelector('.menu-popup button, .menu-popup input') as HTMLElement | null)?.focus())
+    return () => removeEventListener('pointerdown', onDown)
+  }, [open])
+  const close = () => {
+    setOpen(false)
+    button.current?.focus()
+  }
+  const id = `menu-${label.replace(/\W+/g, '-').toLowerCase()}`
+  return (
+    <div class="menu" ref={ref} onKeyDown={(e) => e.key === 'Escape' && open && (e.stopPropagation(), close())}>
+      <button type="button" ref={button} aria-expanded={open} aria-controls={id} disabled={disabled} onClick={() => setOpen(!open)}>
+        {label} <span aria-hidden="true">▾</span>
+      </button>
+      {open ? (
+        <div class="menu-popup" id={id} role="group" aria-label={label}>
+          {children(close)}
+        </div>
+      ) : null}
+    </div>
+  )
+}
+
+function ArrangeMenu({ close }: { close: () => void }) {
+  const { current, selection } = store.state
+  if (!current) return null
+  const ids = selection
+  const run = (label: string, action: string, input: Record<string, unknown>) => {
+    close()
+    void arrange(label, current, ids, action, input)
+  }
+  const many = ids.length > 1
+  return (
+    <div class="arrange">
+      <p class="menu-head">Align {many ? 'to the selection' : 'to the slide'}</p>
+      <div class="row">
+        {(['left', 'center', 'right', 'top', 'middle', 'bottom'] as const).map((edge) => (
+          <button key={edge} type="button" onClick={() => run(`Align ${edge}`, 'block.align', { blockIds: ids, edge, to: many ? 'selection' : 'sheet' })}>
+            {edge[0].toUpperCase() + edge.slice(1)}
+          </button>
+        ))}
+      </div>
+      <p class="menu-head">Distribute</p>
+      <div class="row">
+        <button type="button" disabled={ids.length < 3} onClick={() => run('Distribute horizontally', 'block.distribute', { blockIds: ids, axis: 'horizontal' })}>
+          Horizontally
+        </button>
+        <button type="button" disabled={ids.length < 3} onClick={() => run('Distribute vertically', 'block.distribute', { blockIds: ids, axis: 'vertical' })}>
+          Vertically
+        </button>
+      </div>
+      <p class="menu-head">Order</p>
+      <div class="row">
+        {(['front', 'forward', 'backward', 'back'] as const).map((move) => (
+          <button key={move} type="button" disabled={many} onClick={() => run(`Bring ${move}`, 'block.order', { blockId: ids[0], move })}>
+            {move === 'front' ? 'To front' : move === 'back' ? 'To back' : move === 'forward' ? 'Forward' : 'Backward'}
+          </button>
+        ))}
+      </div>
+      <p class="menu-head">Group, flip, rotate</p>
+      <div class="row">
+        <button type="button" disabled={!many} onClick={() => run('Group', 'block.group', { blockIds: ids })}>
+          Group
+        </button>
+        <button type="button" onClick={() => run('Ungroup', 'block.ungroup', { blockIds: ids })}>
+          Ungroup
+        </button>
+        <button type="button" onClick={() => run('Flip horizontally', 'block.flip', { blockIds: ids, axis: 'h', ...(many ? { about: 'selection' } : {}) })}>
+          Flip ↔
+        </button>
+        <button type="button" onClick={() => run('Flip vertically', 'block.flip', { blockIds: ids, axis: 'v', ...(many ? { about: 'selection' } : {}) })}>
+          Flip ↕
+        </button>
+        <button type="button" onClick={() => run('Rotate', 'block.rotate', { blockIds: ids, by: 90, ...(many ? { about: 'selection' } : {}) })}>
+          Rotate 90°
+        </button>
+      </div>
+      <p class="menu-head">Object</p>
+      <div class="row">
+        <button type="button" onClick={() => run('Duplicate', 'block.duplicate', { blockIds: ids })}>
+          Duplicate
+        </button>
+        <button
+          type="button"
+          class="danger"
+          onClick={() => {
+            close()
+            removeBlocks(current, ids)
+          }}
+        >
+          Delete
+        </button>
+      </div>
+    </div>
+  )
+}
+
+/** Speaker notes under the canvas: one write per pause in typing (slide.update notes.set). */
+function Notes({ slideId, notes }: { slideId: string; notes: string }) {
+  const [value, setValue] = useState(notes)
+  const base = useRef(notes)
+  const timer = useRef<number>()
+  const focused = useRef(false)
+  useEffect(() => {
+    if (!focused.current) {
+      setValue(notes)
+      base.current = notes
+    }
+  }, [notes])
+  const flush = (text: string) => {
+    clearTimeout(timer.current)
+    if (text === base.current) return
+    const from = base.current
+    base.current = text
+    setNotes(slideId, text, from)
+  }
+  useEffect(() => () => flush(valueRef.current), [])
+  const valueRef = useRef(value)
+  valueRef.current = value
+  return (
+    <section class="notes" aria-labelledby="notes-label">
+      <label id="notes-label" for="notes">
+        Speaker notes
+      </label>
+      <textarea
+        id="notes"
+        value={value}
+        placeholder="Notes for the presenter (plain text)"
+        onFocus={() => (focused.current = true)}
+        onBlur={() => {
+          focused.current = false
+          flush(value)
+        }}
+        onInput={(e) => {
+          const text = (e.target as HTMLTextAreaElement).value
+          setValue(text)
+          clearTimeout(timer.current)
+          timer.current = window.setTimeout(() => flush(text), PAUSE_MS)
+        }}
+      />
+    </section>
+  )
+}
+

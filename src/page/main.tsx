@@ -1,0 +1,32 @@
+/**
+ * The page: `studio serve`'s deck editor. Routes: `/` the deck list, `/d/<deckId>` and
+ * `/d/<deckId>/<slideId>` a deck in the editor. Every change goes through the action table over the
+ * window transport (api.ts, store.ts); slides are drawn by the one renderer (sheet.tsx).
+ */
+import { render } from 'preact'
+import { useEffect, useReducer } from 'preact/hooks'
+import './app.css'
+import { store } from './store.js'
+import { DeckList } from './decklist.js'
+import { Editor } from './editor.js'
+import { Messages } from './messages.js'
+import { route } from './nav.js'
+
+function App() {
+  const [, redraw] = useReducer((n: number, _: number) => n + 1, 0)
+  useEffect(() => store.subscribe(() => redraw(0)), [])
+  const { route: r, appearance } = store.state
+  useEffect(() => {
+    document.documentElement.dataset.theme = appearance
+  }, [appearance])
+  return (
+    <>
+      {r.page === 'list' ? <DeckList /> : <Editor />}
+      <Messages />
+    </>
+  )
+}
+
+addEventListener('popstate', route)
+route()
+render(<App />, document.getElementById('app')!)

@@ -1,0 +1,175 @@
+/**
+ * The section sidebar: every section with its slides as thumbnails the renderer drew. Reorder by
+ * dragging (within and between sections) or with Alt+Arrow keys; skip, duplicate and remove from each
+ * thumbnail's buttons or with keys (S, Ctrl+D, Delete). Each change is one table action.
+ */
+import { useEffect, useState } from 'preact/hooks'
+import { Sheet } from './sheet.js'
+import { sectionOf, slideOrder, store, type DeckDoc } from './store.js'
+import { goToSlide, moveSlide, removeSlides, duplicateSlides, skipSlides } from './commands.js'
+
+const THUMB = 150
+
+export function Sidebar() {
+  const { doc, views, sheetCss, current } = store.state
+  const [drop, setDrop] = useState<{ slideId?: string; sectionId: string; after: boolean } | null>(null)
+  useEffect(() => {
+    if (current) document.querySelector(`.thumb[data-slide="${CSS.escape(current)}"]`)?.scrollIntoView({ block: 'nearest' })
+  }, [current, Boolean(doc)])
+  if (!doc) return null
+  const order = slideOrder(doc)
+
+  const onDrop = (event: DragEvent, sectionId: string, target?: string, after?: boolean) => {
+    event.preventDefault()
+    const slideId = event.dataTransfer?.getData('text/x-studio-slide')
+    setDrop(null)
+    if (!slideId || slideId === target) return
+    const section = doc.manifest.sections.find((s) => s.id === sectionId)!
+    let anchor: string | undefined
+    if (target) {
+      const list = section.slides.filter((id) => id !== slideId)
+      const at = list.indexOf(target)
+      anchor = after ? target : at > 0 ? list[at - 1] : undefined
+    }
+    moveSlide(slideId, sectionId, anchor)
+  }
+
+  return (
+    <nav class="sidebar" aria-label="Slides">
+      {doc.manifest.sections.map((section) => (
+        <section key={section.id} class="section" aria-labelledby={`section-${section.id}`}>
+          <h2
+            id={`section-${section.id}`}
+            class={`section-title ${drop && !drop.slideId && drop.sectionId === section.id ? 'drop-target' : ''}`}
+            onDragOver={(e) => {
+              e.preventDefault()
+              setDrop({ sectionId: section.id, after: false })
+            }}
+            onDragLeave={() => setDrop(null)}
+            onDrop={(e) => onDrop(e, section.id)}
+          >
+            {section.title || section.id}
+            <span class="count"> · {section.slides.length}</span>
+          </h2>
+          <ol class="thumbs">
+            {section.slides.map((id) => {
+              const slide = doc.slides[id]
+              if (!slide) return null
+              const n = order.indexOf(id) + 1
+              const view = views.get(id)
+              const title = view?.title || slideTitle(doc, id) || 'Untitled'
+              const marker = drop?.slideId === id ? (drop.after ? 'drop-after' : 'drop-before') : ''
+              return (
+                <li
+                  key={id}
+                  class={`thumb ${id === current ? 'current' : ''} ${slide.skip ? 'skipped' : ''} ${marker}`}
+                  data-slide={id}
+                  draggable
+                  onDragStart={(e) => {
+                    e.dataTransfer!.setData('text/x-studio-slide', id)
+                    e.dataTransfer!.effectAllowed = 'move'
+                  }}
+                  onDragOver={(e) => {
+                    e.preventDefault()
+                    const rect = (e.currentTarget as HTMLElement).getBoundingClientRect()
+                    setDrop({ slideId: id, sectionId: section.id, after: e.clientY > rect.top + rect.height / 2 })
+                  }}
+                  onDrop={(e) => {
+                    const rect = (e.currentTarget as HTMLElement).getBoundingClientRect()
+                    onDrop(e, section.id, id, e.clientY > rect.top + rect.height / 2)
+                  }}
+                  onDragEnd={() => setDrop(null)}
+                >
+                  <div class="thumb-view" aria-hidden="true">
+                    <span class="number">{n}</span>
+                    {view ? <Sheet html={view.html} css={sheetCss} width={THUMB} decorative /> : <div class="sheet-frame placeholder" style={{ width: `${THUMB}px`, height: `${(THUMB * 9) / 16}px` }} />}
+                    {slide.skip ? <span class="skip-tag">Skipped</span> : null}
+                  </div>
+                  <button
+                    type="button"
+                    class="thumb-button"
+                    aria-current={id === current ? 'true' : undefined}
+                    aria-label={`Slide ${n}: ${title}${slide.skip ? ' (skipped)' : ''}`}
+                    aria-keyshortcuts="Alt+ArrowUp Alt+ArrowDown Delete Control+D S"
+                    onClick={() => goToSlide(id)}
+                    onKeyDown={(e) => thumbKeys(e, doc, id)}
+                  />
+                  <div class="thumb-tools">
+                    <button type="button" class="tool" aria-pressed={slide.skip === true} aria-label={`${slide.skip ? 'Show' : 'Skip'} slide ${n}`} title={slide.skip ? 'Show in the slideshow' : 'Skip in the slideshow'} onClick={() => skipSlides([id], !slide.skip)}>
+                      {slide.skip ? 'Show' : 'Skip'}
+                    </button>
+                    <button type="button" class="tool" aria-label={`Duplicate slide ${n}`} title="Duplicate" onClick={() => duplicateSlides([id])}>
+                      Copy
+                    </button>
+                    <button type="button" class="tool danger" aria-label={`Remove slide ${n}`} title="Remove" onClick={() => removeSlides([id])}>
+                      Remove
+                    </button>
+                  </div>
+                </li>
+              )
+            })}
+          </ol>
+        </section>
+      ))}
+    </nav>
+  )
+}
+
+function slideTitle(doc: DeckDoc, id: string): string {
+  const slide = doc.slides[id]
+  if (typeof slide.title === 'string') return slide.title.replace(/<[^>]*>/g, '')
+  const heading = slide.blocks?.find((b) => b.slot === 'title' || b.kind === 'heading')
+  return typeof heading?.text === 'string' ? heading.text.replace(/<[^>]*>/g, '') : ''
+}
+
+function focusThumb(id: string) {
+  requestAnimationFrame(() => (document.querySelector(`.thumb[data-slide="${CSS.escape(id)}"] .thumb-button`) as HTMLElement | null)?.focus())
+}
+
+function thumbKeys(event: KeyboardEvent, doc: DeckDoc, id: string) {
+  const order = slideOrder(doc)
+  const at = order.indexOf(id)
+  const mod = event.ctrlKey || event.metaKey
+  if (event.altKey && (event.key === 'ArrowDown' || event.key === 'ArrowUp')) {
+    event.preventDefault()
+    const section = sectionOf(doc, id)!
+    const sections = doc.manifest.sections
+    const si = sections.indexOf(section)
+    const i = section.slides.indexOf(id)
+    if (event.key === 'ArrowDown') {
+      if (i < section.slides.length - 1) moveSlide(id, section.id, section.slides[i + 1])
+      else if (si < sections.length - 1) moveSlide(id, sections[si + 1].id, undefined)
+    } else {
+      // "First in a section" is after the section header that opens it: a slide just under one goes up into the section before.
+      const opener = doc.slides[section.slides[0]]?.layout === 'section'
+      if (i >= 2) moveSlide(id, section.id, section.slides[i - 2])
+      else if (i === 1 && !opener) moveSlide(id, section.id, undefined)
+      else if (si > 0) moveSlide(id, sections[si - 1].id, sections[si - 1].slides.at(-1))
+    }
+    focusThumb(id)
+    return
+  }
+  if (event.key === 'ArrowDown' || event.key === 'ArrowUp' || event.key === 'Home' || event.key === 'End') {
+    event.preventDefault()
+    const next = event.key === 'Home' ? 0 : event.key === 'End' ? order.length - 1 : Math.min(order.length - 1, Math.max(0, at + (event.key === 'ArrowDown' ? 1 : -1)))
+    goToSlide(order[next])
+    focusThumb(order[next])
+    return
+  }
+  if (event.key === 'Delete' || event.key === 'Backspace') {
+    event.preventDefault()
+    removeSlides([id])
+    const next = order[at + 1] ?? order[at - 1]
+    if (next) focusThumb(next)
+    return
+  }
+  if (mod && event.key.toLowerCase() === 'd') {
+    event.preventDefault()
+    duplicateSlides([id])
+    return
+  }
+  if (!mod && !event.altKey && event.key.toLowerCase() === 's') {
+    event.preventDefault()
+    skipSlides([id], !doc.slides[id].skip)
+  }
+}

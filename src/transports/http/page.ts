@@ -1,0 +1,303 @@
+/**
+ * The page's side of `studio serve`: the editor's HTML, script and style (built by scripts/build.ts
+ * into dist/page/, never from a CDN), what its sheets load (fonts, deck assets, two-tone variants),
+ * the renderer's view of slides, and the window transport.
+ *
+ * Window transport: `POST /api/window/<actionId>` with the action's input as the body is dispatched
+ * exactly like `POST /api/actions/<id>` (same edge, same errors, same 409 with the current document)
+ * with transport 'P' and the tab's `X-Studio-Client` id handed to the engine (`ctx.clientId`). A call
+ * that names no author is the person at this machine: git's user.name of the workspace, as on the CLI.
+ *
+ * Tokens: off loopback the page's own files (the HTML, app.js, app.css and the catalogue's fonts) hold
+ * nothing of any deck and are served without a token, so a browser can open `/?token=...`; every
+ * route that reads or writes a deck needs the bearer, which the page sends from sessionStorage.
+ */
+import { existsSync, readFileSync, statSync } from 'node:fs'
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import { basename, extname, join, sep } from 'node:path'
+import { findAction } from '../../actions/index.js'
+import { defineAction, type ActionContext } from '../../core/action.js'
+import { dispatch } from '../../core/engine.js'
+import { fail } from '../../core/errors.js'
+import { arr, int, obj, oneOf, openObj, opt, SlideId } from '../../model/schema.js'
+import { orderedSlides, type DeckDoc } from '../../model/deck.js'
+import { packageRoot, type Workspace } from '../../store/workspace.js'
+import { ASSET_MIME } from '../../render/mime.js'
+import { BODY_LIMIT, pathSegment, readBody } from './edge.js'
+
+const DECK_RE = /^[a-z0-9]+(?:-[a-z0-9]+)*$/
+const SLIDE_RE = /^[A-Za-z0-9][A-Za-z0-9_-]*$/
+/** A tab's id: 12 lowercase base36 characters. */
+export const CLIENT_RE = /^[a-z0-9]{12}$/
+
+const MIME: Record<string, string> = {
+  ...ASSET_MIME,
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.map': 'application/json; charset=utf-8',
+  '.pptx': 'application/vnd.openxmlformats-officedocument.presentationml.presentation',
+  '.pdf': 'application/pdf',
+  '.zip': 'application/zip',
+  '.html': 'text/html; charset=utf-8',
+  '.txt': 'text/plain; charset=utf-8',
+}
+
+/**
+ * The page's content security policy: its own script and style only, pictures and fonts from this
+ * server (and blob: URLs the page makes of pictures it fetched with a token), fetches and the room's
+ * WebSocket to this server. Style attributes are allowed: the renderer positions every block with one.
+ */
+export const PAGE_CSP = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data: blob:",
+  "font-src 'self'",
+  "connect-src 'self'",
+  "frame-ancestors 'none'",
+  "base-uri 'none'",
+  "form-action 'none'",
+].join('; ')
+
+/** Paths served to a browser without a token: the page's own files, which hold no deck. */
+export function isPublicPagePath(path: string): boolean {
+  return path === '/' || path === '/index.html' || /^\/d\/[^/]+(\/[^/]+)?\/?$/.test(path) || ['/page/app.js', '/page/app.css', '/page/app.js.map'].includes(path) || /^\/page\/fonts\/[^/]+$/.test(path)
+}
+
+/** The methods a page path answers; undefined for a path the page does not serve. */
+export function pageMethods(path: string): string[] | undefined {
+  if (/^\/api\/window\/[^/]+$/.test(path)) return ['POST']
+  if (isPublicPagePath(path) || path.startsWith('/page/')) return ['GET', 'HEAD']
+  return undefined
+}
+
+function pageHtml(): string {
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Deck Studio</title>
+<link rel="icon" href="data:,">
+<link rel="stylesheet" href="/page/app.css">
+<script type="module" src="/page/app.js"></script>
+</head>
+<body>
+<div id="app"><p class="boot">Loading the editor…</p></div>
+<noscript>The editor needs JavaScript. Every action is also on the command line (studio actions) and at /llms.txt.</noscript>
+</body>
+</html>
+`
+}
+
+/** The page bundle's folder (dist/page in the package). */
+function distPage(): string {
+  return join(packageRoot(), 'dist', 'page')
+}
+
+export interface PageContext {
+  ws: Workspace
+  /** The deck a call names when it names none. */
+  defaultDeck?: string
+  send(res: ServerResponse, status: number, body: unknown, headers?: Record<string, string>): void
+}
+
+/** Internal read behind GET /page/view: the renderer's HTML of slides with every block's box. */
+const viewAction = defineAction({
+  id: 'page.view',
+  label: 'Slide views for the page',
+  doc: 'GET /page/view: the renderer\'s HTML of slides and where geometry drew each block, for the editor.',
+  group: 'render',
+  milestone: 'M7',
+  mutates: false,
+  transports: 'P',
+  input: obj({ slideIds: opt(arr(SlideId)), limit: opt(int({ minimum: 1 })), appearance: opt(oneOf(['light', 'dark'])) }),
+  output: openObj('Slide views.'),
+  cli: null,
+  mcp: null,
+  example: {},
+  run: async (ctx: ActionContext, input: { slideIds?: string[]; limit?: number; appearance?: 'light' | 'dark' }) => {
+    const doc = await ctx.target()
+    const id = doc.manifest.id
+    const { slideViews, viewFontCss, SHEET_CSS, SHEET } = await import('../../render/view.js')
+    const { readAssetRecords } = await import('../../actions/deck/lint.js')
+    const slides = input.slideIds
+      ? input.slideIds.map((slideId, i) => {
+          if (!Object.hasOwn(doc.slides, slideId)) fail('not_found', `No slide "${slideId}" in deck "${id}".`, { pointer: `/slideIds/${i}` })
+          return doc.slides[slideId]
+        })
+      : orderedSlides(doc).slice(0, input.limit)
+    const appearance = input.appearance ?? doc.manifest.defaults?.appearance ?? 'light'
+    const variants = variantsOf(ctx.ws, doc)
+    const views = slideViews(doc, slides, {
+      deckDir: ctx.ws.deckDir(id),
+      root: ctx.ws.root,
+      appearance,
+      assetBase: `/page/asset/${id}`,
+      variantBase: `/page/variant/${id}`,
+      variants: await variants,
+      records: await readAssetRecords(ctx.ws, id),
+    })
+    return { deck: id, revision: doc.manifest.revision, appearance, sheet: SHEET, sheetCss: SHEET_CSS, fontCss: viewFontCss(doc, '/page/fonts'), slides: views }
+  },
+})
+
+/** One Variants table per deck, so a variant named in a view can be drawn when the page asks for it. */
+const variantTables = new Map<string, { key: string; table: import('../../render/variants.js').Variants }>()
+async function variantsOf(ws: Workspace, doc: DeckDoc) {
+  const { Variants } = await import('../../render/variants.js')
+  const key = `${ws.root}\u0000${doc.manifest.id}`
+  const palette = JSON.stringify([doc.manifest.theme, doc.manifest.brandKit?.palette ?? null])
+  const hit = variantTables.get(key)
+  if (hit && hit.key === palette) return hit.table
+  const table = new Variants(ws.deckDir(doc.manifest.id), doc.manifest, ws.root)
+  if (variantTables.size > 32) variantTables.clear()
+  variantTables.set(key, { key: palette, table })
+  return table
+}
+
+/** The model data the page builds its inspector and layout menu from: block schemas, layouts and their slot boxes. */
+async function modelData() {
+  const { BLOCK_SCHEMAS, LIST_PRESETS, MASKS } = await import('../../model/blocks.js')
+  const { LAYOUTS, SLOTS, SHEET } = await import('../../model/layouts.js')
+  const { layoutSlots } = await import('../../layout/boxes.js')
+  const layouts = LAYOUTS.map((id) => ({ id, slots: Object.fromEntries(Object.entries(layoutSlots(id)).map(([slot, spec]) => [slot, spec.box])) }))
+  return { sheet: SHEET, blockSchemas: BLOCK_SCHEMAS, layouts, slots: SLOTS, listPresets: LIST_PRESETS, masks: MASKS }
+}
+let modelCache: Promise<unknown> | undefined
+
+let identity: Promise<string | undefined> | undefined
+/** The person at this machine: git's user.name of the workspace, read once. */
+function localAuthor(ws: Workspace): Promise<string | undefined> {
+  identity ??= ws.git.identity().then((i) => i.name, () => undefined)
+  return identity
+}
+
+function deckParam(url: URL, fallback: string | undefined): string | undefined {
+  const deck = url.searchParams.get('deck') ?? fallback
+  if (deck !== undefined && deck !== null && !DECK_RE.test(deck)) fail('invalid_input', `Query deck "${deck}" is not a deck id.`, { pointer: '/deck' })
+  return deck ?? undefined
+}
+
+function sendFile(res: ServerResponse, file: string, headers: Record<string, string> = {}): void {
+  const body = readFileSync(file)
+  res.writeHead(200, { 'content-type': MIME[extname(file).toLowerCase()] ?? 'application/octet-stream', 'content-length': String(body.length), ...headers })
+  res.end(body)
+}
+
+/** A file name inside one folder: no separators, no dot names. */
+function plainName(name: string): boolean {
+  return Boolean(name) && !name.includes('/') && !name.includes('\\') && !name.includes('\u0000') && name !== '.' && name !== '..'
+}
+
+/**
+ * Answers a page route; false when the path is not the page's. Runs after the edge has checked
+ * Host, Origin and (outside `isPublicPagePath`) the bearer.
+ */
+export async function handlePage(req: IncomingMessage, res: ServerResponse, url: URL, method: string, page: PageContext): Promise<boolean> {
+  const path = url.pathname
+  if (method === 'GET' && isPublicPagePath(path) && !path.startsWith('/page/')) {
+    res.setHeader('content-security-policy', PAGE_CSP)
+    page.send(res, 200, pageHtml(), { 'content-type': 'text/html; charset=utf-8' })
+    return true
+  }
+  if (method === 'GET' && ['/page/app.js', '/page/app.css', '/page/app.js.map'].includes(path)) {
+    const file = join(distPage(), basename(path))
+    if (!existsSync(file)) fail('not_found', `The page is not built (${file} is missing): run npm run build.`)
+    sendFile(res, file, { 'cache-control': 'no-cache' })
+    return true
+  }
+  const font = /^\/page\/fonts\/([^/]+)$/.exec(path)
+  if (method === 'GET' && font) {
+    const { fontFileOf } = await import('../../render/faces.js')
+    const file = fontFileOf(pathSegment(font[1]))
+    if (!file) fail('not_found', `No font "${font[1]}" in the catalogue.`)
+    sendFile(res, file, { 'cache-control': 'public, max-age=86400' })
+    return true
+  }
+  if (method === 'GET' && path === '/page/model.json') {
+    page.send(res, 200, await (modelCache ??= modelData()))
+    return true
+  }
+  if (method === 'GET' && path === '/page/view') {
+    const deck = deckParam(url, page.defaultDeck)
+    const slides = url.searchParams.get('slides')
+    const appearance = url.searchParams.get('appearance')
+    const limit = url.searchParams.get('limit')
+    const input: Record<string, unknown> = {}
+    if (slides) input.slideIds = slides.split(',').filter(Boolean)
+    if (limit) input.limit = /^\d+$/.test(limit) ? Number(limit) : limit
+    if (appearance) input.appearance = appearance
+    const { result } = await dispatch(viewAction, input, { ws: page.ws, transport: 'P', deck })
+    page.send(res, 200, result)
+    return true
+  }
+  const asset = /^\/page\/asset\/([^/]+)\/([^/]+)$/.exec(path)
+  if (method === 'GET' && asset) {
+    const deck = pathSegment(asset[1])
+    const name = pathSegment(asset[2])
+    if (!DECK_RE.test(deck) || !page.ws.deckExists(deck) || !plainName(name)) fail('not_found', `No asset file ${path}.`)
+    const file = join(page.ws.deckDir(deck), 'assets', name)
+    if (!existsSync(file) || !statSync(file).isFile() || !MIME[extname(file).toLowerCase()]?.startsWith('image/')) fail('not_found', `No asset file ${path}.`)
+    // An SVG is served as a picture only: no script runs in an <img>, and this header keeps it so if opened directly.
+    sendFile(res, file, { 'cache-control': 'no-cache', 'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'" })
+    return true
+  }
+  const variant = /^\/page\/variant\/([^/]+)\/([a-z0-9]+)$/.exec(path)
+  if (method === 'GET' && variant) {
+    const table = variantTables.get(`${page.ws.root}\u0000${variant[1]}`)?.table
+    const bytes = table ? await table.bytes(variant[2], 2).catch(() => undefined) : undefined
+    if (!bytes) fail('not_found', `No variant ${variant[2]}: open the slide's view first.`)
+    page.send(res, 200, bytes, { 'content-type': 'image/png', 'cache-control': 'max-age=3600' })
+    return true
+  }
+  if (method === 'GET' && path === '/page/file') {
+    // Files an export, build or render wrote for the page to download: only under .studio/.
+    const rel = url.searchParams.get('path') ?? ''
+    const contained = rel ? await page.ws.contain(rel) : undefined
+    const shown = contained?.rel.split(sep).join('/') ?? ''
+    if (!contained || !/^\.studio\/(export|build|render|diff)\//.test(shown) || !existsSync(contained.abs) || !statSync(contained.abs).isFile()) {
+      fail('not_found', `No exported file "${rel}".`)
+    }
+    sendFile(res, contained.abs, { 'content-disposition': `attachment; filename="${basename(contained.abs).replace(/[^A-Za-z0-9._-]/g, '_')}"`, 'cache-control': 'no-store' })
+    return true
+  }
+  const window = /^\/api\/window\/([^/]+)$/.exec(path)
+  if (window && method === 'POST') {
+    const action = findAction(pathSegment(window[1]))
+    if (!action || !action.transportSet.has('P')) fail('not_found', `No action "${window[1]}" on the page.`)
+    const client = req.headers['x-studio-client']
+    if (client !== undefined && (typeof client !== 'string' || !CLIENT_RE.test(client))) {
+      fail('invalid_input', 'X-Studio-Client must be the tab\'s id: 12 lowercase base36 characters.', { path: 'x-studio-client' })
+    }
+    const raw = await readBody(req, BODY_LIMIT)
+    let input: unknown = {}
+    if (raw.length) {
+      try {
+        input = JSON.parse(raw.toString('utf8'))
+      } catch (error) {
+        fail('invalid_input', `The body is not valid JSON: ${(error as Error).message}`)
+      }
+    }
+    if (!input || typeof input !== 'object' || Array.isArray(input)) fail('invalid_input', 'The body must be a JSON object holding the action input.')
+    const deck = deckParam(url, page.defaultDeck)
+    const named = (req.headers['x-studio-author'] as string | undefined) ?? url.searchParams.get('author') ?? undefined
+    const author = named ?? (action.mutates ? await localAuthor(page.ws) : undefined) ?? 'page'
+    const forceQuery = url.searchParams.get('force')
+    const force = req.headers['x-studio-force'] === '1' || forceQuery === '' || forceQuery === 'true' || forceQuery === '1'
+    const { result } = await dispatch(action, input as Record<string, unknown>, {
+      ws: page.ws,
+      transport: 'P',
+      deck,
+      author,
+      force,
+      ...(typeof client === 'string' ? { clientId: client } : {}),
+    })
+    page.send(res, 200, result ?? null)
+    return true
+  }
+  return false
+}
+
+/** The page's internal reads, whose input validators the build precompiles like the table's. */
+export const PAGE_ACTIONS = [viewAction]
