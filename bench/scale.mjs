@@ -83,6 +83,7 @@ export async function scaleBench() {
   })
 
   const servers = [await startServe(small), await startServe(large)]
+  process.once('exit', () => servers.forEach((s) => s.child.kill('SIGTERM')))
   const pools = servers.map((s) => new Pool(s.url, { connections: 1 }))
   async function post(pool, id, body) {
     const r = await pool.request({ path: `/api/actions/${id}`, method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
@@ -115,10 +116,26 @@ export async function scaleBench() {
   for (const pool of pools) {
     for (let i = 0; i < 20; i++) revisions[pools.indexOf(pool)] = (await post(pool, 'deck.info', {})).revision
   }
+  // What any HTTP answer of the same size costs here: a bare node:http server in another process
+  // answering the deck.info bodies the two servers answered, byte for byte.
+  const bodyDir = mkdtempSync(join(tmpdir(), 'studio-bench-scale-bodies-'))
+  for (const [i, pool] of pools.entries()) {
+    const r = await pool.request({ path: '/api/actions/deck.info', method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })
+    writeFileSync(join(bodyDir, String(i)), Buffer.from(await r.body.arrayBuffer()))
+  }
+  const bare = spawn(node, ['-e', `const fs=require('fs');const b=[0,1].map((i)=>fs.readFileSync(require('path').join(process.argv[1],String(i))));require('http').createServer((q,r)=>{q.resume();q.on('end',()=>r.end(b[q.url==='/1'?1:0]))}).listen(0,'127.0.0.1',function(){console.log(this.address().port)})`, bodyDir], { stdio: ['ignore', 'pipe', 'inherit'] })
+  const barePort = await new Promise((resolve) => bare.stdout.once('data', (d) => resolve(Number(String(d).trim()))))
+  const barePool = new Pool(`http://127.0.0.1:${barePort}`, { connections: 1 })
+  const fetchBare = async (path) => {
+    const r = await barePool.request({ path, method: 'POST', body: '{}' })
+    await r.body.arrayBuffer()
+  }
   const WRITES = Number(process.env.BENCH_SCALE_WRITES ?? 60)
   const http = await interleaved(WRITES, {
     info95: () => fetchInfo(pools[0], 0),
     info1415: () => fetchInfo(pools[1], 1),
+    bare95: () => fetchBare('/0'),
+    bare1415: () => fetchBare('/1'),
     rename95: async (i) => {
       revisions[0] = (await post(pools[0], 'deck.rename', { name: `Scale ${i}`, baseRevision: revisions[0] })).revision
     },
@@ -133,13 +150,15 @@ export async function scaleBench() {
     rss.push(Number(execFileSync('ps', ['-o', 'rss=', '-p', String(s.child.pid)], { encoding: 'utf8' }).trim()) / 1024)
     s.child.kill('SIGTERM')
   }
-  await Promise.all(pools.map((p) => p.close()))
+  bare.kill('SIGTERM')
+  await Promise.all([...pools, barePool].map((p) => p.close()))
 
   const base = median(cli.node)
   const rows = [
     ['HTTP deck.rename, warm server, p50 (ms)', median(http.rename95), median(http.rename1415), 'each <= 15 ms'],
     ['  git commit of one file alone, p50 (ms)', median(http.git95), median(http.git1415), 'git\'s own floor'],
     [`HTTP deck.info, warm server, p50 (ms)`, median(http.info95), median(http.info1415), `each <= 2 ms; answers of ${(bytes[0] / 1024).toFixed(0)} / ${(bytes[1] / 1024).toFixed(0)} KB`],
+    ['  a bare server answering the same bytes (ms)', median(http.bare95), median(http.bare1415), 'the answer\'s own size'],
     ['CLI block set on one slide, cold (ms)', median(cli.set95), median(cli.set1415), ''],
     ['CLI studio info, cold (x node -e 0)', median(cli.info95) / base, median(cli.info1415) / base, ''],
   ]
@@ -149,7 +168,7 @@ export async function scaleBench() {
     const goal = name.startsWith('  ') ? target : `<= 1.2x${target ? `; ${target}` : ''}`
     console.log(name.padEnd(44), a.toFixed(2).padStart(10), b.toFixed(2).padStart(10), `${(b / a).toFixed(2)}x`.padStart(9), `  ${goal}`)
   }
-  for (const dir of [small, large, ...gitCopies]) rmSync(dir, { recursive: true, force: true })
+  for (const dir of [small, large, bodyDir, ...gitCopies]) rmSync(dir, { recursive: true, force: true })
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) await scaleBench()

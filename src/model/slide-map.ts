@@ -25,6 +25,8 @@ export interface SlideSource {
   has(id: string): boolean
   /** The slide, read on first use; frozen, shared between calls. */
   get(id: string): Slide
+  /** The ids as a set, when the source keeps one (membership without a call through `has`). */
+  idSet?(): ReadonlySet<string>
 }
 
 interface CowState {
@@ -146,11 +148,15 @@ export function isLazySlides(record: Record<string, Slide>): boolean {
  */
 export function slideMembership(record: Record<string, Slide>): (id: string) => boolean {
   const lazy = lazyRecords.get(record)
-  if (lazy) return (id) => lazy.has(id)
+  if (lazy) {
+    const set = lazy.idSet?.()
+    return set ? (id) => set.has(id) : (id) => lazy.has(id)
+  }
   const cow = cowRecords.get(record)
   if (cow) {
     const base = slideMembership(cow.base)
-    return (id) => cow.copies.has(id) || (!cow.deleted.has(id) && base(id))
+    const { copies, deleted } = cow
+    return (id) => (copies.has(id) ? true : deleted.has(id) ? false : base(id))
   }
   return (id) => Object.hasOwn(record, id)
 }

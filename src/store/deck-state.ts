@@ -17,7 +17,7 @@ import { createHash } from 'node:crypto'
 import { lstatSync, readdirSync, readFileSync, type Stats } from 'node:fs'
 import { basename, join } from 'node:path'
 import { fail } from '../core/errors.js'
-import { slideTitle, type DeckDoc, type Manifest, type Slide, type Version } from '../model/deck.js'
+import { sameJson, slideTitle, type DeckDoc, type Manifest, type Slide, type Version } from '../model/deck.js'
 import { lazySlides } from '../model/slide-map.js'
 import { jsonProblem } from './decks.js'
 
@@ -329,7 +329,7 @@ export class DeckState {
       const view: DeckDoc = {
         manifest: this.manifest,
         versions: this.versions,
-        slides: lazySlides({ ids: () => this.ids, has: (id) => this.idSet.has(id), get: (id) => this.slide(id) }),
+        slides: lazySlides({ ids: () => this.ids, has: (id) => this.idSet.has(id), get: (id) => this.slide(id), idSet: () => this.idSet }),
       }
       Object.freeze(view)
       docStates.set(view, this)
@@ -340,7 +340,13 @@ export class DeckState {
 
   /** A new state with these changes (files written by a commit, or found changed on disk). */
   patched(changes: { files?: Partial<StateFiles>; slides?: Map<string, SlideRecord | null>; slidesDirStamp?: string }): DeckState {
-    const records = new Map(this.records)
+    const manifest = changes.files?.manifest
+    if (manifest && Array.isArray(manifest.sections) && sameJson(manifest.sections, this.manifest.sections)) {
+      // The same section list keeps the same (frozen) object, so what is kept by it stays (deck.info's sections).
+      changes = { ...changes, files: { ...changes.files, manifest: { ...manifest, sections: this.manifest.sections } } }
+    }
+    // Records are shared while no slide changed (a rename): they are facts about files, filled in only.
+    const records = changes.slides?.size ? new Map(this.records) : this.records
     let ids = this.ids
     const added: string[] = []
     const removed = new Set<string>()

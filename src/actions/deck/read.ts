@@ -16,21 +16,20 @@ type SectionsPart = { sections: readonly { id: string; title: string; slides: { 
 
 /**
  * The sections with slide titles and the counts: the part of deck.info that grows with the deck.
- * Kept per deck folder while the section list and the slides are the same (a rename makes a new
- * state of the deck but leaves this part as it was), frozen so that a transport serializes it once.
+ * Kept while the section list and the slides are the same (a rename makes a new state of the deck
+ * but leaves this part as it was), frozen so that a transport serializes it once.
  */
-const sectionParts = new Map<string, { key: string; slides: number; part: SectionsPart }>()
+const sectionParts = new WeakMap<object, { slides: number; part: SectionsPart }>()
 
 function sectionsPart(doc: DeckDoc): SectionsPart {
   const state = stateOf(doc)
-  if (!state) return buildSections(doc)
-  const key = JSON.stringify(doc.manifest.sections)
-  const hit = sectionParts.get(state.dir)
-  if (hit && hit.slides === state.slidesVersion && hit.key === key) return hit.part
+  if (!state || !Object.isFrozen(doc.manifest.sections)) return buildSections(doc)
+  // Keyed by the section list itself: a state made by a write that left it equal keeps the same object.
+  const hit = sectionParts.get(doc.manifest.sections)
+  if (hit && hit.slides === state.slidesVersion) return hit.part
   const part = buildSections(doc)
   Object.freeze(part.sections)
-  if (sectionParts.size > 256) sectionParts.clear()
-  sectionParts.set(state.dir, { key, slides: state.slidesVersion, part })
+  sectionParts.set(doc.manifest.sections, { slides: state.slidesVersion, part })
   return part
 }
 

@@ -45,36 +45,38 @@ const DECK_RE = /^[a-z0-9]+(?:-[a-z0-9]+)*$/
 
 /**
  * An answer the engine froze (deck.info's, kept with the deck's state) never changes, and neither do
- * its frozen members (its sections, kept while they are unchanged): each is serialized once. The text
- * is exactly JSON.stringify(body, null, 2), assembled from the members' texts.
+ * its frozen members (its sections, kept while they are unchanged): each is encoded once, and the
+ * answer's bytes are assembled from its members' bytes. They are exactly the bytes of
+ * JSON.stringify(body, null, 2) + newline; any other answer is serialized as such.
  */
-const serialized = new WeakMap<object, string>()
+const encodedMembers = new WeakMap<object, Buffer>()
+const encoded = new WeakMap<object, Buffer>()
 
-function memberText(value: unknown): string {
+function memberBytes(value: unknown): Buffer {
   const frozen = value !== null && typeof value === 'object' && Object.isFrozen(value)
-  let text = frozen ? serialized.get(value as object) : undefined
-  if (text === undefined) {
-    text = JSON.stringify(value, null, 2).replace(/\n/g, '\n  ')
-    if (frozen) serialized.set(value as object, text)
+  let bytes = frozen ? encodedMembers.get(value as object) : undefined
+  if (bytes === undefined) {
+    bytes = Buffer.from(JSON.stringify(value, null, 2).replace(/\n/g, '\n  '))
+    if (frozen) encodedMembers.set(value as object, bytes)
   }
-  return text
+  return bytes
 }
 
-export function serialize(body: unknown): string {
+export function serialize(body: unknown): string | Buffer {
   if (!body || typeof body !== 'object' || Array.isArray(body) || !Object.isFrozen(body) || typeof (body as { toJSON?: unknown }).toJSON === 'function') {
     return JSON.stringify(body, null, 2) + '\n'
   }
-  let text = serialized.get(body)
-  if (text === undefined) {
-    const members: string[] = []
+  let bytes = encoded.get(body)
+  if (bytes === undefined) {
+    const parts: Buffer[] = []
     for (const [key, value] of Object.entries(body)) {
       if (value === undefined || typeof value === 'function' || typeof value === 'symbol') continue
-      members.push(`  ${JSON.stringify(key)}: ${memberText(value)}`)
+      parts.push(Buffer.from(`${parts.length ? ',\n' : '{\n'}  ${JSON.stringify(key)}: `), memberBytes(value))
     }
-    text = members.length ? `{\n${members.join(',\n')}\n}\n` : '{}\n'
-    serialized.set(body, text)
+    parts.push(Buffer.from(parts.length ? '\n}\n' : '{}\n'))
+    encoded.set(body, (bytes = Buffer.concat(parts)))
   }
-  return text
+  return bytes
 }
 
 function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
