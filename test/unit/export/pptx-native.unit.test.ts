@@ -127,7 +127,9 @@ describe('native PPTX of the brand sample', () => {
       { id: 'extras-2', layout: 'title-body', skip: true, notes: 'Skipped, but written: the caller passed it.', blocks: [{ id: 'title', kind: 'heading', slot: 'title', text: 'A skipped slide' }] },
     ]
     for (const slide of extras) doc.slides[slide.id] = slide
-    doc.manifest.sections.at(-1)!.slides.push(...extras.map((s) => s.id))
+    // A read deck's section lists are frozen (src/store/deck-state.ts): the test's deck gets new ones.
+    const last = doc.manifest.sections.at(-1)!
+    doc.manifest = { ...doc.manifest, sections: [...doc.manifest.sections.slice(0, -1), { ...last, slides: [...last.slides, ...extras.map((s) => s.id)] }] }
     slides = orderedSlides(doc)
     ;({ bytes, report } = await nativePptx({ doc, deckDir, root: work, slides, appearance: 'light', includeNotes: true, baseline: 'libreoffice', embedFonts: false, headingsRaster: false }))
     pkg = await unzip(bytes)
