@@ -369,8 +369,9 @@ class Call implements ActionContext {
         next.manifest.stamps = { createdAt: before?.manifest.stamps.createdAt ?? next.manifest.stamps?.createdAt ?? now, updatedAt: now }
         files.set('deck.json', canonicalJson(next.manifest))
       }
+      // Slides written or removed: each must be free of other authors' leases; those written are checked.
       const changedSlides: string[] = []
-      for (const [rel, text] of files) if (rel.startsWith('slides/')) changedSlides.push(rel.slice(7, -5))
+      for (const rel of files.keys()) if (rel.startsWith('slides/')) changedSlides.push(rel.slice(7, -5))
       for (const slideId of changedSlides) this.checkLease(deckId, slideId, before)
       const [issue] = await documentIssues(next, changedSlides.filter((id) => files.get(`slides/${id}.json`) !== null), { assets: () => deckAssetIds(this.ws, deckId, this.files, this.copies, this.removedDirs) })
       if (issue) fail(issue.code ?? 'invalid_input', `The resulting deck would be invalid: ${issue.pointer} ${issue.message}.`, { pointer: issue.pointer, path: issue.path })

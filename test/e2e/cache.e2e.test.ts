@@ -9,7 +9,9 @@ import { openSync, readFileSync, statSync, utimesSync, writeSync, closeSync } fr
 import { join } from 'node:path'
 import { after, before, describe, it } from 'node:test'
 import { request } from 'undici'
-import { serve, studio, workspace, type Served } from '../helpers/studio.js'
+import { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
+import { BIN, serve, studio, workspace, type Served } from '../helpers/studio.js'
 
 async function post(url: string, id: string, body: unknown, headers: Record<string, string> = {}) {
   const response = await request(`${url}/api/actions/${id}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) })
@@ -188,5 +190,36 @@ describe('the branch-safe revision guard of studio serve', () => {
     const accepted = await post(server.url, 'deck.rename', { name: 'Other, renamed', baseRevision: reread.json.revision })
     assert.equal(accepted.status, 200, JSON.stringify(accepted.json))
     assert.equal((await ws.git('log', '-1', '--format=%s')).trim(), `deck.rename guarded r${reread.json.revision + 1}`)
+  })
+})
+
+describe('the deck cache of studio mcp (stdio)', () => {
+  it('answers a CLI write and an edit by hand at the next tool call', async () => {
+    const ws = await workspace()
+    assert.equal((await studio(ws.dir, ['deck', 'create', 'Agent deck', '--from', 'brand-sample', '--json'])).code, 0)
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [BIN, 'mcp', '--root', ws.dir],
+      cwd: ws.dir,
+      env: Object.fromEntries(Object.entries({ ...process.env, STUDIO_ROOT: '', STUDIO_AUTHOR: '', NO_COLOR: '1' }).filter((e): e is [string, string] => e[1] !== undefined)),
+      stderr: 'pipe',
+    })
+    const client = new Client({ name: 'cache-e2e', version: '1.0.0' })
+    try {
+      await client.connect(transport)
+      const info = async () => (await client.callTool({ name: 'deck_get_info', arguments: {} })).structuredContent as any
+      const first = await info()
+      assert.equal((await info()).revision, first.revision)
+      assert.equal((await studio(ws.dir, ['deck', 'rename', 'Renamed by the CLI', '--json'])).code, 0)
+      const renamed = await info()
+      assert.equal(renamed.title, 'Renamed by the CLI')
+      assert.equal(renamed.revision, first.revision + 1)
+      const file = join(ws.dir, 'decks', 'agent-deck', 'slides', 'title-body-1.json')
+      overwriteInPlace(file, readFileSync(file, 'utf8').replace('"text": "Opening 2: what changed"', '"text": "Opening 2: what shifted"'))
+      assert.equal(slideTitle(await info(), 'title-body-1'), 'Opening 2: what shifted')
+    } finally {
+      await client.close()
+      ws.cleanup()
+    }
   })
 })
