@@ -21,7 +21,7 @@ const BIN = join(ROOT, 'bin', 'studio.js')
 const node = process.execPath
 const require = createRequire(join(ROOT, 'package.json'))
 const { chromium } = require('playwright-core')
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
+import { median, startServe } from './lib.mjs'
 const R = Number(process.env.BENCH_PAGE_ROUNDS ?? 9)
 
 export async function benchPage() {
@@ -30,15 +30,7 @@ export async function benchPage() {
   const ws = mkdtempSync(join(tmpdir(), 'studio-bench-page-'))
   execFileSync(node, [BIN, 'init', ws, '--json'])
   execFileSync(node, [BIN, 'deck', 'create', 'Page', '--from', 'brand-sample', '--json'], { cwd: ws })
-  const child = spawn(node, [BIN, 'serve', '--port', '0', '--json', '--ttl', '600'], { cwd: ws, stdio: ['ignore', 'pipe', 'inherit'] })
-  const url = await new Promise((resolve, reject) => {
-    let out = ''
-    child.stdout.on('data', (d) => {
-      out += d
-      if (out.includes('\n')) resolve(JSON.parse(out.split('\n')[0]).url)
-    })
-    child.on('exit', reject)
-  })
+  const { child, url } = await startServe(ws, 600)
   const bare = createServer((req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>bare</title><p>bare page</p>'))
   await new Promise((r) => bare.listen(0, '127.0.0.1', r))
   const bareUrl = `http://127.0.0.1:${bare.address().port}/`

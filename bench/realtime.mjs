@@ -13,7 +13,7 @@ const ROOT = new URL('..', import.meta.url).pathname
 const BIN = join(ROOT, 'bin', 'studio.js')
 const node = process.execPath
 const N = Number(process.env.BENCH_REALTIME ?? 31)
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
+import { median, startServe } from './lib.mjs'
 const pct = (xs, p) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))]
 
 const { default: WebSocket } = await import('ws')
@@ -21,15 +21,7 @@ const { request } = await import('undici')
 const dir = mkdtempSync(join(tmpdir(), 'studio-bench-room-'))
 execFileSync(node, [BIN, 'init', dir, '--json'])
 execFileSync(node, [BIN, 'deck', 'create', 'Live', '--json'], { cwd: dir })
-const server = spawn(node, [BIN, 'serve', '--port', '0', '--json', '--ttl', '600'], { cwd: dir, stdio: ['ignore', 'pipe', 'inherit'] })
-const url = await new Promise((resolve, reject) => {
-  let out = ''
-  server.stdout.on('data', (d) => {
-    out += d
-    if (out.includes('\n')) resolve(JSON.parse(out.split('\n')[0]).url)
-  })
-  server.on('exit', reject)
-})
+const { child: server, url } = await startServe(dir, 600)
 const socket = new WebSocket(`${url.replace('http', 'ws')}/api/room/live?client=bench0000001`)
 /** Resolvers waiting for the `changed` of a revision, and when each revision's `changed` arrived. */
 const waiting = new Map()

@@ -19,24 +19,8 @@ function time(cmd, args, opts = {}) {
   if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} failed: ${r.stdout}${r.stderr}`)
   return ms
 }
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
+import { interleaved, median, startServe } from './lib.mjs'
 
-/**
- * Runs each case once per round, in turn, for `rounds` rounds (async cases allowed) and returns the
- * samples by name. Every block measures its own baseline this way, so a ratio never compares a
- * number taken minutes apart on a shared machine.
- */
-async function interleaved(rounds, cases) {
-  const out = Object.fromEntries(Object.keys(cases).map((k) => [k, []]))
-  for (let i = 0; i < rounds; i++) {
-    for (const [name, fn] of Object.entries(cases)) {
-      const t0 = performance.now()
-      await fn(i)
-      out[name].push(performance.now() - t0)
-    }
-  }
-  return out
-}
 const nodeStart = () => time(node, ['-e', '0'])
 
 const ws = mkdtempSync(join(tmpdir(), 'studio-bench-'))
@@ -77,15 +61,7 @@ const { spawn } = await import('node:child_process')
 const served = mkdtempSync(join(tmpdir(), 'studio-bench-serve-'))
 execFileSync(node, [BIN, 'init', served, '--json'])
 execFileSync(node, [BIN, 'deck', 'create', 'Served', '--json'], { cwd: served })
-const child = spawn(node, [BIN, 'serve', '--port', '0', '--json', '--ttl', '300'], { cwd: served, stdio: ['ignore', 'pipe', 'inherit'] })
-const url = await new Promise((resolve, reject) => {
-  let out = ''
-  child.stdout.on('data', (d) => {
-    out += d
-    if (out.includes('\n')) resolve(JSON.parse(out.split('\n')[0]).url)
-  })
-  child.on('exit', reject)
-})
+const { child, url } = await startServe(served, 300)
 const HTTP_N = Number(process.env.BENCH_HTTP ?? 400)
 async function post(pool, id, body) {
   const r = await pool.request({ path: `/api/actions/${id}`, method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })

@@ -10,7 +10,7 @@ import { join } from 'node:path'
 const ROOT = new URL('..', import.meta.url).pathname
 const BIN = join(ROOT, 'bin', 'studio.js')
 const node = process.execPath
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
+import { interleaved, median, startServe } from './lib.mjs'
 const studio = (cwd, args) => JSON.parse(execFileSync(node, [BIN, ...args, '--json'], { cwd, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 }))
 
 function time(cmd, args, opts = {}) {
@@ -21,17 +21,6 @@ function time(cmd, args, opts = {}) {
   return ms
 }
 
-async function interleaved(rounds, cases) {
-  const out = Object.fromEntries(Object.keys(cases).map((k) => [k, []]))
-  for (let i = 0; i < rounds; i++) {
-    for (const [name, fn] of Object.entries(cases)) {
-      const t0 = performance.now()
-      await fn(i)
-      out[name].push(performance.now() - t0)
-    }
-  }
-  return out
-}
 
 /** A workspace holding the brand sample as deck `scale`, duplicated until it has `slides` slides. */
 function buildDeck(slides) {
@@ -46,17 +35,6 @@ function buildDeck(slides) {
   return dir
 }
 
-function startServe(cwd) {
-  const child = spawn(node, [BIN, 'serve', '--port', '0', '--json', '--ttl', '900'], { cwd, stdio: ['ignore', 'pipe', 'inherit'] })
-  return new Promise((resolve, reject) => {
-    let out = ''
-    child.stdout.on('data', (d) => {
-      out += d
-      if (out.includes('\n')) resolve({ child, url: JSON.parse(out.split('\n')[0]).url })
-    })
-    child.on('exit', reject)
-  })
-}
 
 export async function scaleBench() {
   const { Pool } = await import('undici')
@@ -82,7 +60,7 @@ export async function scaleBench() {
     set1415: () => time(node, [BIN, 'block', 'set', `${slide}#title`, '/text', `Opening ${++word}`, '--json'], { cwd: large }),
   })
 
-  const servers = [await startServe(small), await startServe(large)]
+  const servers = [await startServe(small, 900), await startServe(large, 900)]
   process.once('exit', () => servers.forEach((s) => s.child.kill('SIGTERM')))
   const pools = servers.map((s) => new Pool(s.url, { connections: 1 }))
   async function post(pool, id, body) {

@@ -6,13 +6,13 @@ import assert from 'node:assert/strict'
 import fc from 'fast-check'
 import type { DeckDoc } from '../../src/model/deck.js'
 
-const sectionOf = (doc: DeckDoc, slide: string) => doc.manifest.sections.find((s) => s.slides.includes(slide))
-function moveAfter(doc: DeckDoc, slide: string, after: string) {
+export const sectionOf = (doc: DeckDoc, slide: string) => doc.manifest.sections.find((s) => s.slides.includes(slide))
+export function moveAfter(doc: DeckDoc, slide: string, after: string) {
   for (const s of doc.manifest.sections) s.slides = s.slides.filter((x) => x !== slide)
   const target = sectionOf(doc, after)!
   target.slides.splice(target.slides.indexOf(after) + 1, 0, slide)
 }
-function addSlideAfter(doc: DeckDoc, id: string, after: string, title: string) {
+export function addSlideAfter(doc: DeckDoc, id: string, after: string, title: string) {
   doc.slides[id] = { id, layout: 'title-body', blocks: [{ id: 'title', kind: 'heading', slot: 'title', text: title }] }
   const target = sectionOf(doc, after)!
   target.slides.splice(target.slides.indexOf(after) + 1, 0, id)

@@ -12,7 +12,7 @@ import { documentIssues } from '../../../src/model/check.js'
 import { normalizeDoc } from '../../../src/model/normalize.js'
 import { readDeckFolder } from '../../../src/store/decks.js'
 import { diff3, mergeDecks, mergeSlideAlone, mergeVersions, setAt, valueAt } from '../../../src/history/merge.js'
-import { planEdits } from '../../helpers/merge-edits.js'
+import { addSlideAfter, moveAfter, planEdits, sectionOf } from '../../helpers/merge-edits.js'
 import { keepValid } from '../../../src/history/merge-driver.js'
 
 const SAMPLE = fileURLToPath(new URL('../../../templates/brand-sample', import.meta.url))
@@ -24,17 +24,6 @@ async function brand(): Promise<DeckDoc> {
 }
 
 const block = (doc: DeckDoc, slide: string, id: string) => doc.slides[slide].blocks!.find((b) => b.id === id)!
-const sectionOf = (doc: DeckDoc, slide: string) => doc.manifest.sections.find((s) => s.slides.includes(slide))
-function moveAfter(doc: DeckDoc, slide: string, after: string) {
-  for (const s of doc.manifest.sections) s.slides = s.slides.filter((x) => x !== slide)
-  const target = sectionOf(doc, after)!
-  target.slides.splice(target.slides.indexOf(after) + 1, 0, slide)
-}
-function addSlideAfter(doc: DeckDoc, id: string, after: string, title: string) {
-  doc.slides[id] = { id, layout: 'title-body', blocks: [{ id: 'title', kind: 'heading', slot: 'title', text: title }] }
-  const target = sectionOf(doc, after)!
-  target.slides.splice(target.slides.indexOf(after) + 1, 0, id)
-}
 async function valid(doc: DeckDoc) {
   assert.deepEqual(await documentIssues(normalizeDoc(doc)), [])
 }
