@@ -12,6 +12,11 @@
  * - for actions taking baseRevision, a stale one gives 409 stale_revision on each.
  *
  * New actions are covered the day they are implemented: their example must fit the fixture.
+ *
+ * The walk is split into parts (PARTS: action id prefixes), one test file each
+ * (`test/contract/<part>.contract.test.ts` calls `contract('<part>')`), so the test runner spreads them
+ * over its workers; parts.contract.test.ts holds that the parts cover every covered action exactly
+ * once and that each part has its file.
  */
 import assert from 'node:assert/strict'
 import { execFileSync } from 'node:child_process'
@@ -55,7 +60,8 @@ function conforms(action: Action, transport: string, result: unknown): void {
 
 type Outcome = { ok: true; result: unknown } | { ok: false; status: number; code: string; pointer?: string }
 
-const covered = ACTIONS.filter((a) => a.implemented && ['C', 'M', 'H'].filter((t) => a.transportSet.has(t as 'C')).length >= 2)
+/** The actions the contract walks: implemented, and offered on two or more of C, M, H. */
+export const covered = ACTIONS.filter((a) => a.implemented && ['C', 'M', 'H'].filter((t) => a.transportSet.has(t as 'C')).length >= 2)
 
 /**
  * Results compared across transports: times and workspace paths vary by copy, nothing else may. A
@@ -157,7 +163,39 @@ async function viaMcp(client: Client, dir: string, action: Action, input: Record
   return { ok: false, status: r.structuredContent.status, code: r.structuredContent.code, pointer: r.structuredContent.pointer }
 }
 
-describe('one contract for the command line, MCP and HTTP', () => {
+/**
+ * The parts of the contract, one test file each, by action id prefix (the part of the id before the
+ * dot), sized so that no file runs much over a minute and a half alone. A new prefix belongs in one
+ * part: the guard (parts.contract.test.ts) fails until it is.
+ */
+export const PARTS: Readonly<Record<string, readonly string[]>> = {
+  deck: ['deck', 'template', 'section', 'theme', 'validate', 'version', 'diff'],
+  slide: ['slide', 'diagram', 'presence', 'admin'],
+  block: ['block'],
+  text: ['text', 'table', 'chart', 'picture'],
+  media: ['asset', 'logo', 'material'],
+  render: ['shader', 'render', 'export', 'build', 'font'],
+}
+
+/** The prefix an action is filed under in PARTS: `slide` for slide.insert. */
+export const prefixOf = (action: Action) => action.id.slice(0, action.id.indexOf('.'))
+
+/** The covered actions of one part. */
+export function actionsOf(part: string): Action[] {
+  const prefixes = PARTS[part]
+  if (!prefixes) throw new Error(`no contract part ${part}`)
+  return covered.filter((action) => prefixes.includes(prefixOf(action)))
+}
+
+/** Declares the contract's tests for the covered actions of one part of PARTS. */
+export function contract(part: string): void {
+  const actions = actionsOf(part)
+  describe(`one contract for the command line, MCP and HTTP: ${PARTS[part].join(', ')}`, () => {
+    contractTests(actions)
+  })
+}
+
+function contractTests(actions: Action[]): void {
   let fixture: string
   let cleanup: () => void
   let page: Server | undefined
@@ -186,17 +224,13 @@ describe('one contract for the command line, MCP and HTTP', () => {
     for (const dir of copies) rmSync(dir, { recursive: true, force: true })
   })
 
-  it('covers the implemented actions offered on two or more transports', () => {
-    assert.ok(covered.length >= 20, `only ${covered.length} actions`)
-  })
-
   it('declares the same input schema on the HTTP operation, the MCP tool and the CLI command', async () => {
     const openapi = openApiDocument() as any
     const manifest = JSON.parse(readFileSync(join(ROOT, 'oclif.manifest.json'), 'utf8'))
     const client = await mcpClient(copy())
     try {
       const tools = new Map((await client.listTools()).tools.map((t) => [t.name, t]))
-      for (const action of covered) {
+      for (const action of actions) {
         if (action.transportSet.has('H')) {
           const body = openapi.paths[`/api/actions/${action.id}`]?.post?.requestBody?.content?.['application/json']?.schema
           assert.deepEqual(body, action.input, `${action.id}: OpenAPI request schema`)
@@ -209,7 +243,7 @@ describe('one contract for the command line, MCP and HTTP', () => {
     }
   })
 
-  for (const action of covered) {
+  for (const action of actions) {
     it(`${action.id}: the example succeeds with a result fitting its schema, same outcome, same unknown_field, same 409 on ${[...action.transportSet].join(' ')}`, async () => {
       const transports = (['C', 'M', 'H', 'P'] as const).filter((t) => action.transportSet.has(t) && (t !== 'M' || action.mcp) && (t !== 'C' || action.cli))
       const outcomes: Record<string, Outcome> = {}
@@ -264,4 +298,4 @@ describe('one contract for the command line, MCP and HTTP', () => {
       if (!action.mutates) assert.equal(deltas[first], 0, `${action.id}: a read committed`)
     })
   }
-})
+}
