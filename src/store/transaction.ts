@@ -196,11 +196,8 @@ export async function applyChanges(ws: Workspace, keys: string[], changes: FileC
     await withLocks(join(ws.stateDir, 'locks'), [GIT_LOCK], async () => {
       fault('index-locked')
       fault('in-commit')
-      if (added.length) {
-        indexTouched = true
-        await ws.git.raw(['add', '--', ...added])
-      }
-      await ws.git.commit({ paths: live.map((c) => ws.gitPath(c.rel)), subject: meta.subject, author: meta.author, email: meta.email, trailers: { ...meta.trailers, 'Studio-Tx': tx } })
+      indexTouched = added.length > 0
+      await ws.git.commit({ paths: live.map((c) => ws.gitPath(c.rel)), added, subject: meta.subject, author: meta.author, email: meta.email, trailers: { ...meta.trailers, 'Studio-Tx': tx } })
     })
   } catch (error) {
     // Refused before the commit landed: put back exactly what this write touched, then say why. If
