@@ -3,7 +3,7 @@
  * fix. Real git, real `studio` processes, a fresh workspace per test.
  */
 import assert from 'node:assert/strict'
-import { spawn, type ChildProcess } from 'node:child_process'
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
 import { createHash } from 'node:crypto'
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -261,14 +261,16 @@ describe('outside any workspace', () => {
   it("refuses a write with the init hint and never writes into the package or commits into its repository", async () => {
     const plain = mkdtempSync(join(tmpdir(), 'studio-plain-'))
     try {
-      const head = existsSync(join(ROOT, '.git')) ? readFileSync(join(ROOT, '.git/HEAD'), 'utf8') : ''
+      // The package's own commit (a clone's or a linked worktree's, where .git is a file), when it has one.
+      const headOf = () => spawnSync('git', ['rev-parse', 'HEAD'], { cwd: ROOT, encoding: 'utf8' }).stdout.trim()
+      const head = existsSync(join(ROOT, '.git')) ? headOf() : ''
       const decksBefore = readdirSync(join(ROOT, 'decks')).sort()
       const create = await studio(plain, ['deck', 'create', 'Stray', '--json'])
       assert.equal(create.code, 5, create.stdout)
       assert.equal(create.json.code, 'read_only')
       assert.match(create.json.message, /studio init/)
       assert.deepEqual(readdirSync(join(ROOT, 'decks')).sort(), decksBefore)
-      if (head) assert.equal(readFileSync(join(ROOT, '.git/HEAD'), 'utf8'), head)
+      if (head) assert.equal(headOf(), head)
       const info = await studio(plain, ['info', '--json'])
       assert.equal(info.code, 0, info.stdout)
       assert.equal(info.json.id, 'welcome', 'reads show the embedded default deck')
