@@ -6,12 +6,13 @@
  */
 import assert from 'node:assert/strict'
 import { execFileSync } from 'node:child_process'
+import { createHash } from 'node:crypto'
 import { appendFileSync, chmodSync, copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { after, before, describe, it } from 'node:test'
 import { ROOT, studio, workspaceWithDeck } from '../helpers/studio.js'
-import { cleanMessage } from '../../src/store/git-direct.js'
+import { cleanMessage, setEntry } from '../../src/store/git-direct.js'
 
 type Ws = Awaited<ReturnType<typeof workspaceWithDeck>>
 
@@ -121,6 +122,25 @@ describe('the commit made in process', () => {
       assertClean(direct.dir, 'the main tree, untouched')
     } finally {
       git(direct.dir, 'worktree', 'remove', '--force', tree)
+    }
+  })
+
+  it("edits trees into git's order (git mktree sorts the same entries to the same tree)", () => {
+    const names = ['a', 'a.json', 'a-b', 'a0', 'ab', 'b', 'a.b', 'slides', 'slides.json', 'Z', 'é', 'deck.json', 'assets']
+    let seed = 7
+    const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31)
+    for (let round = 0; round < 40; round++) {
+      const chosen = names.filter(() => random() < 0.6)
+      const entries = chosen.map((name, i) => ({ name, mode: random() < 0.4 ? '40000' : '100644', oid: createHash('sha1').update(`${round}:${i}`).digest('hex') }))
+      let body: Buffer = Buffer.alloc(0)
+      for (const e of [...entries].sort(() => random() - 0.5)) body = setEntry(body, Buffer.from(e.name).toString('latin1'), e)
+      const removed = entries.filter(() => random() < 0.2)
+      for (const e of removed) body = setEntry(body, Buffer.from(e.name).toString('latin1'), null)
+      const kept = entries.filter((e) => !removed.includes(e))
+      const listing = kept.map((e) => `${e.mode === '40000' ? '040000 tree' : '100644 blob'} ${e.oid}\t${e.name}\n`).join('')
+      const byGit = execFileSync('git', ['mktree', '--missing'], { cwd: direct.dir, input: listing, encoding: 'utf8' }).trim()
+      const ours = createHash('sha1').update(Buffer.concat([Buffer.from(`tree ${body.length}\0`), body])).digest('hex')
+      assert.equal(ours, byGit, `round ${round}: ${kept.map((e) => e.name + (e.mode === '40000' ? '/' : '')).join(' ')}`)
     }
   })
 
