@@ -5,7 +5,8 @@
  * Order: refuse early (a symbolic link on a path, git's index locked) → journal (atomic: the exact
  * paths, whether each existed) → a hard link of every file about to be replaced or removed (its
  * pre-image, kept in `.studio/journal/tx-<tx>/`) → file writes (each atomic: temp, fsync, rename) →
- * `git add` of new files → `git commit -- <exact paths>` → journal and pre-images removed.
+ * one commit of the exact paths (made in process, or by `git add` of new files and
+ * `git commit -- <exact paths>`: see git-direct.ts) → journal and pre-images removed.
  *
  * A failure anywhere before the commit lands (git's index locked meanwhile, a hook, a full disk) puts
  * every path back from its pre-image at once and resets only the index entries this write added, so
