@@ -40,6 +40,7 @@ import { homedir } from 'node:os'
 import { dirname, isAbsolute, join, resolve } from 'node:path'
 import { deflateSync, inflateSync } from 'node:zlib'
 import { StudioError } from '../core/errors.js'
+import { fault } from './fault.js'
 
 export interface Identity {
   name: string
@@ -144,10 +145,12 @@ export class DirectCommitter {
         if (tree === undefined) return 'a path runs through something other than a folder'
         const commit = this.writeObject('commit', Buffer.from(commitText(tree ?? this.writeObject('tree', Buffer.alloc(0)), parent, request)))
         await this.flushObjects()
+        fault('in-objects')
         if (this.moveRef(ref, parent, commit, request)) break
         if (attempt === 2) throw new StudioError('workspace_busy', `${ref} kept moving while studio committed (another git command is committing here). Nothing was committed; retry.`)
       }
       // The commit has landed: from here on nothing may fail the write.
+      fault('after-ref')
       try {
         writeIndex(lock, indexPath, this.syncs('index'), withEntries(index, files.map((f) => ({ key: f.key, blob: blobs.get(f.key) ?? null }))))
         lockHeld = false
@@ -182,6 +185,8 @@ export class DirectCommitter {
     const encoding = values.get('i18n.commitencoding')
     if (encoding && !/^utf-?8$/i.test(encoding)) return `commits are encoded in ${encoding}`
     if (values.get('core.bare') === 'true') return 'the repository is bare'
+    // git refuses a repository another user owns (safe.directory): let it say so.
+    if (typeof process.getuid === 'function' && statSync(this.gitDir).uid !== process.getuid()) return 'the repository belongs to another user'
     const hooks = values.get('core.hookspath')
     const hooksDir = hooks ? (isAbsolute(hooks) ? hooks : resolve(this.gitRoot, hooks.replace(/^~(?=\/)/, homedir()))) : join(this.commonDir, 'hooks')
     for (const hook of ['post-commit', 'reference-transaction', 'post-index-change']) {

@@ -26,7 +26,7 @@ import { withLocks } from './lock.js'
 import type { Workspace } from './workspace.js'
 import { listFiles } from './decks.js'
 import { indexLockHolders } from './holders.js'
-import { gitDirOf } from './git.js'
+import { fault } from './fault.js'
 
 export interface FileChange {
   /** Path relative to the workspace root. */
@@ -70,32 +70,6 @@ interface LegacyJournal {
 }
 
 const GIT_LOCK = '~git'
-
-/**
- * Fault injection for the crash tests: STUDIO_FAULT=after-journal|mid-write|after-write|after-commit
- * makes the process kill itself with SIGKILL at that point of a write, as a power cut or `kill -9`
- * would. `mid-write` fires after the first file of several is written; `in-write` leaves a half-written
- * temp file of the last one, as a kill inside the atomic writer does. `index-locked` instead creates
- * git's index.lock just before the commit (in STUDIO_FAULT_GIT_ROOT, default the working directory);
- * `in-commit` leaves git's index, HEAD and branch ref locks and kills the process, as a kill of
- * `git commit` itself does.
- */
-function fault(point: string): void {
-  if (process.env.STUDIO_FAULT !== point) return
-  if (point === 'index-locked') {
-    // Not a kill: another git takes the index just before the commit, as a user's `git add` racing us would.
-    writeFileSync(join(gitDirOf(process.env.STUDIO_FAULT_GIT_ROOT ?? process.cwd()), 'index.lock'), '')
-    return
-  }
-  if (point === 'in-commit') {
-    // A kill while git commits: its index, HEAD and branch ref locks are left behind, as after a kill -9 of git itself.
-    const dir = gitDirOf(process.env.STUDIO_FAULT_GIT_ROOT ?? process.cwd())
-    for (const name of ['index.lock', 'HEAD.lock']) writeFileSync(join(dir, name), '')
-    const ref = /^ref: (refs\/heads\/\S+)$/.exec(readFileSync(join(dir, 'HEAD'), 'utf8').trim())?.[1]
-    if (ref) writeFileSync(join(dir, `${ref}.lock`), '')
-  }
-  process.kill(process.pid, 'SIGKILL')
-}
 
 export function journalDir(ws: Workspace): string {
   return join(ws.stateDir, 'journal')
@@ -324,6 +298,12 @@ export async function repair(ws: Workspace, key: string): Promise<string | null>
     // The killed write's own git may still be finishing its commit: settle git's lock before asking.
     await withLocks(join(ws.stateDir, 'locks'), [GIT_LOCK], () => settleIndexLock(ws, 'started' in journal ? journal : { started: 0 }))
     if (await landed(ws, journal)) {
+      // Killed between moving the branch and writing the index, the commit is in but the index may
+      // still name the old contents of its paths: set their entries from the commit (git commit has
+      // the same window).
+      if ('v' in journal) {
+        await withLocks(join(ws.stateDir, 'locks'), [GIT_LOCK], () => ws.git.raw(['reset', '--quiet', '--', ...journal.entries.map((e) => ws.gitPath(e.rel))]).catch(() => ''))
+      }
       await forget(ws, journal, key)
       return null
     }
