@@ -221,6 +221,11 @@ export class DirectCommitter {
     return converts
   }
 
+  /** git's configuration for this repository, by lower-cased key (the last value of a key wins, as in git); null when git cannot say. */
+  configValues(): ReadonlyMap<string, string> | null {
+    return this.readConfig()?.values ?? null
+  }
+
   /** git's configuration as git reads it (one `git config --list` while no config file changes). */
   private readConfig(): Config | null {
     const global = process.env.GIT_CONFIG_GLOBAL ?? join(homedir(), '.gitconfig')

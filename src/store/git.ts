@@ -78,8 +78,7 @@ export class Git {
     const identity = request.email ? { name: request.author, email: request.email } : gitIdentity(request.author)
     const trailers = Object.entries(request.trailers).map(([key, value]) => `${key}: ${value}`).join('\n')
     const message = `${request.subject}\n\n${trailers}\n`
-    this.direct ??= new DirectCommitter(this.gitRoot, this.gitDir)
-    this.handoff = await this.direct.commit({ paths: request.paths, message, author: identity, committer: COMMITTER })
+    this.handoff = await this.committer().commit({ paths: request.paths, message, author: identity, committer: COMMITTER })
     if (this.handoff === null) return
     if (request.added.length) await this.raw(['add', '--', ...request.added])
     // Not --quiet: simple-git waits 50 ms more for a process that printed nothing.
@@ -91,11 +90,25 @@ export class Git {
     })
   }
 
+  private committer(): DirectCommitter {
+    return (this.direct ??= new DirectCommitter(this.gitRoot, this.gitDir))
+  }
+
   /**
    * git's own identity for this repository: `user.name` and `user.email` as git would use them
    * (repository, then global and system configuration). Members git does not set are absent.
    */
   async identity(): Promise<{ name?: string; email?: string }> {
+    // The configuration the commit reads anyway (one `git config --list` per process), when git gave it.
+    const values = this.committer().configValues()
+    if (values) {
+      const identity: { name?: string; email?: string } = {}
+      const name = values.get('user.name')?.trim()
+      const email = values.get('user.email')?.trim()
+      if (name) identity.name = name
+      if (email) identity.email = email
+      return identity
+    }
     let out: string
     try {
       out = await this.raw(['config', '--get-regexp', '^user\\.(name|email)$'])
