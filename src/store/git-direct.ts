@@ -99,6 +99,8 @@ export class DirectCommitter {
   private readonly commonDir: string
   private readonly trees = new Map<string, Buffer>()
   private treeBytes = 0
+  /** The index as this process last read or wrote it, with the stat of that file. */
+  private index: { signature: string; parsed: ParsedIndex } | undefined
   /** Objects written and not yet synced and named (see `flushObjects`). */
   private pending: { fd: number; temp: string; path: string }[] = []
   private config: Config | undefined
@@ -124,7 +126,7 @@ export class DirectCommitter {
     const lock = takeLock(indexLock, 'the index')
     let lockHeld = true
     try {
-      const index = parseIndex(indexPath)
+      const index = this.readIndex(indexPath)
       if (typeof index === 'string') return index
       const files = request.paths.map((path) => ({ path, key: latin1(path), stat: lstatOrNull(join(this.gitRoot, path)) }))
       const blobs = new Map<string, { oid: string; mode: string; stat: BigIntStats }>()
@@ -152,8 +154,10 @@ export class DirectCommitter {
       // The commit has landed: from here on nothing may fail the write.
       fault('after-ref')
       try {
-        writeIndex(lock, indexPath, this.syncs('index'), withEntries(index, files.map((f) => ({ key: f.key, blob: blobs.get(f.key) ?? null }))))
+        const next = withEntries(index, files.map((f) => ({ key: f.key, blob: blobs.get(f.key) ?? null })))
+        writeIndex(lock, indexPath, this.syncs('index'), next)
         lockHeld = false
+        this.index = { signature: fileSignature(indexPath), parsed: next }
       } catch {
         release(lock)
         lockHeld = false
@@ -166,6 +170,18 @@ export class DirectCommitter {
       this.dropPending()
       if (lockHeld) release(lock)
     }
+  }
+
+  /**
+   * The index, parsed: the one this process last wrote while the file is still that one (a rewrite
+   * by anyone renames a new file in, so its inode, size or time moves), else read whole.
+   */
+  private readIndex(path: string): ParsedIndex | string {
+    const signature = fileSignature(path)
+    if (this.index && this.index.signature === signature) return this.index.parsed
+    const parsed = parseIndex(path)
+    this.index = typeof parsed === 'string' ? undefined : { signature, parsed }
+    return parsed
   }
 
   /** Why this commit must be git's own, or null when it can be made here. */
@@ -518,6 +534,16 @@ function lstatOrNull(path: string): BigIntStats | null {
     return lstatSync(path, { bigint: true })
   } catch {
     return null
+  }
+}
+
+/** A file's identity to the nanosecond: inode, size, mtime, ctime ('-' when absent). */
+function fileSignature(path: string): string {
+  try {
+    const stat = statSync(path, { bigint: true })
+    return `${stat.ino}:${stat.size}:${stat.mtimeNs}:${stat.ctimeNs}`
+  } catch {
+    return '-'
   }
 }
 

@@ -18,7 +18,7 @@
  */
 import { randomBytes } from 'node:crypto'
 import { existsSync, lstatSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
-import { copyFile, link, mkdir, readdir, readFile, rename, rm, rmdir, unlink } from 'node:fs/promises'
+import { copyFile, link, mkdir, open, readdir, readFile, rename, rm, rmdir, unlink } from 'node:fs/promises'
 import { basename, dirname, join } from 'node:path'
 import writeFileAtomic from 'write-file-atomic'
 import { fail, StudioError } from '../core/errors.js'
@@ -139,8 +139,10 @@ export async function applyChanges(ws: Workspace, keys: string[], changes: FileC
   // The journal first, then the pre-image folder: a kill between the two leaves a journal whose
   // pre-images are missing (restore skips them: nothing was written yet), never a folder no journal names.
   await mkdir(journalDir(ws), { recursive: true })
-  for (const key of keys) await writeFileAtomic(journalPath(ws, key), JSON.stringify(journal), { fsync: true })
-  await mkdir(backupDir(ws, tx))
+  // Written in place, not renamed in: a kill while it is written leaves a journal that does not parse,
+  // which repair drops, and nothing else of this write exists yet (the files come after its sync).
+  for (const key of keys) await writeSynced(journalPath(ws, key), JSON.stringify(journal))
+  if (entries.some((entry) => entry.existed)) await mkdir(backupDir(ws, tx))
   fault('after-journal')
 
   const added: string[] = []
@@ -183,7 +185,34 @@ export async function applyChanges(ws: Workspace, keys: string[], changes: FileC
   }
   fault('after-commit')
   for (const change of live) if (change.content === null) await pruneEmpty(dirname(join(ws.root, change.rel)), ws.decksDir)
-  await forget(ws, journal)
+  await forgetOwn(ws, journal)
+}
+
+/** Writes a file in place and syncs it to disk. */
+async function writeSynced(path: string, text: string): Promise<void> {
+  const handle = await open(path, 'w')
+  try {
+    await handle.writeFile(text)
+    await handle.sync()
+  } finally {
+    await handle.close()
+  }
+}
+
+/**
+ * Drops the journal and pre-images of a write that just committed, by their known names (the caller
+ * still holds every key, so the journal files are this write's own); anything unexpected there falls
+ * back to the general `forget`.
+ */
+async function forgetOwn(ws: Workspace, journal: Journal): Promise<void> {
+  try {
+    const kept = journal.entries.filter((entry) => entry.existed)
+    for (const entry of kept) await unlink(join(backupDir(ws, journal.tx), String(entry.n)))
+    if (kept.length) await rmdir(backupDir(ws, journal.tx))
+    for (const key of journal.keys) await unlink(journalPath(ws, key))
+  } catch {
+    await forget(ws, journal)
+  }
 }
 
 /** A hard link keeps the old bytes when the atomic rename replaces the name; a copy where links fail. */

@@ -107,6 +107,24 @@ describe('crash repair', () => {
     }
   })
 
+  it('drops a journal cut short while it was written (the write had not begun) and writes on', async () => {
+    const ws = await workspaceWithDeck('Torn')
+    try {
+      const journal = join(ws.dir, '.studio', 'journal')
+      mkdirSync(journal, { recursive: true })
+      // The journal is written in place and synced before any file: a kill inside it leaves this.
+      writeFileSync(join(journal, `deck-${ws.deckId}.json`), '{"v":2,"tx":"ab')
+      const head = (await ws.git('rev-parse', 'HEAD')).trim()
+      const renamed = await studio(ws.dir, ['deck', 'rename', 'After the tear', '--json'])
+      assert.equal(renamed.code, 0, renamed.stdout)
+      assert.equal((await ws.git('rev-parse', 'HEAD^')).trim(), head, 'one commit, on the last')
+      assert.deepEqual(readdirSync(journal).filter((n) => n.endsWith('.json')), [])
+      assert.equal((await ws.git('status', '--porcelain')).trim(), '')
+    } finally {
+      ws.cleanup()
+    }
+  })
+
   it("puts back only what the interrupted write touched: the user's own edits and untracked files stay", async () => {
     const ws = await workspaceWithDeck('Mine')
     try {
@@ -181,7 +199,7 @@ describe('crash repair', () => {
         assert.equal(read.json.code, 'workspace_busy')
         assert.ok(existsSync(join(ws.dir, '.git/index.lock')), 'the holder keeps its lock')
         assert.deepEqual(snapshot(join(ws.dir, 'decks')), left, 'nothing repaired under a live git')
-        assert.equal(journals(ws.dir).length, 2, 'the journal stays for a later repair')
+        assert.equal(journals(ws.dir).filter((name) => name.endsWith('.json')).length, 1, 'the journal stays for a later repair')
       } finally {
         await release(holder, ws.dir)
       }
