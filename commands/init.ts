@@ -45,8 +45,7 @@ export default class Init extends Command {
       if (created.length) {
         const prefix = root === gitRoot ? '' : root.slice(gitRoot.length + 1) + '/'
         const paths = ['studio.json', '.gitignore', '.gitattributes', 'decks/templates/.gitkeep'].map((p) => prefix + p)
-        await git.raw(['add', '--', ...paths])
-        await git.commit({ paths, subject: 'studio init', author: process.env.STUDIO_AUTHOR || 'studio', trailers: { 'Studio-Action': 'init' } })
+        await git.commit({ paths, added: paths, subject: 'studio init', author: process.env.STUDIO_AUTHOR || 'studio', trailers: { 'Studio-Action': 'init' } })
       }
       const result = { root, created }
       if (flags.json) this.log(JSON.stringify(result, null, 2))

@@ -9,6 +9,7 @@ import { readFileSync, statSync } from 'node:fs'
 import { isAbsolute, join, resolve } from 'node:path'
 import { StudioError } from '../core/errors.js'
 import { gitIdentity } from '../core/principal.js'
+import { DirectCommitter } from './git-direct.js'
 
 const COMMITTER = { name: 'Deck Studio', email: 'studio@studio.invalid' }
 
@@ -37,6 +38,9 @@ export function gitDirOf(gitRoot: string): string {
 
 export class Git {
   private client: SimpleGit | undefined
+  private direct: DirectCommitter | undefined
+  /** Why the last commit was left to git, or null when it was made in this process. */
+  handoff: string | null = null
   /** The repository's git directory (where index.lock lives). */
   readonly gitDir: string
 
@@ -65,11 +69,18 @@ export class Git {
     }
   }
 
-  /** One commit of exactly these paths, with the author and the trailers. */
-  async commit(request: CommitRequest): Promise<void> {
+  /**
+   * One commit of exactly these paths (`added`: the ones git does not track yet), with the author and
+   * the trailers: made in this process where that is the commit git would make (git-direct.ts),
+   * else by `git commit --only`. `handoff` says which, for tests and `STUDIO_DIRECT_COMMIT`.
+   */
+  async commit(request: CommitRequest & { added: string[] }): Promise<void> {
     const identity = request.email ? { name: request.author, email: request.email } : gitIdentity(request.author)
     const trailers = Object.entries(request.trailers).map(([key, value]) => `${key}: ${value}`).join('\n')
     const message = `${request.subject}\n\n${trailers}\n`
+    this.handoff = await this.committer().commit({ paths: request.paths, message, author: identity, committer: COMMITTER })
+    if (this.handoff === null) return
+    if (request.added.length) await this.raw(['add', '--', ...request.added])
     // Not --quiet: simple-git waits 50 ms more for a process that printed nothing.
     await this.raw(['commit', '--no-verify', '--allow-empty', '-m', message, '--', ...request.paths], {
       GIT_AUTHOR_NAME: identity.name,
@@ -79,11 +90,25 @@ export class Git {
     })
   }
 
+  private committer(): DirectCommitter {
+    return (this.direct ??= new DirectCommitter(this.gitRoot, this.gitDir))
+  }
+
   /**
    * git's own identity for this repository: `user.name` and `user.email` as git would use them
    * (repository, then global and system configuration). Members git does not set are absent.
    */
   async identity(): Promise<{ name?: string; email?: string }> {
+    // The configuration the commit reads anyway (one `git config --list` per process), when git gave it.
+    const values = this.committer().configValues()
+    if (values) {
+      const identity: { name?: string; email?: string } = {}
+      const name = values.get('user.name')?.trim()
+      const email = values.get('user.email')?.trim()
+      if (name) identity.name = name
+      if (email) identity.email = email
+      return identity
+    }
     let out: string
     try {
       out = await this.raw(['config', '--get-regexp', '^user\\.(name|email)$'])

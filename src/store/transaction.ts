@@ -5,7 +5,8 @@
  * Order: refuse early (a symbolic link on a path, git's index locked) → journal (atomic: the exact
  * paths, whether each existed) → a hard link of every file about to be replaced or removed (its
  * pre-image, kept in `.studio/journal/tx-<tx>/`) → file writes (each atomic: temp, fsync, rename) →
- * `git add` of new files → `git commit -- <exact paths>` → journal and pre-images removed.
+ * one commit of the exact paths (made in process, or by `git add` of new files and
+ * `git commit -- <exact paths>`: see git-direct.ts) → journal and pre-images removed.
  *
  * A failure anywhere before the commit lands (git's index locked meanwhile, a hook, a full disk) puts
  * every path back from its pre-image at once and resets only the index entries this write added, so
@@ -17,7 +18,7 @@
  */
 import { randomBytes } from 'node:crypto'
 import { existsSync, lstatSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
-import { copyFile, link, mkdir, readdir, readFile, rename, rm, rmdir, unlink } from 'node:fs/promises'
+import { copyFile, link, mkdir, open, readdir, readFile, rename, rm, rmdir, unlink } from 'node:fs/promises'
 import { basename, dirname, join } from 'node:path'
 import writeFileAtomic from 'write-file-atomic'
 import { fail, StudioError } from '../core/errors.js'
@@ -25,7 +26,7 @@ import { withLocks } from './lock.js'
 import type { Workspace } from './workspace.js'
 import { listFiles } from './decks.js'
 import { indexLockHolders } from './holders.js'
-import { gitDirOf } from './git.js'
+import { fault } from './fault.js'
 
 export interface FileChange {
   /** Path relative to the workspace root. */
@@ -69,32 +70,6 @@ interface LegacyJournal {
 }
 
 const GIT_LOCK = '~git'
-
-/**
- * Fault injection for the crash tests: STUDIO_FAULT=after-journal|mid-write|after-write|after-commit
- * makes the process kill itself with SIGKILL at that point of a write, as a power cut or `kill -9`
- * would. `mid-write` fires after the first file of several is written; `in-write` leaves a half-written
- * temp file of the last one, as a kill inside the atomic writer does. `index-locked` instead creates
- * git's index.lock just before the commit (in STUDIO_FAULT_GIT_ROOT, default the working directory);
- * `in-commit` leaves git's index, HEAD and branch ref locks and kills the process, as a kill of
- * `git commit` itself does.
- */
-function fault(point: string): void {
-  if (process.env.STUDIO_FAULT !== point) return
-  if (point === 'index-locked') {
-    // Not a kill: another git takes the index just before the commit, as a user's `git add` racing us would.
-    writeFileSync(join(gitDirOf(process.env.STUDIO_FAULT_GIT_ROOT ?? process.cwd()), 'index.lock'), '')
-    return
-  }
-  if (point === 'in-commit') {
-    // A kill while git commits: its index, HEAD and branch ref locks are left behind, as after a kill -9 of git itself.
-    const dir = gitDirOf(process.env.STUDIO_FAULT_GIT_ROOT ?? process.cwd())
-    for (const name of ['index.lock', 'HEAD.lock']) writeFileSync(join(dir, name), '')
-    const ref = /^ref: (refs\/heads\/\S+)$/.exec(readFileSync(join(dir, 'HEAD'), 'utf8').trim())?.[1]
-    if (ref) writeFileSync(join(dir, `${ref}.lock`), '')
-  }
-  process.kill(process.pid, 'SIGKILL')
-}
 
 export function journalDir(ws: Workspace): string {
   return join(ws.stateDir, 'journal')
@@ -164,8 +139,10 @@ export async function applyChanges(ws: Workspace, keys: string[], changes: FileC
   // The journal first, then the pre-image folder: a kill between the two leaves a journal whose
   // pre-images are missing (restore skips them: nothing was written yet), never a folder no journal names.
   await mkdir(journalDir(ws), { recursive: true })
-  for (const key of keys) await writeFileAtomic(journalPath(ws, key), JSON.stringify(journal), { fsync: true })
-  await mkdir(backupDir(ws, tx))
+  // Written in place, not renamed in: a kill while it is written leaves a journal that does not parse,
+  // which repair drops, and nothing else of this write exists yet (the files come after its sync).
+  for (const key of keys) await writeSynced(journalPath(ws, key), JSON.stringify(journal))
+  if (entries.some((entry) => entry.existed)) await mkdir(backupDir(ws, tx))
   fault('after-journal')
 
   const added: string[] = []
@@ -196,11 +173,8 @@ export async function applyChanges(ws: Workspace, keys: string[], changes: FileC
     await withLocks(join(ws.stateDir, 'locks'), [GIT_LOCK], async () => {
       fault('index-locked')
       fault('in-commit')
-      if (added.length) {
-        indexTouched = true
-        await ws.git.raw(['add', '--', ...added])
-      }
-      await ws.git.commit({ paths: live.map((c) => ws.gitPath(c.rel)), subject: meta.subject, author: meta.author, email: meta.email, trailers: { ...meta.trailers, 'Studio-Tx': tx } })
+      indexTouched = added.length > 0
+      await ws.git.commit({ paths: live.map((c) => ws.gitPath(c.rel)), added, subject: meta.subject, author: meta.author, email: meta.email, trailers: { ...meta.trailers, 'Studio-Tx': tx } })
     })
   } catch (error) {
     // Refused before the commit landed: put back exactly what this write touched, then say why. If
@@ -211,7 +185,34 @@ export async function applyChanges(ws: Workspace, keys: string[], changes: FileC
   }
   fault('after-commit')
   for (const change of live) if (change.content === null) await pruneEmpty(dirname(join(ws.root, change.rel)), ws.decksDir)
-  await forget(ws, journal)
+  await forgetOwn(ws, journal)
+}
+
+/** Writes a file in place and syncs it to disk. */
+async function writeSynced(path: string, text: string): Promise<void> {
+  const handle = await open(path, 'w')
+  try {
+    await handle.writeFile(text)
+    await handle.sync()
+  } finally {
+    await handle.close()
+  }
+}
+
+/**
+ * Drops the journal and pre-images of a write that just committed, by their known names (the caller
+ * still holds every key, so the journal files are this write's own); anything unexpected there falls
+ * back to the general `forget`.
+ */
+async function forgetOwn(ws: Workspace, journal: Journal): Promise<void> {
+  try {
+    const kept = journal.entries.filter((entry) => entry.existed)
+    for (const entry of kept) await unlink(join(backupDir(ws, journal.tx), String(entry.n)))
+    if (kept.length) await rmdir(backupDir(ws, journal.tx))
+    for (const key of journal.keys) await unlink(journalPath(ws, key))
+  } catch {
+    await forget(ws, journal)
+  }
 }
 
 /** A hard link keeps the old bytes when the atomic rename replaces the name; a copy where links fail. */
@@ -326,6 +327,12 @@ export async function repair(ws: Workspace, key: string): Promise<string | null>
     // The killed write's own git may still be finishing its commit: settle git's lock before asking.
     await withLocks(join(ws.stateDir, 'locks'), [GIT_LOCK], () => settleIndexLock(ws, 'started' in journal ? journal : { started: 0 }))
     if (await landed(ws, journal)) {
+      // Killed between moving the branch and writing the index, the commit is in but the index may
+      // still name the old contents of its paths: set their entries from the commit (git commit has
+      // the same window).
+      if ('v' in journal) {
+        await withLocks(join(ws.stateDir, 'locks'), [GIT_LOCK], () => ws.git.raw(['reset', '--quiet', '--', ...journal.entries.map((e) => ws.gitPath(e.rel))]).catch(() => ''))
+      }
       await forget(ws, journal, key)
       return null
     }

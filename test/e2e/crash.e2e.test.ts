@@ -84,17 +84,20 @@ const CASES: Case[] = [
 ]
 
 describe('a write killed at each fault point', () => {
-  for (const point of ['after-journal', 'mid-write', 'in-write', 'after-write', 'in-commit', 'after-commit']) {
+  // in-objects and after-ref are inside the in-process commit (src/store/git-direct.ts): objects
+  // written and the branch not moved yet; the branch moved and the index not written yet.
+  for (const point of ['after-journal', 'mid-write', 'in-write', 'after-write', 'in-commit', 'in-objects', 'after-ref', 'after-commit']) {
     for (const c of CASES) {
       // A single-file write has no middle.
       if (point === 'mid-write' && c.name.startsWith('a rename')) continue
-      it(`${c.name}, killed ${point}: ${point === 'after-commit' ? 'kept (it committed)' : 'put back exactly'}, the user's files untouched`, async () => {
+      const committed = point === 'after-commit' || point === 'after-ref'
+      it(`${c.name}, killed ${point}: ${committed ? 'kept (it committed)' : 'put back exactly'}, the user's files untouched`, async () => {
         const ws = await workspaceWithDeck('Crash')
         try {
           const { own, status } = addOwnWork(ws.dir, ws.deckId)
           const head = (await ws.git('rev-parse', 'HEAD')).trim()
           assert.equal(await crashAt(ws.dir, point, [...c.args, '--json']), null, 'the child was killed')
-          const landed = point === 'after-commit'
+          const landed = committed
           assert.equal((await ws.git('rev-parse', 'HEAD')).trim() !== head, landed, 'a commit exists exactly when the write got that far')
           const info = await studio(ws.dir, ['info', '--json'])
           assert.equal(info.code, 0, info.stdout + info.stderr)

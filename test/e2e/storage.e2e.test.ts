@@ -3,7 +3,7 @@
  * fix. Real git, real `studio` processes, a fresh workspace per test.
  */
 import assert from 'node:assert/strict'
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process'
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
 import { createHash } from 'node:crypto'
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -107,6 +107,24 @@ describe('crash repair', () => {
     }
   })
 
+  it('drops a journal cut short while it was written (the write had not begun) and writes on', async () => {
+    const ws = await workspaceWithDeck('Torn')
+    try {
+      const journal = join(ws.dir, '.studio', 'journal')
+      mkdirSync(journal, { recursive: true })
+      // The journal is written in place and synced before any file: a kill inside it leaves this.
+      writeFileSync(join(journal, `deck-${ws.deckId}.json`), '{"v":2,"tx":"ab')
+      const head = (await ws.git('rev-parse', 'HEAD')).trim()
+      const renamed = await studio(ws.dir, ['deck', 'rename', 'After the tear', '--json'])
+      assert.equal(renamed.code, 0, renamed.stdout)
+      assert.equal((await ws.git('rev-parse', 'HEAD^')).trim(), head, 'one commit, on the last')
+      assert.deepEqual(readdirSync(journal).filter((n) => n.endsWith('.json')), [])
+      assert.equal((await ws.git('status', '--porcelain')).trim(), '')
+    } finally {
+      ws.cleanup()
+    }
+  })
+
   it("puts back only what the interrupted write touched: the user's own edits and untracked files stay", async () => {
     const ws = await workspaceWithDeck('Mine')
     try {
@@ -181,7 +199,7 @@ describe('crash repair', () => {
         assert.equal(read.json.code, 'workspace_busy')
         assert.ok(existsSync(join(ws.dir, '.git/index.lock')), 'the holder keeps its lock')
         assert.deepEqual(snapshot(join(ws.dir, 'decks')), left, 'nothing repaired under a live git')
-        assert.equal(journals(ws.dir).length, 2, 'the journal stays for a later repair')
+        assert.equal(journals(ws.dir).filter((name) => name.endsWith('.json')).length, 1, 'the journal stays for a later repair')
       } finally {
         await release(holder, ws.dir)
       }
@@ -261,8 +279,8 @@ describe('outside any workspace', () => {
   it("refuses a write with the init hint and never writes into the package or commits into its repository", async () => {
     const plain = mkdtempSync(join(tmpdir(), 'studio-plain-'))
     try {
-      // The package's own checkout, when it is one (a worktree's .git is a file): its HEAD commit stays.
-      const headOf = () => execFileSync('git', ['rev-parse', 'HEAD'], { cwd: ROOT, encoding: 'utf8' })
+      // The package's own commit (a clone's or a linked worktree's, where .git is a file), when it has one.
+      const headOf = () => spawnSync('git', ['rev-parse', 'HEAD'], { cwd: ROOT, encoding: 'utf8' }).stdout.trim()
       const head = existsSync(join(ROOT, '.git')) ? headOf() : ''
       const decksBefore = readdirSync(join(ROOT, 'decks')).sort()
       const create = await studio(plain, ['deck', 'create', 'Stray', '--json'])

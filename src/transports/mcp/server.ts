@@ -40,7 +40,8 @@ import { studioEvents, type RevisionEvent } from '../../core/events.js'
 import { validateInput } from '../../core/validate.js'
 import { validationSchema } from '../../model/check.js'
 import { ACTIONS, findAction, findByMcp } from '../../actions/index.js'
-import { orderedSlides, slideTitle, type DeckDoc } from '../../model/deck.js'
+import { orderedSlides, type DeckDoc } from '../../model/deck.js'
+import { slideSummaries } from '../../store/deck-state.js'
 import { DeckId, obj, SlideId } from '../../model/schema.js'
 import { mcpOutputSchema, toolOutputSchema } from './output.js'
 import type { Workspace } from '../../store/workspace.js'
@@ -181,14 +182,16 @@ export function createMcpServer(session: McpSession): Server {
     const list: Resource[] = [
       { uri: `deck://${id}`, name: doc.manifest.title, description: `The whole deck document of ${id}: manifest, slides by id, version log.`, mimeType: 'application/json' },
     ]
+    // Titles and layouts from the store's summaries: a listing of a long deck reads no slide file.
+    const summaries = slideSummaries(doc)
     for (const section of doc.manifest.sections) {
       for (const slideId of section.slides) {
-        const slide = Object.hasOwn(doc.slides, slideId) ? doc.slides[slideId] : undefined
-        if (!slide) continue
+        const summary = Object.hasOwn(doc.slides, slideId) ? summaries.get(slideId) : undefined
+        if (!summary) continue
         list.push({
           uri: `deck://${id}/slides/${slideId}`,
-          name: slideTitle(slide) || slideId,
-          description: `Slide ${slideId} (layout ${slide.layout}) in section "${section.title}".`,
+          name: summary.title || slideId,
+          description: `Slide ${slideId} (layout ${summary.layout}) in section "${section.title}".`,
           mimeType: 'application/json',
         })
       }
