@@ -83,7 +83,9 @@ const CASES: Case[] = [
   },
 ]
 
-describe('a write killed at each fault point', () => {
+// Each test has a workspace of its own and spends most of its time waiting for the killed writer's
+// lock to go stale (src/store/lock.ts), so a few run at once.
+describe('a write killed at each fault point', { concurrency: 4 }, () => {
   // in-objects and after-ref are inside the in-process commit (src/store/git-direct.ts): objects
   // written and the branch not moved yet; the branch moved and the index not written yet.
   for (const point of ['after-journal', 'mid-write', 'in-write', 'after-write', 'in-commit', 'in-objects', 'after-ref', 'after-commit']) {

@@ -10,7 +10,7 @@ import { promisify } from 'node:util'
 import { after, before, describe, it } from 'node:test'
 import { ACTIONS } from '../../src/actions/index.js'
 import { request } from 'undici'
-import { commitCount, serve, studio, workspace, workspaceWithDeck, type Served } from '../helpers/studio.js'
+import { commitCount, ROOT, serve, studio, workspace, workspaceWithDeck, type Served } from '../helpers/studio.js'
 
 const exec = promisify(execFile)
 
@@ -149,6 +149,32 @@ describe('studio serve: actions over HTTP', () => {
     const llms = await call(server.url, '/llms.txt')
     assert.match(llms.text, /POST \/api\/actions\//)
     assert.equal((await call(server.url, '/api/actions/deck.create')).json.cli, 'studio deck create <name> --from <from> --id <id>')
+  })
+})
+
+describe('studio serve: start-up', () => {
+  it('loads the MCP SDK on the first /mcp request, not at start (the tracer sees it then)', async () => {
+    const ws = await workspaceWithDeck('Lazy MCP')
+    const trace = join(mkdtempSync(join(tmpdir(), 'studio-trace-')), 'modules.txt')
+    const server = await serve(ws.dir, [], { env: { NODE_OPTIONS: `--import ${join(ROOT, 'test/helpers/trace-imports.mjs')}`, STUDIO_TRACE_FILE: trace } })
+    try {
+      assert.equal((await call(server.url, '/api/actions/deck.info', { body: {} })).status, 200)
+      const atStart = readFileSync(trace, 'utf8')
+      assert.match(atStart, /dist\/cli\.js/)
+      assert.ok(!atStart.includes('@modelcontextprotocol'), 'the MCP SDK was loaded at start')
+      const init = await call(server.url, '/mcp', {
+        body: { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-03-26', capabilities: {}, clientInfo: { name: 'trace', version: '1' } } },
+        headers: { accept: 'application/json, text/event-stream' },
+      })
+      assert.equal(init.status, 200, init.text)
+      assert.match(init.text, /"serverInfo"/)
+      // The tracer's lines arrive from the loader's thread: wait for them, up to a few seconds.
+      for (let tries = 0; tries < 100 && !readFileSync(trace, 'utf8').includes('@modelcontextprotocol'); tries++) await new Promise((r) => setTimeout(r, 50))
+      assert.match(readFileSync(trace, 'utf8'), /node_modules\/@modelcontextprotocol\/sdk\//)
+    } finally {
+      await server.stop()
+      ws.cleanup()
+    }
   })
 })
 

@@ -87,7 +87,9 @@ describe('deck unpack --replace', () => {
   })
 })
 
-describe('crash repair', () => {
+// Each test has a workspace of its own and spends most of its time waiting for the killed writer's
+// lock to go stale (src/store/lock.ts), so a few run at once.
+describe('crash repair', { concurrency: 3 }, () => {
   it('removes a pre-image folder no journal names once it is ten minutes old (keeping a younger one) and a journal temp file a kill left', async () => {
     const ws = await workspaceWithDeck('Orphans')
     try {

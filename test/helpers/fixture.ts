@@ -12,7 +12,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { canonicalJson } from '../../src/store/canonical.js'
-import { studio, workspace } from './studio.js'
+import { fromTemplate, studio, workspace, type TestWorkspace } from './studio.js'
 
 export const FIXTURE_DECK = 'quarterly-review'
 export const FIXTURE_REVISION = 3
@@ -58,8 +58,12 @@ export const FIXTURE_SLIDES = [
  */
 export const CONTRACT_SHADER = { id: 'b6', kind: 'shader', materialId: 'paper:mesh-gradient', preset: 'dusk', anchor: 2400, motion: 'play', pos: { x: 800, y: 450, w: 640, h: 360 }, z: 5 }
 
-/** Makes the fixture workspace; returns it with a cleanup. */
-export async function fixtureWorkspace(options: { contract?: boolean } = {}) {
+/** Makes the fixture workspace (a copy of the one built first in this process); returns it with a cleanup. */
+export async function fixtureWorkspace(options: { contract?: boolean } = {}): Promise<TestWorkspace> {
+  return fromTemplate(options.contract ? 'fixture, contract' : 'fixture', async () => ({ dir: (await buildFixture(options)).dir }))
+}
+
+async function buildFixture(options: { contract?: boolean }) {
   const ws = await workspace()
   const created = await studio(ws.dir, ['deck', 'create', 'Quarterly review', '--json'])
   if (created.code !== 0) throw new Error(created.stdout)

@@ -1,9 +1,11 @@
 /**
  * Test workspaces and the real CLI. Every test gets its own temporary git workspace made by
  * `studio init`; commands run as separate `node bin/studio.js` processes, as users and agents run them.
+ * A workspace built the same way twice in one test process (`studio init`, the same deck, the
+ * fixture) is built once and copied (see `fromTemplate`).
  */
-import { execFile, spawn } from 'node:child_process'
-import { mkdtempSync, rmSync } from 'node:fs'
+import { execFile, execFileSync, spawn } from 'node:child_process'
+import { cpSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
@@ -45,11 +47,39 @@ export function studio(cwd: string, args: string[], options: { stdin?: string | 
   })
 }
 
-/** A fresh workspace (git repository + decks/) in a temp folder; `cleanup()` removes it. */
-export async function workspace(): Promise<{ dir: string; cleanup: () => void; git: (...args: string[]) => Promise<string> }> {
+export interface TestWorkspace {
+  dir: string
+  cleanup: () => void
+  git: (...args: string[]) => Promise<string>
+}
+
+const templates = new Map<string, Promise<{ dir: string; deckId?: string }>>()
+
+/**
+ * A copy, in a fresh temp folder, of the workspace `build` makes: built on the first call under `key`
+ * in this test process, copied on every call (files, repository and git-ignored state alike, times
+ * kept, the index refreshed as a checkout leaves it), so each test still has a workspace of its own
+ * and none is built twice. The built one is removed when the process exits.
+ */
+export async function fromTemplate(key: string, build: () => Promise<{ dir: string; deckId?: string }>): Promise<TestWorkspace & { deckId?: string }> {
+  let made = templates.get(key)
+  if (!made) {
+    made = build().then((built) => {
+      process.once('exit', () => rmSync(built.dir, { recursive: true, force: true }))
+      return built
+    })
+    made.catch(() => templates.delete(key))
+    templates.set(key, made)
+  }
+  const template = await made
   const dir = mkdtempSync(join(tmpdir(), 'studio-test-'))
-  const result = await studio(dir, ['init', '--json'])
-  if (result.code !== 0) throw new Error(`studio init failed: ${result.stdout} ${result.stderr}`)
+  cpSync(template.dir, dir, { recursive: true, preserveTimestamps: true })
+  // The index records each file's inode and ctime, which a copy changes: refresh it as git would.
+  execFileSync('git', ['update-index', '-q', '--refresh'], { cwd: dir, stdio: 'ignore' })
+  return { ...handOut(dir), ...(template.deckId ? { deckId: template.deckId } : {}) }
+}
+
+function handOut(dir: string): TestWorkspace {
   return {
     dir,
     cleanup: () => rmSync(dir, { recursive: true, force: true }),
@@ -57,12 +87,25 @@ export async function workspace(): Promise<{ dir: string; cleanup: () => void; g
   }
 }
 
+/** A fresh workspace (git repository + decks/, as `studio init` makes it) in a temp folder; `cleanup()` removes it. */
+export async function workspace(): Promise<TestWorkspace> {
+  return fromTemplate('studio init', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'studio-template-'))
+    const result = await studio(dir, ['init', '--json'])
+    if (result.code !== 0) throw new Error(`studio init failed: ${result.stdout} ${result.stderr}`)
+    return { dir }
+  })
+}
+
 /** A workspace holding one deck made from blank. */
-export async function workspaceWithDeck(name = 'Test deck') {
-  const ws = await workspace()
-  const created = await studio(ws.dir, ['deck', 'create', name, '--from', 'blank', '--json'])
-  if (created.code !== 0) throw new Error(`deck create failed: ${created.stdout} ${created.stderr}`)
-  return { ...ws, deckId: created.json.id as string }
+export async function workspaceWithDeck(name = 'Test deck'): Promise<TestWorkspace & { deckId: string }> {
+  const ws = await fromTemplate(`deck ${name}`, async () => {
+    const ws = await workspace()
+    const created = await studio(ws.dir, ['deck', 'create', name, '--from', 'blank', '--json'])
+    if (created.code !== 0) throw new Error(`deck create failed: ${created.stdout} ${created.stderr}`)
+    return { dir: ws.dir, deckId: created.json.id as string }
+  })
+  return { ...ws, deckId: ws.deckId! }
 }
 
 export async function commitCount(git: (...args: string[]) => Promise<string>): Promise<number> {

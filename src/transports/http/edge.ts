@@ -177,13 +177,16 @@ export async function readBody(req: IncomingMessage, limit: number): Promise<Buf
   }
   const chunks: Buffer[] = []
   let size = 0
-  for await (const chunk of req) {
+  // Left without destroying the request, so drain() can read the rest (while this loop's iterator
+  // listened, the request did not flow: a drain inside it saw no data and waited out its timer).
+  for await (const chunk of req.iterator({ destroyOnReturn: false })) {
     size += (chunk as Buffer).length
-    if (size > limit) {
-      await drain(req, limit)
-      throw new StudioError('payload_too_large', `The body exceeds the cap of ${limit} bytes.`)
-    }
+    if (size > limit) break
     chunks.push(chunk as Buffer)
+  }
+  if (size > limit) {
+    await drain(req, limit)
+    throw new StudioError('payload_too_large', `The body exceeds the cap of ${limit} bytes.`)
   }
   return Buffer.concat(chunks)
 }

@@ -242,11 +242,15 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   }
   const bundleLimit = options.bundleLimit ?? (Number(process.env.STUDIO_BUNDLE_LIMIT) || BUNDLE_LIMIT)
   let policy: EdgePolicy = policyFor(options.host, options.port, token, options.allowedHosts ?? [])
-  const { McpHttpHandler } = await import('../mcp/http.js')
   const { RoomHub } = await import('../../realtime/room.js')
   // The page's rooms (WebSocket upgrades at /api/room/<deckId>); MCP lists deck_goto_slide while one has a page.
-  const rooms = new RoomHub({ ws: options.ws, policy: () => policy, onAttachChange: (deckId) => void mcp.refreshTools(deckId) })
-  const mcp = new McpHttpHandler({ ws: options.ws, defaultDeck: options.deck, room: rooms })
+  const rooms = new RoomHub({ ws: options.ws, policy: () => policy, onAttachChange: (deckId) => void mcp?.refreshTools(deckId) })
+  // MCP (the SDK and its schema library: ~170 modules, about as much start-up as the rest of serve) is
+  // loaded by the first /mcp request; before it there is no session, so nothing to refresh or close.
+  let mcp: import('../mcp/http.js').McpHttpHandler | undefined
+  let mcpLoading: Promise<import('../mcp/http.js').McpHttpHandler> | undefined
+  const mcpHandler = () =>
+    (mcpLoading ??= import('../mcp/http.js').then(({ McpHttpHandler }) => (mcp = new McpHttpHandler({ ws: options.ws, defaultDeck: options.deck, room: rooms }))))
   const discovery = await import('./discovery.js')
   // The discovery documents depend only on the table and the address asked for: built once each.
   const documents = new Map<string, unknown>()
@@ -292,7 +296,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
           return send(res, 400, { jsonrpc: '2.0', error: { code: -32700, message: 'Parse error: the body is not valid JSON.' }, id: null })
         }
       }
-      await mcp.handle(req, res, body, { deck: bind.deck, author: bind.author, force: bind.force })
+      await (await mcpHandler()).handle(req, res, body, { deck: bind.deck, author: bind.author, force: bind.force })
       return
     }
     if (method === 'GET' && path === '/api/agent') return send(res, 200, cached(`agent ${base}`, () => discovery.agentManifest({ baseUrl: base, defaultDeck: options.deck })))
@@ -369,7 +373,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     server,
     close: async () => {
       rooms.close()
-      await mcp.closeAll()
+      if (mcpLoading) await (await mcpLoading).closeAll()
       server.closeAllConnections?.()
       await new Promise<void>((resolve) => server.close(() => resolve()))
     },

@@ -12,14 +12,21 @@
  * - for actions taking baseRevision, a stale one gives 409 stale_revision on each.
  *
  * New actions are covered the day they are implemented: their example must fit the fixture.
+ *
+ * The walk is split into parts (PARTS: action id prefixes), one test file each
+ * (`test/contract/<part>.contract.test.ts` calls `contract('<part>')`), so the test runner spreads them
+ * over its workers; parts.contract.test.ts holds that the parts cover every covered action exactly
+ * once and that each part has its file.
  */
 import assert from 'node:assert/strict'
-import { execFileSync } from 'node:child_process'
-import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { execFile } from 'node:child_process'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { cp } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { join } from 'node:path'
+import { promisify } from 'node:util'
 import { after, before, describe, it } from 'node:test'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
@@ -55,7 +62,8 @@ function conforms(action: Action, transport: string, result: unknown): void {
 
 type Outcome = { ok: true; result: unknown } | { ok: false; status: number; code: string; pointer?: string }
 
-const covered = ACTIONS.filter((a) => a.implemented && ['C', 'M', 'H'].filter((t) => a.transportSet.has(t as 'C')).length >= 2)
+/** The actions the contract walks: implemented, and offered on two or more of C, M, H. */
+export const covered = ACTIONS.filter((a) => a.implemented && ['C', 'M', 'H'].filter((t) => a.transportSet.has(t as 'C')).length >= 2)
 
 /**
  * Results compared across transports: times and workspace paths vary by copy, nothing else may. A
@@ -72,7 +80,10 @@ function normalize(value: unknown, root: string, key?: string): unknown {
   return value
 }
 
-const commits = (dir: string) => Number(execFileSync('git', ['rev-list', '--count', 'HEAD'], { cwd: dir, encoding: 'utf8' }).trim())
+const git = async (dir: string, ...args: string[]) => (await promisify(execFile)('git', args, { cwd: dir, encoding: 'utf8' })).stdout
+const commits = async (dir: string) => Number((await git(dir, 'rev-list', '--count', 'HEAD')).trim())
+/** Every change to the deck files of a workspace (`.studio/`, git-ignored, holds caches that reads refresh). */
+const status = (dir: string) => git(dir, 'status', '--porcelain', '--untracked-files=all')
 
 /**
  * Examples that fetch a page (asset.capture's https://example.com/pricing) run against a page on
@@ -157,15 +168,68 @@ async function viaMcp(client: Client, dir: string, action: Action, input: Record
   return { ok: false, status: r.structuredContent.status, code: r.structuredContent.code, pointer: r.structuredContent.pointer }
 }
 
-describe('one contract for the command line, MCP and HTTP', () => {
+/**
+ * The parts of the contract, one test file each, by action id prefix (the part of the id before the
+ * dot), sized so that no file runs much over a minute and a half alone. A new prefix belongs in one
+ * part: the guard (parts.contract.test.ts) fails until it is.
+ */
+export const PARTS: Readonly<Record<string, readonly string[]>> = {
+  deck: ['deck', 'template', 'section', 'theme', 'validate', 'version', 'diff'],
+  slide: ['slide', 'diagram', 'presence', 'admin'],
+  block: ['block'],
+  text: ['text', 'table', 'chart', 'picture'],
+  media: ['asset', 'logo', 'material'],
+  render: ['shader', 'render', 'export', 'build', 'font'],
+}
+
+/** The prefix an action is filed under in PARTS: `slide` for slide.insert. */
+export const prefixOf = (action: Action) => action.id.slice(0, action.id.indexOf('.'))
+
+/** The covered actions of one part. */
+export function actionsOf(part: string): Action[] {
+  const prefixes = PARTS[part]
+  if (!prefixes) throw new Error(`no contract part ${part}`)
+  return covered.filter((action) => prefixes.includes(prefixOf(action)))
+}
+
+/** Declares the contract's tests for the covered actions of one part of PARTS. */
+export function contract(part: string): void {
+  const actions = actionsOf(part)
+  describe(`one contract for the command line, MCP and HTTP: ${PARTS[part].join(', ')}`, () => {
+    contractTests(actions)
+  })
+}
+
+type Transport = 'C' | 'M' | 'H' | 'P'
+
+/** Settles every promise, then rethrows the first failure in the given order (so no server is left running). */
+async function allInOrder<T>(promises: Promise<T>[]): Promise<T[]> {
+  const settled = await Promise.allSettled(promises)
+  for (const s of settled) if (s.status === 'rejected') throw s.reason
+  return settled.map((s) => (s as PromiseFulfilledResult<T>).value)
+}
+
+/**
+ * The tests of one part. The example runs on each transport from its own fresh copy of the fixture
+ * (its own `studio serve` for H and for P, its own `studio mcp`), the transports side by side. The
+ * refusals (unknown member, stale revision) commit nothing, so they all run against one shared copy,
+ * through one `studio serve` and one `studio mcp` kept for the whole file (the CLI's in processes of
+ * their own, side by side); the shared copy's commits and `git status` are held unchanged after each
+ * action's refusals.
+ */
+function contractTests(actions: Action[]): void {
   let fixture: string
   let cleanup: () => void
   let page: Server | undefined
+  /** The copy the refusals run against, its server and its MCP client. */
+  let shared: string
+  let sharedServer: Served | undefined
+  let sharedClient: Client | undefined
   const copies: string[] = []
-  const copy = () => {
+  const copy = async () => {
     const dir = mkdtempSync(join(tmpdir(), 'studio-contract-'))
-    cpSync(fixture, dir, { recursive: true })
     copies.push(dir)
+    await cp(fixture, dir, { recursive: true })
     return dir
   }
 
@@ -176,77 +240,89 @@ describe('one contract for the command line, MCP and HTTP', () => {
     const ws = await fixtureWorkspace({ contract: true })
     fixture = ws.dir
     cleanup = ws.cleanup
-    const info = await studio(fixture, ['info', '--json'])
+    const [info, validated] = await Promise.all([studio(fixture, ['info', '--json']), studio(fixture, ['validate', '--json'])])
     assert.equal(info.json.revision, FIXTURE_REVISION)
-    assert.equal((await studio(fixture, ['validate', '--json'])).json.valid, true)
+    assert.equal(validated.json.valid, true)
+    shared = await copy()
+    // Stopped in after(); the TTL only bounds a run that dies before it.
+    ;[sharedServer, sharedClient] = await Promise.all([serve(shared, [], { ttl: 3600 }), mcpClient(shared)])
   })
-  after(() => {
+  after(async () => {
+    await sharedClient?.close()
+    await sharedServer?.stop()
     page?.close()
     cleanup?.()
     for (const dir of copies) rmSync(dir, { recursive: true, force: true })
   })
 
-  it('covers the implemented actions offered on two or more transports', () => {
-    assert.ok(covered.length >= 20, `only ${covered.length} actions`)
-  })
-
   it('declares the same input schema on the HTTP operation, the MCP tool and the CLI command', async () => {
     const openapi = openApiDocument() as any
     const manifest = JSON.parse(readFileSync(join(ROOT, 'oclif.manifest.json'), 'utf8'))
-    const client = await mcpClient(copy())
-    try {
-      const tools = new Map((await client.listTools()).tools.map((t) => [t.name, t]))
-      for (const action of covered) {
-        if (action.transportSet.has('H')) {
-          const body = openapi.paths[`/api/actions/${action.id}`]?.post?.requestBody?.content?.['application/json']?.schema
-          assert.deepEqual(body, action.input, `${action.id}: OpenAPI request schema`)
-        }
-        if (action.mcp) assert.deepEqual(tools.get(action.mcp)?.inputSchema, action.input, `${action.id}: MCP inputSchema`)
-        if (action.cli) assert.ok(manifest.commands[parseForm(action.cli).path.join(':')], `${action.id}: CLI command`)
+    const tools = new Map((await sharedClient!.listTools()).tools.map((t) => [t.name, t]))
+    for (const action of actions) {
+      if (action.transportSet.has('H')) {
+        const body = openapi.paths[`/api/actions/${action.id}`]?.post?.requestBody?.content?.['application/json']?.schema
+        assert.deepEqual(body, action.input, `${action.id}: OpenAPI request schema`)
       }
-    } finally {
-      await client.close()
+      if (action.mcp) assert.deepEqual(tools.get(action.mcp)?.inputSchema, action.input, `${action.id}: MCP inputSchema`)
+      if (action.cli) assert.ok(manifest.commands[parseForm(action.cli).path.join(':')], `${action.id}: CLI command`)
     }
   })
 
-  for (const action of covered) {
+  /** The example on one transport, from a fresh copy: its outcome and the commits it made. */
+  async function example(t: Transport, action: Action, input: Record<string, unknown>): Promise<{ outcome: Outcome; delta: number }> {
+    const dir = await copy()
+    const before = await commits(dir)
+    let server: Served | undefined
+    let client: Client | undefined
+    try {
+      let outcome: Outcome
+      if (t === 'C') outcome = await viaCli(dir, action, input)
+      else if (t === 'M') outcome = await viaMcp((client = await mcpClient(dir, envOf(action))), dir, action, input)
+      else {
+        server = await serve(dir, [], { env: envOf(action) })
+        outcome = await (t === 'H' ? viaHttp : viaWindow)(server, dir, action, input)
+      }
+      return { outcome, delta: (await commits(dir)) - before }
+    } finally {
+      await client?.close()
+      await server?.stop()
+    }
+  }
+
+  /**
+   * A refusal on one transport, against the shared copy. The shared server and client run without
+   * envOf's fetch allowance: an input refused by its schema or its revision never reaches a fetch.
+   */
+  function refusal(t: Transport, action: Action, input: Record<string, unknown>): Promise<Outcome> {
+    if (t === 'C') return viaCli(shared, action, input)
+    if (t === 'M') return viaMcp(sharedClient!, shared, action, input)
+    return (t === 'H' ? viaHttp : viaWindow)(sharedServer!, shared, action, input)
+  }
+
+  for (const action of actions) {
     it(`${action.id}: the example succeeds with a result fitting its schema, same outcome, same unknown_field, same 409 on ${[...action.transportSet].join(' ')}`, async () => {
       const transports = (['C', 'M', 'H', 'P'] as const).filter((t) => action.transportSet.has(t) && (t !== 'M' || action.mcp) && (t !== 'C' || action.cli))
-      const outcomes: Record<string, Outcome> = {}
-      const deltas: Record<string, number> = {}
-      const unknown: Record<string, Outcome> = {}
-      const stale: Record<string, Outcome> = {}
       const takesRevision = 'baseRevision' in ((action.input.properties as object) ?? {})
-      const example = exampleOf(action)
-      const staleInput = { ...example, baseRevision: 0 }
-      const badInput = { ...example, zzUnknownMember: 1 }
-      for (const t of transports) {
-        const dir = copy()
-        const before = commits(dir)
-        let server: Served | undefined
-        let client: Client | undefined
-        try {
-          const run =
-            t === 'C'
-              ? (input: Record<string, unknown>) => viaCli(dir, action, input)
-              : t === 'H'
-                ? async (input: Record<string, unknown>) => viaHttp((server ??= await serve(dir, [], { env: envOf(action) })), dir, action, input)
-                : t === 'P'
-                  ? async (input: Record<string, unknown>) => viaWindow((server ??= await serve(dir, [], { env: envOf(action) })), dir, action, input)
-                  : async (input: Record<string, unknown>) => viaMcp((client ??= await mcpClient(dir, envOf(action))), dir, action, input)
-          unknown[t] = await run(badInput)
-          if (takesRevision) stale[t] = await run(staleInput)
-          outcomes[t] = await run(example)
-          deltas[t] = commits(dir) - before
-        } finally {
-          await client?.close()
-          await server?.stop()
-        }
-      }
+      const input = exampleOf(action)
+      const staleInput = { ...input, baseRevision: 0 }
+      const badInput = { ...input, zzUnknownMember: 1 }
+      const [sharedCommits, sharedStatus] = await Promise.all([commits(shared), status(shared)])
+      const [refused, ran] = await Promise.all([
+        allInOrder(transports.map((t) => allInOrder([refusal(t, action, badInput), ...(takesRevision ? [refusal(t, action, staleInput)] : [])]))),
+        allInOrder(transports.map((t) => example(t, action, input))),
+      ])
+      const unknown = Object.fromEntries(transports.map((t, i) => [t, refused[i][0]]))
+      const stale = Object.fromEntries(transports.map((t, i) => [t, refused[i][1]]))
+      const outcomes = Object.fromEntries(transports.map((t, i) => [t, ran[i].outcome]))
+      const deltas = Object.fromEntries(transports.map((t, i) => [t, ran[i].delta]))
+      // A refusal writes nothing: no commit, no change to the shared copy's files.
+      assert.equal(await commits(shared), sharedCommits, `${action.id}: a refusal committed`)
+      assert.equal(await status(shared), sharedStatus, `${action.id}: a refusal changed files`)
       const [first, ...rest] = transports
       // The example is the action's documentation: it must work as written on the fixture.
-      const refusal = REFUSED_FOR_AGENTS.get(action.id)
-      if (refusal) assert.deepEqual(outcomes[first], { ok: false, status: refusal.status, code: refusal.code, pointer: '/clientId' }, `${action.id}: refused for an agent`)
+      const refusalForAgents = REFUSED_FOR_AGENTS.get(action.id)
+      if (refusalForAgents) assert.deepEqual(outcomes[first], { ok: false, status: refusalForAgents.status, code: refusalForAgents.code, pointer: '/clientId' }, `${action.id}: refused for an agent`)
       else assert.ok(outcomes[first].ok, `${action.id}: the example fails on ${first}: ${JSON.stringify(outcomes[first])}`)
       for (const t of rest) {
         assert.deepEqual(outcomes[t], outcomes[first], `${action.id}: ${t} vs ${first} outcome`)
@@ -264,4 +340,4 @@ describe('one contract for the command line, MCP and HTTP', () => {
       if (!action.mutates) assert.equal(deltas[first], 0, `${action.id}: a read committed`)
     })
   }
-})
+}

@@ -1,0 +1,3 @@
+import { contract } from './contract.js'
+
+contract('media')
