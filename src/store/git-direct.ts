@@ -130,7 +130,7 @@ export class DirectCommitter {
       if (typeof index === 'string') return index
       const files = request.paths.map((path) => ({ path, key: latin1(path), stat: lstatOrNull(join(this.gitRoot, path)) }))
       const blobs = new Map<string, { oid: string; mode: string; stat: BigIntStats }>()
-      const filemode = this.config!.values.get('core.filemode') !== 'false'
+      const filemode = !isFalse(this.config!.values.get('core.filemode'))
       for (const file of files) {
         if (!file.stat) continue
         if (!file.stat.isFile()) return `${file.path} is not a regular file`
@@ -191,16 +191,16 @@ export class DirectCommitter {
     const config = this.readConfig()
     if (!config) return 'git config could not be read'
     const values = config.values
-    if (values.get('commit.gpgsign') === 'true') return 'commits are signed'
+    if (isTrue(values.get('commit.gpgsign'))) return 'commits are signed'
     if ([...values.keys()].some((key) => key.startsWith('extensions.') && key !== 'extensions.worktreeconfig')) return 'the repository uses extensions'
-    for (const key of ['core.splitindex', 'core.sparsecheckout', 'index.sparse']) if (values.get(key) === 'true') return `${key} is on`
-    if (values.has('core.fsmonitor') && values.get('core.fsmonitor') !== 'false') return 'core.fsmonitor is on'
-    if (['true', 'input'].includes(values.get('core.autocrlf') ?? '')) return 'core.autocrlf converts line ends'
+    for (const key of ['core.splitindex', 'core.sparsecheckout', 'index.sparse']) if (isTrue(values.get(key))) return `${key} is on`
+    if (values.has('core.fsmonitor') && !isFalse(values.get('core.fsmonitor'))) return 'core.fsmonitor is on'
+    if (isTrue(values.get('core.autocrlf')) || values.get('core.autocrlf')?.toLowerCase() === 'input') return 'core.autocrlf converts line ends'
     const cleanup = values.get('commit.cleanup')
     if (cleanup && cleanup !== 'default' && cleanup !== 'whitespace') return `commit.cleanup is ${cleanup}`
     const encoding = values.get('i18n.commitencoding')
     if (encoding && !/^utf-?8$/i.test(encoding)) return `commits are encoded in ${encoding}`
-    if (values.get('core.bare') === 'true') return 'the repository is bare'
+    if (isTrue(values.get('core.bare'))) return 'the repository is bare'
     // git refuses a repository another user owns (safe.directory): let it say so.
     if (typeof process.getuid === 'function' && statSync(this.gitDir).uid !== process.getuid()) return 'the repository belongs to another user'
     const hooks = values.get('core.hookspath')
@@ -294,7 +294,7 @@ export class DirectCommitter {
       const logAll = this.config!.values.get('core.logallrefupdates') ?? 'true'
       const line = `${parent} ${commit} ${request.committer.name} <${request.committer.email}> ${gitDate(new Date())}\tcommit: ${request.message.split('\n')[0]}\n`
       for (const log of [join(this.commonDir, 'logs', ref), join(this.gitDir, 'logs', 'HEAD')]) {
-        if (logAll === 'false' && !existsSync(log)) continue
+        if (isFalse(logAll) && !existsSync(log)) continue
         mkdirSync(dirname(log), { recursive: true })
         appendFileSync(log, line)
       }
@@ -439,7 +439,7 @@ export class DirectCommitter {
     const items = (values.get('core.fsync') ?? '').split(',').map((item) => item.trim()).filter(Boolean)
     const positive = items.some((item) => !item.startsWith('-') && covers(item))
     const negative = items.some((item) => item.startsWith('-') && covers(item.slice(1)))
-    return (positive && !negative) || (component === 'loose-object' && values.get('core.fsyncobjectfiles') === 'true')
+    return (positive && !negative) || (component === 'loose-object' && isTrue(values.get('core.fsyncobjectfiles')))
   }
 
   /**
@@ -482,6 +482,10 @@ function symbolicHead(gitDir: string): string | null {
     return null
   }
 }
+
+/** git's spellings of a boolean (a key with no value is true). */
+const isTrue = (value: string | undefined): boolean => value !== undefined && /^(true|yes|on|1)$/i.test(value.trim())
+const isFalse = (value: string | undefined): boolean => value !== undefined && /^(false|no|off|0|)$/i.test(value.trim())
 
 /** A lock file this process created, open until it is renamed into place or given up. */
 interface Lock {

@@ -199,7 +199,8 @@ describe('commits left to git', () => {
   })
 
   it('signed commits: a signer that fails refuses the write, and nothing is left changed', async () => {
-    git(ws.dir, 'config', 'commit.gpgsign', 'true')
+    // git's other spelling of true: read as git reads it.
+    git(ws.dir, 'config', 'commit.gpgsign', 'yes')
     git(ws.dir, 'config', 'gpg.program', 'false')
     const head = git(ws.dir, 'rev-parse', 'HEAD')
     const manifest = readFileSync(join(ws.dir, 'decks/handed/deck.json'))
