@@ -114,36 +114,27 @@ async function viaCli(dir: string, action: Action, input: Record<string, unknown
   return { ok: false, status: r.json.status, code: r.json.code, pointer: r.json.pointer }
 }
 
-async function viaHttp(server: Served, dir: string, action: Action, input: Record<string, unknown>): Promise<Outcome> {
-  const response = await request(`${server.url}/api/actions/${action.id}`, {
+/**
+ * HTTP (`POST /api/actions/<id>`) or the page's window transport on the same server
+ * (`POST /api/window/<id>`; without a tab id the call is like any other).
+ */
+async function viaRoute(route: 'actions' | 'window', server: Served, dir: string, action: Action, input: Record<string, unknown>): Promise<Outcome> {
+  const response = await request(`${server.url}/api/${route}/${action.id}`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'x-studio-author': AUTHOR },
     body: JSON.stringify(input),
   })
   const json = (await response.body.json()) as any
   if (response.statusCode === 200) {
-    conforms(action, 'HTTP', json)
+    conforms(action, route === 'actions' ? 'HTTP' : 'the window transport', json)
     return { ok: true, result: normalize(json, dir) }
   }
   assert.equal(json.status, response.statusCode)
   return { ok: false, status: json.status, code: json.code, pointer: json.pointer }
 }
 
-/** The page's window transport: the same server, `POST /api/window/<id>` (without a tab id the call is like any other). */
-async function viaWindow(server: Served, dir: string, action: Action, input: Record<string, unknown>): Promise<Outcome> {
-  const response = await request(`${server.url}/api/window/${action.id}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-studio-author': AUTHOR },
-    body: JSON.stringify(input),
-  })
-  const json = (await response.body.json()) as any
-  if (response.statusCode === 200) {
-    conforms(action, 'the window transport', json)
-    return { ok: true, result: normalize(json, dir) }
-  }
-  assert.equal(json.status, response.statusCode)
-  return { ok: false, status: json.status, code: json.code, pointer: json.pointer }
-}
+const viaHttp = (server: Served, dir: string, action: Action, input: Record<string, unknown>) => viaRoute('actions', server, dir, action, input)
+const viaWindow = (server: Served, dir: string, action: Action, input: Record<string, unknown>) => viaRoute('window', server, dir, action, input)
 
 async function mcpClient(dir: string, env: Record<string, string> = {}): Promise<Client> {
   const client = new Client({ name: 'contract', version: '1.0.0' })
