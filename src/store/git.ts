@@ -39,8 +39,6 @@ export function gitDirOf(gitRoot: string): string {
 export class Git {
   private client: SimpleGit | undefined
   private direct: DirectCommitter | undefined
-  /** Why the last commit was left to git, or null when it was made in this process. */
-  handoff: string | null = null
   /** The repository's git directory (where index.lock lives). */
   readonly gitDir: string
 
@@ -72,14 +70,14 @@ export class Git {
   /**
    * One commit of exactly these paths (`added`: the ones git does not track yet), with the author and
    * the trailers: made in this process where that is the commit git would make (git-direct.ts),
-   * else by `git commit --only`. `handoff` says which, for tests and `STUDIO_DIRECT_COMMIT`.
+   * else by `git commit --only` (`STUDIO_DIRECT_COMMIT=0` always hands it over).
    */
   async commit(request: CommitRequest & { added: string[] }): Promise<void> {
     const identity = request.email ? { name: request.author, email: request.email } : gitIdentity(request.author)
     const trailers = Object.entries(request.trailers).map(([key, value]) => `${key}: ${value}`).join('\n')
     const message = `${request.subject}\n\n${trailers}\n`
-    this.handoff = await this.committer().commit({ paths: request.paths, message, author: identity, committer: COMMITTER })
-    if (this.handoff === null) return
+    const handoff = await this.committer().commit({ paths: request.paths, message, author: identity, committer: COMMITTER })
+    if (handoff === null) return
     if (request.added.length) await this.raw(['add', '--', ...request.added])
     // Not --quiet: simple-git waits 50 ms more for a process that printed nothing.
     await this.raw(['commit', '--no-verify', '--allow-empty', '-m', message, '--', ...request.paths], {

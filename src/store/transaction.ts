@@ -2,8 +2,8 @@
  * Applying one accepted write: files, then exactly one git commit, crash-safe, and undone exactly on
  * any refusal.
  *
- * Order: refuse early (a symbolic link on a path, git's index locked) → journal (atomic: the exact
- * paths, whether each existed) → a hard link of every file about to be replaced or removed (its
+ * Order: refuse early (a symbolic link on a path, git's index locked) → journal (the exact paths,
+ * whether each existed; synced before anything else, and dropped by repair when it does not parse) → a hard link of every file about to be replaced or removed (its
  * pre-image, kept in `.studio/journal/tx-<tx>/`) → file writes (each atomic: temp, fsync, rename) →
  * one commit of the exact paths (made in process, or by `git add` of new files and
  * `git commit -- <exact paths>`: see git-direct.ts) → journal and pre-images removed.
