@@ -1,8 +1,17 @@
 // What every bench block shares: the median, interleaved rounds, and a `studio serve` on loopback.
-import { spawn } from 'node:child_process'
+import { spawn, spawnSync } from 'node:child_process'
 import { join } from 'node:path'
 
 export const BIN = join(new URL('..', import.meta.url).pathname, 'bin', 'studio.js')
+
+/** Wall time of one run of a command to its exit (ms); a failed run stops the bench with its output. */
+export function time(cmd, args, opts = {}) {
+  const t0 = performance.now()
+  const r = spawnSync(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'], ...opts })
+  const ms = performance.now() - t0
+  if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} failed: ${r.stdout}${r.stderr}`)
+  return ms
+}
 
 export const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
 

@@ -12,14 +12,7 @@ const BIN = join(ROOT, 'bin', 'studio.js')
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 21)
 const node = process.execPath
 
-function time(cmd, args, opts = {}) {
-  const t0 = performance.now()
-  const r = spawnSync(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'], ...opts })
-  const ms = performance.now() - t0
-  if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} failed: ${r.stdout}${r.stderr}`)
-  return ms
-}
-import { interleaved, median, startServe } from './lib.mjs'
+import { interleaved, median, startServe, time } from './lib.mjs'
 
 const nodeStart = () => time(node, ['-e', '0'])
 

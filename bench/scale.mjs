@@ -2,7 +2,7 @@
 // Scale (issue 12): the four calls of the issue on the brand sample (95 slides) and on the same deck
 // duplicated to 1,415 slides, measured in the same run, interleaved round by round so that both sizes
 // share the machine's noise. Run alone with `node bench/scale.mjs`; `npm run bench` runs it last.
-import { execFileSync, spawn, spawnSync } from 'node:child_process'
+import { execFileSync, spawn } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -10,16 +10,9 @@ import { join } from 'node:path'
 const ROOT = new URL('..', import.meta.url).pathname
 const BIN = join(ROOT, 'bin', 'studio.js')
 const node = process.execPath
-import { interleaved, median, startServe } from './lib.mjs'
+import { interleaved, median, startServe, time } from './lib.mjs'
 const studio = (cwd, args) => JSON.parse(execFileSync(node, [BIN, ...args, '--json'], { cwd, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 }))
 
-function time(cmd, args, opts = {}) {
-  const t0 = performance.now()
-  const r = spawnSync(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'], ...opts })
-  const ms = performance.now() - t0
-  if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} failed: ${r.stdout}${r.stderr}`)
-  return ms
-}
 
 
 /** A workspace holding the brand sample as deck `scale`, duplicated until it has `slides` slides. */
