@@ -212,6 +212,18 @@ function elementwise<T>(base: T[], ours: T[], theirs: T[], prefer: Prefer): { it
 }
 
 /**
+ * diff3's regions of three sequences, the settled ones already pushed to `out` (stable runs, and
+ * regions where both sides only inserted: ours' first); yields the regions left to decide.
+ */
+function* openRegions<T>(base: T[], ours: T[], theirs: T[], out: T[]): Generator<{ base: T[]; ours: T[]; theirs: T[] }> {
+  for (const chunk of diff3(base, ours, theirs)) {
+    if ('ok' in chunk) out.push(...clone(chunk.ok))
+    else if (!chunk.base.length) out.push(...clone(chunk.ours), ...clone(chunk.theirs))
+    else yield chunk
+  }
+}
+
+/**
  * A sequence merged with diff3; a conflicting region where both sides only inserted keeps both
  * (ours' first); other conflicting regions go to `refine` (by default: regions as long on every
  * side are merged element by element) or take the preferred side.
@@ -219,15 +231,7 @@ function elementwise<T>(base: T[], ours: T[], theirs: T[], prefer: Prefer): { it
 function mergeSequence<T>(base: T[], ours: T[], theirs: T[], prefer: Prefer, refine?: (b: T[], o: T[], t: T[], prefer: Prefer) => { items: T[]; conflicted: boolean } | null): { items: T[]; conflicted: boolean } {
   const out: T[] = []
   let conflicted = false
-  for (const chunk of diff3(base, ours, theirs)) {
-    if ('ok' in chunk) {
-      out.push(...clone(chunk.ok))
-      continue
-    }
-    if (!chunk.base.length) {
-      out.push(...clone(chunk.ours), ...clone(chunk.theirs))
-      continue
-    }
+  for (const chunk of openRegions(base, ours, theirs, out)) {
     const refined = refine ? refine(chunk.base, chunk.ours, chunk.theirs, prefer) : elementwise(chunk.base, chunk.ours, chunk.theirs, prefer)
     if (refined) {
       out.push(...refined.items)
@@ -339,15 +343,7 @@ function mergeRows(base: Json, ours: Json, theirs: Json, site: Site, path: PathS
   const b = (base as Json[][] | undefined) ?? []
   const pending: { row: number; col: number; base: Json; ours: Json; theirs: Json }[] = []
   const out: Json[][] = []
-  for (const chunk of diff3(b, ours, theirs)) {
-    if ('ok' in chunk) {
-      out.push(...clone(chunk.ok))
-      continue
-    }
-    if (!chunk.base.length) {
-      out.push(...clone(chunk.ours), ...clone(chunk.theirs))
-      continue
-    }
+  for (const chunk of openRegions(b, ours, theirs, out)) {
     const n = chunk.base.length
     const width = (rows: Json[][]) => new Set(rows.map((r) => r.length))
     const widths = new Set([...width(chunk.base), ...width(chunk.ours), ...width(chunk.theirs)])
