@@ -9,7 +9,7 @@ import { readFileSync, statSync } from 'node:fs'
 import { isAbsolute, join, resolve } from 'node:path'
 import { StudioError } from '../core/errors.js'
 import { gitIdentity } from '../core/principal.js'
-import { DirectCommitter } from './git-direct.js'
+import type { DirectCommitter } from './git-direct.js'
 
 const COMMITTER = { name: 'Deck Studio', email: 'studio@studio.invalid' }
 
@@ -76,7 +76,7 @@ export class Git {
     const identity = request.email ? { name: request.author, email: request.email } : gitIdentity(request.author)
     const trailers = Object.entries(request.trailers).map(([key, value]) => `${key}: ${value}`).join('\n')
     const message = `${request.subject}\n\n${trailers}\n`
-    const handoff = await this.committer().commit({ paths: request.paths, message, author: identity, committer: COMMITTER })
+    const handoff = await (await this.committer()).commit({ paths: request.paths, message, author: identity, committer: COMMITTER })
     if (handoff === null) return
     if (request.added.length) await this.raw(['add', '--', ...request.added])
     // Not --quiet: simple-git waits 50 ms more for a process that printed nothing.
@@ -88,8 +88,13 @@ export class Git {
     })
   }
 
-  private committer(): DirectCommitter {
-    return (this.direct ??= new DirectCommitter(this.gitRoot, this.gitDir))
+  /** Loaded on first use, as simple-git is: reads never commit. */
+  private async committer(): Promise<DirectCommitter> {
+    if (!this.direct) {
+      const { DirectCommitter } = await import('./git-direct.js')
+      this.direct ??= new DirectCommitter(this.gitRoot, this.gitDir)
+    }
+    return this.direct
   }
 
   /**
@@ -98,7 +103,7 @@ export class Git {
    */
   async identity(): Promise<{ name?: string; email?: string }> {
     // The configuration the commit reads anyway (one `git config --list` per process), when git gave it.
-    const values = this.committer().configValues()
+    const values = (await this.committer()).configValues()
     if (values) {
       const identity: { name?: string; email?: string } = {}
       const name = values.get('user.name')?.trim()
