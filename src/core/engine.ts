@@ -25,6 +25,8 @@ import { plainDoc, stateOf, type DeckState } from '../store/deck-state.js'
 import { withLocks } from '../store/lock.js'
 import { leaseOf } from '../store/leases.js'
 import { applyChanges, repair, repairPending, type FileChange } from '../store/transaction.js'
+import { HeadMoved } from '../store/git.js'
+import { readHead } from '../store/head.js'
 import { RESERVED_DECK_IDS, type Workspace } from '../store/workspace.js'
 import { existsSync, statSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
@@ -94,6 +96,8 @@ class Call implements ActionContext {
   private readonly written = new Map<string, DeckState>()
   private targetId: string | undefined
   private heldKeys: string[] = []
+  /** The commit HEAD named once this write held its locks (the fence of its commit). */
+  private seenHead: string | null = null
   private resolvedDeck: string | undefined
 
   constructor(
@@ -223,8 +227,11 @@ class Call implements ActionContext {
     this.heldKeys = [...(this.targetId ? [deckKey(this.targetId)] : []), ...((await this.action.locks?.(this.input)) ?? [])]
     return withLocks(this.lockDir, this.heldKeys, async () => {
       for (const key of this.heldKeys) if (key !== (this.targetId && deckKey(this.targetId))) this.note(await repair(this.ws, key))
+      if (this.targetId) this.note(await repair(this.ws, deckKey(this.targetId)))
+      // What this write reads is what the branch held here: its commit lands only if the folders it
+      // writes are still so (the fence, src/store/transaction.ts).
+      this.seenHead = readHead(this.ws.git.gitDir).commit
       if (this.targetId) {
-        this.note(await repair(this.ws, deckKey(this.targetId)))
         const current = await this.load(this.targetId)
         await this.guard(current)
       }
@@ -397,6 +404,7 @@ class Call implements ActionContext {
         if (staged.create && this.ws.deckExists(deckId)) fail('id_taken', `A deck "${deckId}" already exists.`)
       }
       for (const key of extraKeys) this.note(await repair(this.ws, key))
+      const fence = { seen: this.seenHead }
       await applyChanges(this.ws, [...this.heldKeys, ...extraKeys], [...byPath.values()], {
         subject: `${this.action.id}${primary ? ` ${primary}` : ''}${revision !== undefined ? ` r${revision}` : ''}`,
         author: this.principal.author,
@@ -408,6 +416,12 @@ class Call implements ActionContext {
           ...(primary ? { 'Studio-Deck': primary } : {}),
           ...(revision !== undefined ? { 'Studio-Revision': revision } : {}),
         },
+      }, fence).catch(async (error) => {
+        // Another writer's commit to a folder this write changes came first (this one stalled past its
+        // lock, or git committed beside studio): a stale revision, with the document as it is now.
+        if (!(error instanceof HeadMoved) || !primary || !this.ws.deckExists(primary)) throw error
+        const current = (await readDeck(this.ws, primary)).doc()
+        throw new StudioError('stale_revision', error.message, { currentRevision: current.manifest.revision, ...this.currentTag(current), current: plainDoc(current) })
       })
     }
     // From the first file written until the revision events are out (the call's end), a watcher in this

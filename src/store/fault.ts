@@ -12,8 +12,22 @@ import { gitDirOf } from './git.js'
  * `in-commit` leaves git's index, HEAD and branch ref locks and kills the process, as a kill of
  * `git commit` itself does. Inside the in-process commit (git-direct.ts): `in-objects` (its objects
  * written, the branch not yet moved) and `after-ref` (the branch moved, the index not yet written).
+ *
+ * STUDIO_STALL=<point> stops the process (SIGSTOP) at that point instead, once, for the fencing tests:
+ * a writer stalled past the lock's staleness while another takes the deck over, then resumed.
+ * Points of its own: `before-rename` (a write's first file is ready, not yet renamed into place) and
+ * `in-repair` (a repair has begun putting an interrupted write's files back).
  */
+let stalled = false
+
 export function fault(point: string): void {
+  if (process.env.STUDIO_STALL === point && !stalled) {
+    // A stall, not a crash: the process stops itself (as a paused laptop or a stopped job would) and
+    // goes on when it is sent SIGCONT. Once per process, so a server stalls on one write only.
+    stalled = true
+    process.kill(process.pid, 'SIGSTOP')
+    return
+  }
   if (process.env.STUDIO_FAULT !== point) return
   if (point === 'index-locked') {
     // Not a kill: another git takes the index just before the commit, as a user's `git add` racing us would.

@@ -40,6 +40,7 @@ import { homedir } from 'node:os'
 import { dirname, isAbsolute, join, resolve } from 'node:path'
 import { deflateSync, inflateSync } from 'node:zlib'
 import { StudioError } from '../core/errors.js'
+import { HeadMoved, type CommitFence } from './git.js'
 import { fault } from './fault.js'
 
 export interface Identity {
@@ -53,6 +54,7 @@ export interface DirectCommit {
   message: string
   author: Identity
   committer: Identity
+  fence?: CommitFence
 }
 
 /** Why a commit was handed to git, or null when it was made here. */
@@ -126,6 +128,11 @@ export class DirectCommitter {
     const lock = takeLock(indexLock, 'the index')
     let lockHeld = true
     try {
+      // Under git's index lock: a writer taken over before this point stops here. One taken over after
+      // it still owns the deck in effect: the new holder's repair finds the index held by a live
+      // process and refuses (workspace_busy) rather than roll this write back, and no commit of
+      // anyone's can take the index meanwhile.
+      request.fence?.check()
       const index = this.readIndex(indexPath)
       if (typeof index === 'string') return index
       const files = request.paths.map((path) => ({ path, key: latin1(path), stat: lstatOrNull(join(this.gitRoot, path)) }))
@@ -143,6 +150,7 @@ export class DirectCommitter {
       for (let attempt = 0; ; attempt++) {
         const parent = this.readRef(ref)
         if (!parent) return `${ref} has no commit yet`
+        if (request.fence) this.checkFolders(request.fence, parent)
         const tree = this.buildTree(this.commitTree(parent), files.map((f) => ({ parts: f.key.split('/'), blob: blobs.get(f.key) ?? null })))
         if (tree === undefined) return 'a path runs through something other than a folder'
         const commit = this.writeObject('commit', Buffer.from(commitText(tree ?? this.writeObject('tree', Buffer.alloc(0)), parent, request)))
@@ -304,6 +312,30 @@ export class DirectCommitter {
     } finally {
       if (held) release(lock)
     }
+  }
+
+  /**
+   * Throws HeadMoved when a fenced folder is not, in `parent`, what it was in the commit the write
+   * read (`fence.seen`): compared by the ids of their tree entries, so a commit to another deck in
+   * between is no conflict.
+   */
+  private checkFolders(fence: CommitFence, parent: string): void {
+    if (parent === fence.seen) return
+    const seenTree = fence.seen ? this.commitTree(fence.seen) : null
+    const parentTree = this.commitTree(parent)
+    for (const folder of fence.folders) {
+      if (this.entryAt(seenTree, folder) !== this.entryAt(parentTree, folder)) throw new HeadMoved(folder)
+    }
+  }
+
+  /** The id of the entry at a path in a tree (`<mode> <oid>`), or null when there is none. */
+  private entryAt(tree: string | null, path: string): string | null {
+    let current: { mode: string; oid: string } | null = tree ? { mode: TREE_MODE, oid: tree } : null
+    for (const part of path.split('/')) {
+      if (!current || current.mode !== TREE_MODE) return null
+      current = findEntry(this.readTree(current.oid), latin1(part))
+    }
+    return current ? `${current.mode} ${current.oid}` : null
   }
 
   /** The tree of a commit. */

@@ -21,6 +21,24 @@ export interface CommitRequest {
   /** The author's address; derived from the name when absent. */
   email?: string
   trailers: Record<string, string | number>
+  /** The write's fence (see transaction.ts): checked inside the commit, right before the branch moves. */
+  fence?: CommitFence
+}
+
+export interface CommitFence {
+  /** The commit HEAD named when the write read what it changes (null: an unborn branch). */
+  seen: string | null
+  /** Folders (and files) relative to the repository's top that must be in the branch as they were in `seen`. */
+  folders: string[]
+  /** Throws when the writer no longer holds its locks (it stalled and was taken over). */
+  check: () => void
+}
+
+/** A fenced write whose folder moved in the branch since it was read: another writer's commit came first. */
+export class HeadMoved extends StudioError {
+  constructor(readonly folder: string) {
+    super('stale_revision', `${folder} changed in the branch while this write was made (another writer committed first); nothing was written. Re-read and retry.`)
+  }
 }
 
 /** The git directory of a work tree: `.git` itself, or where a `.git` file points (worktrees, submodules). */
@@ -76,8 +94,9 @@ export class Git {
     const identity = request.email ? { name: request.author, email: request.email } : gitIdentity(request.author)
     const trailers = Object.entries(request.trailers).map(([key, value]) => `${key}: ${value}`).join('\n')
     const message = `${request.subject}\n\n${trailers}\n`
-    const handoff = await (await this.committer()).commit({ paths: request.paths, message, author: identity, committer: COMMITTER })
+    const handoff = await (await this.committer()).commit({ paths: request.paths, message, author: identity, committer: COMMITTER, fence: request.fence })
     if (handoff === null) return
+    if (request.fence) await this.checkFence(request.fence)
     if (request.added.length) await this.raw(['add', '--', ...request.added])
     // Not --quiet: simple-git waits 50 ms more for a process that printed nothing.
     await this.raw(['commit', '--no-verify', '--allow-empty', '-m', message, '--', ...request.paths], {
@@ -86,6 +105,22 @@ export class Git {
       GIT_COMMITTER_NAME: COMMITTER.name,
       GIT_COMMITTER_EMAIL: COMMITTER.email,
     })
+  }
+
+  /**
+   * The fence of a commit handed to git (which takes no expected parent): checked under studio's git
+   * lock, which every studio commit holds, right before `git commit` runs.
+   */
+  private async checkFence(fence: CommitFence): Promise<void> {
+    fence.check()
+    const entries = async (commit: string | null) => (commit ? await this.raw(['ls-tree', '--full-tree', commit, '--', ...fence.folders]).catch(() => '') : '')
+    const head = (await this.raw(['rev-parse', '--verify', '--quiet', 'HEAD']).catch(() => '')).trim() || null
+    if (head === fence.seen) return
+    const byPath = (text: string) => new Map(text.split('\n').filter(Boolean).map((line) => [line.slice(line.indexOf('\t') + 1), line]))
+    const [before, now] = [byPath(await entries(fence.seen)), byPath(await entries(head))]
+    const moved = fence.folders.find((folder) => before.get(folder) !== now.get(folder))
+    if (moved !== undefined) throw new HeadMoved(moved)
+    fence.check()
   }
 
   /** Loaded on first use, as simple-git is: reads never commit. */

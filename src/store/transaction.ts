@@ -17,12 +17,11 @@
  * stay as they are.
  */
 import { randomBytes } from 'node:crypto'
-import { existsSync, lstatSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
+import { existsSync, lstatSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs'
 import { copyFile, link, mkdir, open, readdir, readFile, rename, rm, rmdir, unlink } from 'node:fs/promises'
 import { basename, dirname, join } from 'node:path'
-import writeFileAtomic from 'write-file-atomic'
 import { fail, StudioError } from '../core/errors.js'
-import { withLocks } from './lock.js'
+import { assertOwned, currentGeneration, heldGeneration, LockLost, withLocks } from './lock.js'
 import type { Workspace } from './workspace.js'
 import { listFiles } from './decks.js'
 import { indexLockHolders } from './holders.js'
@@ -60,7 +59,17 @@ interface Journal {
   started: number
   /** Every lock key held by the write; each has this journal under its name. */
   keys: string[]
+  /** The lock generation the write held for each key (same order): a repair never undoes a live owner's write. */
+  owners?: (string | null)[]
   entries: JournalEntry[]
+}
+
+/**
+ * What a write read: the commit HEAD named once its locks were held. The commit lands only if every
+ * folder it writes is, in the branch it moves, as it was in that commit (docs/storage.md#fencing).
+ */
+export interface Fence {
+  seen: string | null
 }
 
 /** A journal of the first format (folders only), left by an older studio. */
@@ -126,16 +135,30 @@ async function waitForIndex(ws: Workspace): Promise<void> {
   }
 }
 
-/** Writes the files and commits them; `keys` are the lock keys (already held) whose journals cover it. */
-export async function applyChanges(ws: Workspace, keys: string[], changes: FileChange[], meta: CommitMeta): Promise<void> {
+/** The folder a written path is fenced by: its deck's or template's folder, else the path itself. */
+function fencedFolder(rel: string): string {
+  const parts = rel.split('/')
+  return (parts[0] === 'decks' || parts[0] === 'templates') && parts.length > 2 ? parts.slice(0, 2).join('/') : rel
+}
+
+/**
+ * Writes the files and commits them; `keys` are the lock keys (already held) whose journals cover it.
+ * With a fence, the write checks before its journal, before each file it puts in place and inside the
+ * commit that it still holds every key's lock generation, and the commit refuses (stale_revision) when
+ * a folder it writes moved in the branch since `fence.seen`.
+ */
+export async function applyChanges(ws: Workspace, keys: string[], changes: FileChange[], meta: CommitMeta, fence?: Fence): Promise<void> {
   for (const change of changes) refuseLinks(ws, change.rel)
   const live = changes.filter((change) => change.content !== null || lexists(join(ws.root, change.rel)))
   if (!live.length) return
   await waitForIndex(ws)
 
+  const locks = lockDir(ws)
+  const owned = () => assertOwned(locks, keys)
+  owned()
   const tx = randomBytes(8).toString('hex')
   const entries: JournalEntry[] = live.map((change, n) => ({ rel: change.rel, existed: lexists(join(ws.root, change.rel)), n }))
-  const journal: Journal = { v: 2, tx, started: Date.now(), keys, entries }
+  const journal: Journal = { v: 2, tx, started: Date.now(), keys, owners: keys.map((key) => heldGeneration(locks, key) ?? null), entries }
   // The journal first, then the pre-image folder: a kill between the two leaves a journal whose
   // pre-images are missing (restore skips them: nothing was written yet), never a folder no journal names.
   await mkdir(journalDir(ws), { recursive: true })
@@ -147,36 +170,64 @@ export async function applyChanges(ws: Workspace, keys: string[], changes: FileC
 
   const added: string[] = []
   let indexTouched = false
+  let placed = 0
   try {
     for (const entry of entries) if (entry.existed) await keepPreImage(join(ws.root, entry.rel), join(backupDir(ws, tx), String(entry.n)))
     for (const [i, change] of live.entries()) {
       const abs = join(ws.root, change.rel)
       const existed = entries[i].existed
+      if (i === 0) fault('before-rename')
       if (change.content === null) {
+        owned()
+        placed++
         await unlink(abs)
       } else {
         await mkdir(dirname(abs), { recursive: true })
-        if (typeof change.content === 'object' && !Buffer.isBuffer(change.content)) await rename(change.content.move, abs)
-        else {
+        if (typeof change.content === 'object' && !Buffer.isBuffer(change.content)) {
+          owned()
+          placed++
+          await rename(change.content.move, abs)
+        } else {
           if (process.env.STUDIO_FAULT === 'in-write' && i === live.map((c) => c.content !== null).lastIndexOf(true)) {
             // A kill inside the atomic writer: its temp file is half written and never renamed.
             writeFileSync(`${abs}.${randomBytes(4).readUInt32BE(0)}`, String(change.content).slice(0, 10))
             fault('in-write')
           }
-          await writeFileAtomic(abs, change.content, { fsync: true })
+          await writeAtomic(abs, change.content, () => {
+            owned()
+            placed++
+          })
         }
         if (!existed) added.push(ws.gitPath(change.rel))
       }
       if (i === 0 && live.length > 1) fault('mid-write')
     }
     fault('after-write')
-    await withLocks(join(ws.stateDir, 'locks'), [GIT_LOCK], async () => {
+    await withLocks(locks, [GIT_LOCK], async () => {
       fault('index-locked')
       fault('in-commit')
       indexTouched = added.length > 0
-      await ws.git.commit({ paths: live.map((c) => ws.gitPath(c.rel)), added, subject: meta.subject, author: meta.author, email: meta.email, trailers: { ...meta.trailers, 'Studio-Tx': tx } })
+      const check = () => assertOwned(locks, [...keys, GIT_LOCK])
+      const paths = live.map((c) => ws.gitPath(c.rel))
+      const folders = [...new Set(live.map((c) => ws.gitPath(fencedFolder(c.rel))))]
+      await ws.git.commit({
+        paths,
+        added,
+        subject: meta.subject,
+        author: meta.author,
+        email: meta.email,
+        trailers: { ...meta.trailers, 'Studio-Tx': tx },
+        ...(fence ? { fence: { seen: fence.seen, folders, check } } : {}),
+      })
     })
   } catch (error) {
+    if (error instanceof LockLost) {
+      // Taken over while stalled: the files are the new holder's to repair (it rolls this journal
+      // back, or already did). A write that put no file in place yet drops its own journal, so no
+      // later repair puts back pre-images that are older than the new holder's commit.
+      if (placed === 0) await forget(ws, journal)
+      throw error
+    }
     // Refused before the commit landed: put back exactly what this write touched, then say why. If
     // even that fails, the journal stays and the next call on the deck repairs it.
     const undone = (await landed(ws, journal)) || (await restore(ws, journal, indexTouched).then(() => true, () => false))
@@ -186,6 +237,43 @@ export async function applyChanges(ws: Workspace, keys: string[], changes: FileC
   fault('after-commit')
   for (const change of live) if (change.content === null) await pruneEmpty(dirname(join(ws.root, change.rel)), ws.decksDir)
   await forgetOwn(ws, journal)
+}
+
+function lockDir(ws: Workspace): string {
+  return join(ws.stateDir, 'locks')
+}
+
+/**
+ * Writes a file atomically, as write-file-atomic does (a temp file `<name>.<uint32>` beside it, synced,
+ * the old file's mode kept, renamed over it), with `beforeRename` called right before the rename: the
+ * fence is checked after the slow part (the write and its sync), in the same tick as the rename.
+ */
+async function writeAtomic(abs: string, content: string | Buffer, beforeRename: () => void): Promise<void> {
+  const temp = `${abs}.${randomBytes(4).readUInt32BE(0)}`
+  let mode = 0o666 & ~process.umask()
+  try {
+    mode = statSync(abs).mode & 0o7777
+  } catch {
+    // a new file
+  }
+  const handle = await open(temp, 'wx', mode)
+  try {
+    await handle.writeFile(content)
+    await handle.chmod(mode)
+    await handle.sync()
+  } catch (error) {
+    await handle.close().catch(() => undefined)
+    await rm(temp, { force: true })
+    throw error
+  }
+  await handle.close()
+  try {
+    beforeRename()
+  } catch (error) {
+    await rm(temp, { force: true })
+    throw error
+  }
+  renameSync(temp, abs)
 }
 
 /** Writes a file in place and syncs it to disk. */
@@ -209,7 +297,11 @@ async function forgetOwn(ws: Workspace, journal: Journal): Promise<void> {
     const kept = journal.entries.filter((entry) => entry.existed)
     for (const entry of kept) await unlink(join(backupDir(ws, journal.tx), String(entry.n)))
     if (kept.length) await rmdir(backupDir(ws, journal.tx))
-    for (const key of journal.keys) await unlink(journalPath(ws, key))
+    for (const key of journal.keys) {
+      // A file under the key that is not this write's journal (one written by a stalled, since fenced
+      // writer) is left for repair.
+      if (readJournal(journalPath(ws, key))?.tx === journal.tx) await unlink(journalPath(ws, key))
+    }
   } catch {
     await forget(ws, journal)
   }
@@ -236,17 +328,22 @@ async function landed(ws: Workspace, journal: { tx: string; started?: number }):
  * (and the atomic writer's temp files beside them) removed, their index entries reset, emptied
  * folders pruned. Idempotent: a second run finds nothing left to do.
  */
-async function restore(ws: Workspace, journal: Journal, indexTouched = true): Promise<void> {
+async function restore(ws: Workspace, journal: Journal, indexTouched = true, owned: () => void = () => undefined): Promise<void> {
   const backups = backupDir(ws, journal.tx)
   const fresh = journal.entries.filter((e) => !e.existed)
+  fault('in-repair')
   if (fresh.length && indexTouched) {
-    await withLocks(join(ws.stateDir, 'locks'), [GIT_LOCK], async () => {
+    await withLocks(lockDir(ws), [GIT_LOCK], async () => {
       await waitForIndex(ws)
+      owned()
       await ws.git.raw(['reset', '--quiet', '--', ...fresh.map((e) => ws.gitPath(e.rel))])
     })
   }
   for (const entry of journal.entries) {
     const abs = join(ws.root, entry.rel)
+    // Each path is put back only while the caller still holds the deck: one that was taken over while
+    // this stalled must not undo what the new holder has written since.
+    owned()
     if (entry.existed) {
       const backup = join(backups, String(entry.n))
       if (lexists(backup)) {
@@ -318,12 +415,16 @@ function readJournal(file: string): Journal | LegacyJournal | null {
 export async function repair(ws: Workspace, key: string): Promise<string | null> {
   const file = journalPath(ws, key)
   if (!existsSync(file)) return null
-  return withLocks(join(ws.stateDir, 'locks'), ['~repair'], async () => {
+  return withLocks(lockDir(ws), ['~repair'], async () => {
     const journal = readJournal(file)
     if (!journal) {
       await rm(file, { force: true })
       return null
     }
+    // The journal of a write whose owner still holds the generation it wrote is a live write, not a
+    // crash (a caller that does not hold the key found it): never rolled back.
+    if ('owners' in journal && journal.owners?.some((owner, i) => owner !== null && owner !== heldGeneration(lockDir(ws), journal.keys[i]) && owner === currentGeneration(lockDir(ws), journal.keys[i]))) return null
+    assertOwned(lockDir(ws), [key])
     // The killed write's own git may still be finishing its commit: settle git's lock before asking.
     await withLocks(join(ws.stateDir, 'locks'), [GIT_LOCK], () => settleIndexLock(ws, 'started' in journal ? journal : { started: 0 }))
     if (await landed(ws, journal)) {
@@ -337,7 +438,9 @@ export async function repair(ws: Workspace, key: string): Promise<string | null>
       return null
     }
     if (!('v' in journal)) return repairLegacy(ws, journal, key)
-    await restore(ws, journal)
+    const owned = () => assertOwned(lockDir(ws), [key])
+    await restore(ws, journal, true, owned)
+    owned()
     await forget(ws, journal, key)
     const paths = journal.entries.map((e) => e.rel)
     return `A write interrupted earlier (transaction ${journal.tx}) was never committed; put back ${paths.length} path${paths.length === 1 ? '' : 's'} it touched (${paths.slice(0, 3).join(', ')}${paths.length > 3 ? ', ...' : ''}).`

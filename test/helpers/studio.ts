@@ -114,6 +114,8 @@ export async function commitCount(git: (...args: string[]) => Promise<string>): 
 
 export interface Served {
   url: string
+  /** The server's process id. */
+  pid: number
   stop: () => Promise<void>
   /** Everything the server printed on stderr so far. */
   stderr: () => string
@@ -137,7 +139,7 @@ export function serve(cwd: string, args: string[] = [], options: { env?: Record<
       if (!out.includes('\n')) return
       try {
         const parsed = JSON.parse(line)
-        if (parsed.url) resolve({ url: parsed.url, stderr: () => err, stop: async () => { child.kill('SIGTERM'); await exited } })
+        if (parsed.url) resolve({ url: parsed.url, pid: child.pid!, stderr: () => err, stop: async () => { child.kill('SIGTERM'); await exited } })
         else reject(new Error(`studio serve failed: ${line}`))
       } catch (error) {
         reject(error)
