@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict'
 import { spawn } from 'node:child_process'
-import { readFileSync } from 'node:fs'
+import { readFileSync, writeFileSync } from 'node:fs'
 import { describe, it } from 'node:test'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
@@ -178,5 +178,59 @@ describe('a writer stalled past its lock while another takes the deck over', { c
       winner: (head) => assert.ok(head.counts ? head.counts.slides === 2 : head.sections.some((s: any) => s.slides.includes('title-body-1'))),
     })
     assert.ok(second.acknowledged && !first.acknowledged)
+  })
+})
+
+describe('the commit moves the branch only if the folders it writes are as the write read them', () => {
+  /** A rename stalled before its first rename while `meanwhile` commits beside studio; then resumed. */
+  async function besideStudio(meanwhile: (ws: TestWorkspace) => Promise<void>): Promise<{ ws: TestWorkspace; outcome: Outcome; json: any }> {
+    const ws = await workspaceWithDeck('Fenced')
+    const child = spawn(process.execPath, [BIN, 'deck', 'rename', 'Studio write', '--rev', '0', '--json'], { cwd: ws.dir, env: { ...process.env, NO_COLOR: '1', STUDIO_ROOT: '', STUDIO_STALL: 'before-rename' }, stdio: ['ignore', 'pipe', 'pipe'] })
+    let out = ''
+    child.stdout.on('data', (d) => (out += d))
+    const closed = new Promise<number | null>((resolve) => child.on('close', resolve))
+    await untilStopped(child.pid!, 'the writer')
+    await meanwhile(ws)
+    process.kill(child.pid!, 'SIGCONT')
+    const code = await closed
+    const json = JSON.parse(out)
+    return { ws, outcome: { acknowledged: code === 0, status: json.status, code: json.code, detail: out }, json }
+  }
+
+  it('refuses with 409 and the current document when the deck was committed meanwhile (its lock never taken over)', async () => {
+    const { ws, outcome, json } = await besideStudio(async (ws) => {
+      const file = `${ws.dir}/decks/${ws.deckId}/deck.json`
+      const manifest = JSON.parse(readFileSync(file, 'utf8'))
+      writeFileSync(file, JSON.stringify({ ...manifest, title: 'Committed by hand', revision: 1 }, null, 2) + '\n')
+      await ws.git('commit', '-qam', 'by hand')
+    })
+    try {
+      assert.equal(outcome.acknowledged, false, outcome.detail)
+      assert.equal(outcome.status, 409)
+      assert.equal(outcome.code, 'stale_revision')
+      assert.equal(json.currentRevision, 1)
+      assert.equal(json.current.manifest.title, 'Committed by hand')
+      assert.equal(JSON.parse(await ws.git('show', `HEAD:decks/${ws.deckId}/deck.json`)).title, 'Committed by hand')
+      assert.equal((await ws.git('log', '-1', '--format=%s')).trim(), 'by hand')
+      assert.equal((await ws.git('status', '--porcelain')).trim(), '', 'the refused write put its file back')
+    } finally {
+      ws.cleanup()
+    }
+  })
+
+  it('lands when only another folder was committed meanwhile', async () => {
+    const { ws, outcome } = await besideStudio(async (ws) => {
+      writeFileSync(`${ws.dir}/NOTES.md`, 'mine\n')
+      await ws.git('add', 'NOTES.md')
+      await ws.git('commit', '-qm', 'notes')
+    })
+    try {
+      assert.equal(outcome.acknowledged, true, outcome.detail)
+      assert.equal(JSON.parse(await ws.git('show', `HEAD:decks/${ws.deckId}/deck.json`)).title, 'Studio write')
+      assert.equal((await ws.git('show', 'HEAD~1:NOTES.md')), 'mine\n')
+      await ws.git('fsck', '--full', '--strict')
+    } finally {
+      ws.cleanup()
+    }
   })
 })
