@@ -69,6 +69,7 @@ async function inProgress(ws: Workspace): Promise<{ what: string | null; theirs:
 }
 
 function conflictText(c: RecordedConflict, names: { ours: string; theirs: string }): string {
+  if (c.kind === 'refused') return `${c.where}. ${c.settled ? `Settled with ${names.ours}` : 'Open: ours is on disk; git merge --abort, or settle it with --ours'}.`
   const values = `${names.ours} ${describe(c.ours, c.kind)}, ${names.theirs} ${describe(c.theirs, c.kind)}${c.base !== undefined && c.kind === 'value' ? ` (was ${describe(c.base, c.kind)})` : ''}`
   const state = c.settled ? `settled with ${c.settled.with === 'value' ? `the value ${describe(c.settled.value, c.kind)}` : names[c.settled.with]}` : 'open: ours is on disk'
   return `${c.where}: ${values}. ${state[0].toUpperCase()}${state.slice(1)}.`
@@ -169,10 +170,11 @@ export async function resolveConflict(ws: Workspace, ref: string, choice: { with
   const record = await readMergeRecord(ws.root)
   if (!record || !record.conflicts.length) fail('not_found', 'No deck conflicts are recorded: `studio merge status` shows the merge in progress.')
   const conflict = findConflict(record, ref)
+  if (conflict.kind === 'refused' && choice.with !== 'ours') fail('refused', `Conflict ${conflict.id} is a merge studio refused: theirs holds a value the model does not allow where it names a file or an id. Keep ours (--ours) or abort the merge (git merge --abort).`)
   const value = choice.with === 'value' ? choice.value : choice.with === 'ours' ? conflict.ours : conflict.theirs
   const dir = join(ws.root, conflict.folder)
   const before = await readDeckFolder(dir, conflict.folder)
-  const next = normalizeDoc(settle(before, conflict, value))
+  const next = conflict.kind === 'refused' ? before : normalizeDoc(settle(before, conflict, value))
   const issues = await documentIssues(next)
   if (issues.length) fail('invalid_input', `Settled that way the deck would break the model: ${issues[0].pointer} ${issues[0].message}. Nothing was written.`, { pointer: issues[0].pointer })
   const { written, removed } = await writeDeckFiles(dir, before, next)

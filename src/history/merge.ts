@@ -48,6 +48,8 @@ export type ConflictKind =
   | 'place'
   /** A whole slide or manifest whose merge could not be made valid, or both sides added one slide id with different content where the other files could not be read: ours kept. */
   | 'whole'
+  /** Nothing of the merge taken (the driver's): a side holds an id, layout or file name the model refuses, or a link is in the way; ours kept, no values. */
+  | 'refused'
 
 export interface Conflict {
   /** Stable id inside the merge: `<deck>:<where>`, e.g. `q3:deck/title`, `q3:slide/intro-1#b1/text`. */
@@ -1048,7 +1050,7 @@ export function setAt(doc: DeckDoc, path: PathStep[], value: unknown): boolean {
 export function describe(value: unknown, kind: ConflictKind): string {
   if (value === undefined) return kind === 'slide' || kind === 'block' ? 'removed' : 'absent'
   if (kind === 'slide' || kind === 'block') return 'kept, edited'
-  if (kind === 'whole') return 'its own version'
+  if (kind === 'whole' || kind === 'refused') return 'its own version'
   if (kind === 'place') {
     const place = value as { section: string; after: string | null }
     return place.after ? `in section ${place.section} after ${place.after}` : `first in section ${place.section}`
