@@ -15,7 +15,12 @@
  * .git/rebase-merge/done, a cherry-pick or revert of several commits in .git/sequencer/todo. Each
  * candidate is checked against the three versions git handed over; when none matches (a lone
  * cherry-pick or revert, `git am`, the virtual base of a criss-cross merge), the file is merged
- * on its own: deck.json without knowing the slides, a slide block by block, versions as a union.
+ * on its own: deck.json without knowing the slides, a slide block by block, versions by number.
+ *
+ * Nothing read is trusted: every id, layout and slide file name of every side is checked with the
+ * model's rules (namingIssues) before anything is named or written, and the files the driver writes
+ * besides git's own are created without following links (src/store/merge-state.ts). A value that
+ * breaks the rules, or a link in the way, refuses the deck's merge: a 'refused' conflict, ours kept.
  *
  * The conflicts go to `.studio/merge/conflicts.json` (src/store/merge-state.ts). Anything unexpected
  * (a file that is not JSON) falls back to git's own text merge, so the driver never loses a side.
@@ -355,7 +360,9 @@ async function mergeAlone(where: { folder: string; file: string }, baseText: str
   const base = baseText.trim() ? baseText : null
   const refuse = (refused: string) => ({ content: oursText, conflicts: [], notes: [], refused })
   if (where.file === 'versions.json') {
-    return { content: canonicalJson(mergeVersions(base ? parseJson<Version[]>(base) : [], parseJson<Version[]>(oursText), parseJson<Version[]>(theirsText))), conflicts: [], notes: [] }
+    const deck = /([^/]+)$/.exec(where.folder)![1]
+    const merged = mergeVersions(base ? parseJson<Version[]>(base) : [], parseJson<Version[]>(oursText), parseJson<Version[]>(theirsText), deck, where.folder)
+    return { content: canonicalJson(merged.versions), conflicts: merged.conflicts, notes: [] }
   }
   if (where.file === 'deck.json') {
     const doc = (text: string): DeckDoc => ({ manifest: parseJson<Manifest>(text), slides: {}, versions: [] })
