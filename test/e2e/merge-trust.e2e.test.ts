@@ -98,6 +98,11 @@ describe('a hostile branch through real git merge and the studio merge driver', 
       const theirs = await studio(ws.dir, ['merge', 'resolve', '1', '--theirs', '--json'])
       assert.equal(theirs.code, 2)
       assert.equal(theirs.json.code, 'refused')
+      assert.match(theirs.json.message, /Keep ours \(--ours\) or abort the merge \(git merge --abort\)/)
+      const kept = await ok(ws, ['merge', 'resolve', '1', '--ours'])
+      assert.match(kept.stdout, /^Settled 1 \[brand:refused\/deck\.json\]/)
+      assert.match((await ok(ws, ['merge', 'status'])).stdout, /; ours is kept\. Settled with ours \(main\)\./)
+      assert.equal(readJson(join(deckDir(ws), 'deck.json')).title, 'Brand, main', 'ours still on disk')
       assert.equal((await gitRun(ws, 'merge', '--abort')).code, 0)
     })
   }

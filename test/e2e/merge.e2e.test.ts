@@ -192,7 +192,7 @@ describe('git merge of two branches of a deck, through the studio merge driver',
 
   it('merges guides and named versions three ways, like slides: each side\'s additions kept, removals honoured, theirs\' new version after ours\'', async () => {
     const ws = await brandWorkspace()
-    await ok(ws, ['deck', 'guides', '--add-vertical', '100', '--add-vertical', '200', '--add-horizontal', '50'])
+    await ok(ws, ['deck', 'guides', '--add-vertical', '100,200', '--add-horizontal', '50'])
     await ok(ws, ['version', 'save', '-m', 'Before the branches'])
     await ws.git('branch', '-f', 'feature')
     await onBranch(ws, 'feature', [['deck', 'guides', '--remove-vertical', '100', '--add-vertical', '1200'], ['version', 'save', '-m', 'Feature milestone']])
