@@ -146,7 +146,8 @@ export async function statesAt(reader: ObjectReader, folder: string, commits: st
     const manifest = parseJson<Manifest>(manifestObject.data.toString('utf8'), `${folder}/deck.json at ${commit.slice(0, 7)}`)
     const versionsObject = first[i * 3 + 1]
     const versions = versionsObject && versionsObject.type === 'blob' ? parseJson<Version[]>(versionsObject.data.toString('utf8'), `${folder}/versions.json`) : []
-    const slides: Record<string, Slide> = {}
+    // Keyed by the ids the files hold (null prototype: an id like __proto__ is a key like any other).
+    const slides: Record<string, Slide> = Object.create(null)
     for (const [id, sha] of trees[i]) {
       const slide = blobs.get(sha)
       if (slide) slides[slide.id ?? id] = structuredClone(slide)

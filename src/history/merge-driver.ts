@@ -15,7 +15,12 @@
  * .git/rebase-merge/done, a cherry-pick or revert of several commits in .git/sequencer/todo. Each
  * candidate is checked against the three versions git handed over; when none matches (a lone
  * cherry-pick or revert, `git am`, the virtual base of a criss-cross merge), the file is merged
- * on its own: deck.json without knowing the slides, a slide block by block, versions as a union.
+ * on its own: deck.json without knowing the slides, a slide block by block, versions by number.
+ *
+ * Nothing read is trusted: every id, layout and slide file name of every side is checked with the
+ * model's rules (namingIssues) before anything is named or written, and the files the driver writes
+ * besides git's own are created without following links (src/store/merge-state.ts). A value that
+ * breaks the rules, or a link in the way, refuses the deck's merge: a 'refused' conflict, ours kept.
  *
  * The conflicts go to `.studio/merge/conflicts.json` (src/store/merge-state.ts). Anything unexpected
  * (a file that is not JSON) falls back to git's own text merge, so the driver never loses a side.
@@ -23,16 +28,19 @@
 import { execFile } from 'node:child_process'
 import { existsSync, readFileSync } from 'node:fs'
 import { createHash } from 'node:crypto'
-import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises'
-import { dirname, join } from 'node:path'
+import { readdir, readFile, rm, writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
 import { promisify } from 'node:util'
-import { documentIssues } from '../model/check.js'
+import writeFileAtomic from 'write-file-atomic'
+import { toStudioError } from '../core/errors.js'
+import { documentIssues, namingIssues } from '../model/check.js'
 import type { DeckDoc, Manifest, Slide, Version } from '../model/deck.js'
 import { normalizeDoc } from '../model/normalize.js'
 import { canonicalJson } from '../store/canonical.js'
 import { docFiles } from '../store/decks.js'
 import { gitDirOf } from '../store/git.js'
-import { recordFileMerge, type MergeIdentity, type MergeOperation } from '../store/merge-state.js'
+import { createMergedFile, realFolder, recordFileMerge, type MergeIdentity, type MergeOperation } from '../store/merge-state.js'
+import { own } from '../model/own.js'
 import { statesAt } from './history.js'
 import { mergeDecks, mergeSlideAlone, mergeVersions, same, type Conflict, type DeckMerge } from './merge.js'
 import { ObjectReader } from './objects.js'
@@ -147,7 +155,7 @@ export async function keepValid(merge: DeckMerge, ours: DeckDoc, theirs: DeckDoc
       else manifest = true
     }
     for (const id of slides) {
-      const mine = ours.slides[id] ?? theirs.slides[id]
+      const mine = own(ours.slides, id) ?? own(theirs.slides, id)
       if (!mine || same(doc.slides[id], mine)) continue
       merge.conflicts.push({
         id: `${merge.doc.manifest.id}:slide/${id}`, folder: '', deck: merge.doc.manifest.id, file: `slides/${id}.json`, kind: 'whole', path: ['slides', id],
@@ -174,6 +182,8 @@ export interface DriverResult {
   /** How the file was merged: the whole deck (three commits found), the file alone, or git's text merge. */
   mode: 'deck' | 'file' | 'text'
   conflicts: Conflict[]
+  /** Why nothing of the merge was taken (a side names a file or id the model refuses, a link in the way): ours kept, a conflict. */
+  refused?: string
 }
 
 /** One call of the driver; writes the merged file into `call.ours`. */
@@ -196,6 +206,48 @@ async function textMerge(call: DriverCall): Promise<DriverResult> {
   }
 }
 
+/** Control characters of a value shown in a message, escaped as JSON escapes them. */
+// eslint-disable-next-line no-control-regex
+const printable = (text: string) => text.replace(/[\u0000-\u001f\u007f]/g, (c) => JSON.stringify(c).slice(1, -1))
+
+/**
+ * The first value of the sides that would name a file, a folder or an id and breaks the model's rules
+ * (src/model/check.ts namingIssues): a slide id like `../../x`, a layout that is not one of the 22,
+ * a slide under another id than its own. Checked before anything of the merge is named or written;
+ * one found refuses the merge (ours kept, a conflict).
+ */
+async function refusalOf(sides: [name: string, doc: Partial<DeckDoc> | null][], files: string[] = []): Promise<string | undefined> {
+  const fileIssue = (await namingIssues({}, files))[0]
+  if (fileIssue) return `the file name ${printable(JSON.stringify(files[0]))} is not a slide id`
+  for (const [name, doc] of sides) {
+    if (!doc) continue
+    const issue = (await namingIssues(doc)).find(Boolean)
+    if (issue) return `${name} has ${printable(issue.pointer)} ${printable(issue.message)}`
+  }
+  return undefined
+}
+
+/** The conflict of a refused merge: nothing of it was taken, ours is on disk. */
+function refusedConflict(folder: string, file: string, why: string): Conflict {
+  const deck = /([^/]+)$/.exec(folder)![1]
+  return {
+    id: `${deck}:refused/${file}`, folder, deck, file, kind: 'refused', path: [],
+    where: `Deck ${deck}: not merged, ${why} (a value that names a file or an id must keep the model's rules); ours is kept`,
+  }
+}
+
+/** A refusal of the store (a link in the way) in words; any other error is unexpected and goes on (to git's text merge). */
+function refusedBy(error: unknown, what: string): string {
+  const failure = toStudioError(error)
+  if (failure.code !== 'refused') throw error
+  return `${what}: ${failure.message}`
+}
+
+const emptyPlan: DeckPlan = { key: '', files: {}, conflicts: [], notes: [], renamed: [] }
+
+/** The slide id a deck file is named by (`slides/<id>.json`), as a list of one, or none. */
+const slideFile = (file: string) => [/^slides\/(.*)\.json$/.exec(file)?.[1]].filter((id): id is string => id !== undefined)
+
 async function deckFileMerge(call: DriverCall, where: { prefix: string; folder: string; file: string }): Promise<DriverResult> {
   const now = call.now ?? new Date().toISOString()
   const [baseText, oursText, theirsText] = await Promise.all([call.base, call.ours, call.theirs].map((f) => readFile(f, 'utf8')))
@@ -209,28 +261,39 @@ async function deckFileMerge(call: DriverCall, where: { prefix: string; folder: 
     let notes: string[] = []
     let renamed: { from: string; to: string }[] = []
     let mode: DriverResult['mode']
-    if (sides.known) {
+    let refused = await refusalOf([], slideFile(where.file))
+    if (refused) {
+      mode = sides.known ? 'deck' : 'file'
+      content = oursText
+      conflicts = []
+    } else if (sides.known) {
       mode = 'deck'
-      const plan = await deckPlan(workspaceRoot, folderPath, where.folder, sides, reader, now)
-      content = plan.files[where.file] ?? oursText
-      conflicts = plan.conflicts
+      const plan = await deckPlan(workspaceRoot, folderPath, where.folder, sides, reader, now).catch((error) => ({ ...emptyPlan, refused: refusedBy(error, 'the merge could not keep its plan') }))
+      refused = plan.refused
+      content = refused ? oursText : (plan.files[where.file] ?? oursText)
+      conflicts = refused ? [] : plan.conflicts
       notes = plan.notes
-      renamed = plan.renamed
+      renamed = refused ? [] : plan.renamed
       // Slides kept under a fresh id are files git knows nothing of: written here, added by the user.
-      for (const r of renamed) {
-        const file = join(workspaceRoot, where.folder, 'slides', `${r.to}.json`)
-        const text = plan.files[`slides/${r.to}.json`]
-        if (text && !existsSync(file)) {
-          await mkdir(dirname(file), { recursive: true })
-          await writeFile(file, text)
+      try {
+        if (!refused) refused = await refusalOf([], renamed.map((r) => r.to))
+        for (const r of refused ? [] : renamed) {
+          const text = plan.files[`slides/${r.to}.json`]
+          if (text) await createMergedFile(workspaceRoot, `${where.folder}/slides/${r.to}.json`, text)
         }
+      } catch (error) {
+        refused = refusedBy(error, 'a slide kept under a new id could not be written')
       }
+      if (refused) renamed = []
     } else {
       mode = 'file'
-      ;({ content, conflicts, notes } = await mergeAlone(where, baseText, oursText, theirsText, now, reader, call.path))
+      ;({ content, conflicts, notes, refused } = await mergeAlone(where, baseText, oursText, theirsText, now, reader, call.path))
     }
-    await writeFile(call.ours, content)
-    const mine = conflicts.filter((c) => c.file === where.file)
+    if (refused) {
+      conflicts = [refusedConflict(`${where.folder}`, mode === 'deck' ? 'deck.json' : where.file, refused)]
+      notes = []
+    } else await writeFile(call.ours, content)
+    const mine = refused ? conflicts : conflicts.filter((c) => c.file === where.file)
     const ownRename = renamed.some((r) => where.file === `slides/${r.from}.json`)
     if (await isOuterMerge(call.gitRoot, call.path, oursText, reader)) {
       await recordFileMerge(workspaceRoot, sides, where.folder, where.file, {
@@ -238,21 +301,24 @@ async function deckFileMerge(call: DriverCall, where: { prefix: string; folder: 
         notes,
         renamed: ownRename ? renamed.filter((r) => where.file === `slides/${r.from}.json`) : [],
         wholeDeck: mode === 'deck',
+      }).catch((error) => {
+        refused ??= refusedBy(error, 'the conflicts could not be recorded')
       })
     }
-    return { exitCode: mine.length || ownRename ? 1 : 0, mode, conflicts: mine }
+    return { exitCode: mine.length || ownRename || refused ? 1 : 0, mode, conflicts: mine, ...(refused ? { refused } : {}) }
   } finally {
     reader.close()
   }
 }
 
-/** The whole deck's merge: every file's merged text, the conflicts, notes and renamed slides. */
+/** The whole deck's merge: every file's merged text, the conflicts, notes and renamed slides; or why it was refused. */
 interface DeckPlan {
   key: string
   files: Record<string, string>
   conflicts: Conflict[]
   notes: string[]
   renamed: { from: string; to: string }[]
+  refused?: string
 }
 
 /**
@@ -263,7 +329,7 @@ interface DeckPlan {
  */
 async function deckPlan(workspaceRoot: string, folderPath: string, folder: string, sides: Sides, reader: ObjectReader, now: string): Promise<DeckPlan> {
   const key = createHash('sha256').update(`${PLAN_VERSION}\n${sides.ours}\n${sides.theirs}\n${sides.base}\n${folderPath}`).digest('hex').slice(0, 24)
-  const dir = join(workspaceRoot, '.studio', 'merge')
+  const dir = await realFolder(workspaceRoot, '.studio/merge')
   const file = join(dir, `plan-${key}.json`)
   try {
     const cached = JSON.parse(await readFile(file, 'utf8')) as DeckPlan
@@ -273,27 +339,37 @@ async function deckPlan(workspaceRoot: string, folderPath: string, folder: strin
   }
   const [ours, theirs, base] = await statesAt(reader, folderPath, [sides.ours, sides.theirs!, ...(sides.base ? [sides.base] : [])])
   if (!ours || !theirs) throw new Error('deck.json missing on one side')
-  const merge = mergeDecks(base ?? null, ours, theirs, { now, folder })
-  const doc = await keepValid(merge, ours, theirs)
-  for (const c of merge.conflicts) c.folder = folder
-  const plan: DeckPlan = { key, files: Object.fromEntries(docFiles(doc)), conflicts: merge.conflicts, notes: merge.notes, renamed: merge.renamed }
-  await mkdir(dir, { recursive: true })
+  const refused = await refusalOf([[`ours (${sides.oursName})`, ours], [`theirs (${sides.theirsName})`, theirs], ['the merge base', base ?? null]])
+  let plan: DeckPlan
+  if (refused) plan = { key, files: {}, conflicts: [], notes: [], renamed: [], refused }
+  else {
+    const merge = mergeDecks(base ?? null, ours, theirs, { now, folder })
+    const doc = await keepValid(merge, ours, theirs)
+    for (const c of merge.conflicts) c.folder = folder
+    plan = { key, files: Object.fromEntries(docFiles(doc)), conflicts: merge.conflicts, notes: merge.notes, renamed: merge.renamed }
+  }
   for (const name of await readdir(dir).catch(() => [] as string[])) if (/^plan-[0-9a-f]+\.json$/.test(name) && name !== `plan-${key}.json`) await rm(join(dir, name), { force: true })
-  await writeFile(file, JSON.stringify(plan))
+  await writeFileAtomic(file, JSON.stringify(plan))
   return plan
 }
 
-const PLAN_VERSION = 1
+const PLAN_VERSION = 2
 
 /** A file merged without the rest of its deck (the three commits unknown). */
-async function mergeAlone(where: { folder: string; file: string }, baseText: string, oursText: string, theirsText: string, now: string, reader: ObjectReader, path: string): Promise<{ content: string; conflicts: Conflict[]; notes: string[] }> {
+async function mergeAlone(where: { folder: string; file: string }, baseText: string, oursText: string, theirsText: string, now: string, reader: ObjectReader, path: string): Promise<{ content: string; conflicts: Conflict[]; notes: string[]; refused?: string }> {
   const base = baseText.trim() ? baseText : null
+  const refuse = (refused: string) => ({ content: oursText, conflicts: [], notes: [], refused })
   if (where.file === 'versions.json') {
-    return { content: canonicalJson(mergeVersions(base ? parseJson<Version[]>(base) : [], parseJson<Version[]>(oursText), parseJson<Version[]>(theirsText))), conflicts: [], notes: [] }
+    const deck = /([^/]+)$/.exec(where.folder)![1]
+    const merged = mergeVersions(base ? parseJson<Version[]>(base) : [], parseJson<Version[]>(oursText), parseJson<Version[]>(theirsText), deck, where.folder)
+    return { content: canonicalJson(merged.versions), conflicts: merged.conflicts, notes: [] }
   }
   if (where.file === 'deck.json') {
     const doc = (text: string): DeckDoc => ({ manifest: parseJson<Manifest>(text), slides: {}, versions: [] })
     const ours = doc(oursText)
+    const manifestOf = (text: string | null) => (text === null ? null : { manifest: parseJson<Manifest>(text) })
+    const refused = await refusalOf([['ours', manifestOf(oursText)], ['theirs', manifestOf(theirsText)], ['the merge base', manifestOf(base)]])
+    if (refused) return refuse(refused)
     const merge = mergeDecks(base ? doc(base) : null, ours, doc(theirsText), { now, folder: where.folder, slideContents: false })
     // Normalized with a stand-in for every slide the sections name (normalizing drops ids without a slide).
     const named = Object.fromEntries(merge.doc.manifest.sections.flatMap((s) => s.slides).map((id) => [id, { id, layout: 'title' } as Slide]))
@@ -301,6 +377,10 @@ async function mergeAlone(where: { folder: string; file: string }, baseText: str
   }
   const ours = parseJson<Slide>(oursText)
   const theirs = parseJson<Slide>(theirsText)
+  const id = slideFile(where.file)[0]
+  const alone = (slide: Slide | null) => slide && { slides: { [id]: slide } }
+  const refused = await refusalOf([['ours', alone(ours)], ['theirs', alone(theirs)], ['the merge base', alone(base ? parseJson<Slide>(base) : null)]])
+  if (refused) return refuse(refused)
   const deck = /([^/]+)$/.exec(where.folder)![1]
   const merged = mergeSlideAlone(base ? parseJson<Slide>(base) : null, ours, theirs, deck, where.folder)
   let slide = merged.slide

@@ -69,6 +69,7 @@ async function inProgress(ws: Workspace): Promise<{ what: string | null; theirs:
 }
 
 function conflictText(c: RecordedConflict, names: { ours: string; theirs: string }): string {
+  if (c.kind === 'refused') return `${c.where}. ${c.settled ? `Settled with ${names.ours}` : 'Open: ours is on disk; git merge --abort, or settle it with --ours'}.`
   const values = `${names.ours} ${describe(c.ours, c.kind)}, ${names.theirs} ${describe(c.theirs, c.kind)}${c.base !== undefined && c.kind === 'value' ? ` (was ${describe(c.base, c.kind)})` : ''}`
   const state = c.settled ? `settled with ${c.settled.with === 'value' ? `the value ${describe(c.settled.value, c.kind)}` : names[c.settled.with]}` : 'open: ours is on disk'
   return `${c.where}: ${values}. ${state[0].toUpperCase()}${state.slice(1)}.`
@@ -164,18 +165,24 @@ export interface ResolveResult {
   text: string
 }
 
+/** Rewrites a deck folder with one conflict settled, valid, or refuses writing nothing. */
+async function settleOnDisk(dir: string, conflict: RecordedConflict, value: unknown): Promise<{ written: string[]; removed: string[] }> {
+  const before = await readDeckFolder(dir, conflict.folder)
+  const next = normalizeDoc(settle(before, conflict, value))
+  const issues = await documentIssues(next)
+  if (issues.length) fail('invalid_input', `Settled that way the deck would break the model: ${issues[0].pointer} ${issues[0].message}. Nothing was written.`, { pointer: issues[0].pointer })
+  return writeDeckFiles(dir, before, next)
+}
+
 /** Settles one conflict: the unit takes ours', theirs' or the given value; the files are rewritten valid. */
 export async function resolveConflict(ws: Workspace, ref: string, choice: { with: 'ours' | 'theirs' } | { with: 'value'; value: unknown }): Promise<ResolveResult> {
   const record = await readMergeRecord(ws.root)
   if (!record || !record.conflicts.length) fail('not_found', 'No deck conflicts are recorded: `studio merge status` shows the merge in progress.')
   const conflict = findConflict(record, ref)
+  if (conflict.kind === 'refused' && choice.with !== 'ours') fail('refused', `Conflict ${conflict.id} is a merge studio refused: theirs holds a value the model does not allow where it names a file or an id. Keep ours (--ours) or abort the merge (git merge --abort).`)
   const value = choice.with === 'value' ? choice.value : choice.with === 'ours' ? conflict.ours : conflict.theirs
-  const dir = join(ws.root, conflict.folder)
-  const before = await readDeckFolder(dir, conflict.folder)
-  const next = normalizeDoc(settle(before, conflict, value))
-  const issues = await documentIssues(next)
-  if (issues.length) fail('invalid_input', `Settled that way the deck would break the model: ${issues[0].pointer} ${issues[0].message}. Nothing was written.`, { pointer: issues[0].pointer })
-  const { written, removed } = await writeDeckFiles(dir, before, next)
+  // A refused merge settled with ours: ours is on disk already, nothing to write.
+  const { written, removed } = conflict.kind === 'refused' ? { written: [], removed: [] } : await settleOnDisk(join(ws.root, conflict.folder), conflict, value)
   conflict.settled = { with: choice.with, ...(choice.with === 'value' ? { value: choice.value } : {}), at: new Date().toISOString() }
   await writeMergeRecord(ws.root, record)
   const open = record.conflicts.filter((c) => !c.settled).length
@@ -183,7 +190,7 @@ export async function resolveConflict(ws: Workspace, ref: string, choice: { with
   const n = record.conflicts.indexOf(conflict) + 1
   const view: ConflictView = { n, id: conflict.id, deck: conflict.deck, file: `${conflict.folder}/${conflict.file}`, kind: conflict.kind, where: conflict.where, base: conflict.base, ours: conflict.ours, theirs: conflict.theirs, state: 'settled', settled: conflict.settled, text: conflictText(conflict, names) }
   const paths = [...written, ...removed].map((p) => `${conflict.folder}/${p}`)
-  const lines = [`Settled ${n} [${conflict.id}]: ${conflict.where} is now ${describe(value, conflict.kind)}.`]
+  const lines = [conflict.kind === 'refused' ? `Settled ${n} [${conflict.id}]: ours is kept as it is on disk.` : `Settled ${n} [${conflict.id}]: ${conflict.where} is now ${describe(value, conflict.kind)}.`]
   if (paths.length) lines.push(`Rewrote ${paths.join(', ')}.`)
   lines.push(open ? `${open} conflict${open === 1 ? '' : 's'} still open (studio merge status).` : `No conflict left. Next: git add ${conflict.folder} && git commit`)
   return { conflict: view, written: written.map((p) => `${conflict.folder}/${p}`), removed: removed.map((p) => `${conflict.folder}/${p}`), open, text: lines.join('\n') + '\n' }

@@ -14,7 +14,8 @@
  *                 their order and stacking merged by placement, their properties field by field,
  *                 list items and table rows as sequences (cell by cell where both sides edited the
  *                 same rows), chart data series by series
- *   versions      a union; theirs' new versions numbered after ours'
+ *   versions      by number, like slides: additions kept, removals honoured, an edit against a
+ *                 removal or two different edits a conflict; theirs' new versions numbered after ours'
  *
  * Placement (an element's place in an ordered list, or in a list of lists for slides in sections):
  * a side "moved" an element when it changed list or left the longest run it keeps in common with
@@ -48,6 +49,8 @@ export type ConflictKind =
   | 'place'
   /** A whole slide or manifest whose merge could not be made valid, or both sides added one slide id with different content where the other files could not be read: ours kept. */
   | 'whole'
+  /** Nothing of the merge taken (the driver's): a side holds an id, layout or file name the model refuses, or a link is in the way; ours kept, no values. */
+  | 'refused'
 
 export interface Conflict {
   /** Stable id inside the merge: `<deck>:<where>`, e.g. `q3:deck/title`, `q3:slide/intro-1#b1/text`. */
@@ -788,18 +791,64 @@ function slideSite(id: string, c: Collector): Site {
 
 // ------------------------------------------------------------------------------------- manifest and versions
 
-/** Versions: a union. Ours keep their numbers; theirs' new ones follow, oldest first. */
-export function mergeVersions(base: Version[], ours: Version[], theirs: Version[]): Version[] {
-  const identity = (v: Version) => key({ author: v.author, note: v.note, revision: v.revision, at: v.at })
-  const inBase = new Set(base.map(identity))
-  const inOurs = new Set(ours.map(identity))
-  const inTheirs = new Set(theirs.map(identity))
-  // A version one side dropped (it was in the base) stays dropped.
-  const out = ours.filter((v) => !inBase.has(identity(v)) || inTheirs.has(identity(v))).map((v) => clone(v))
-  let n = Math.max(0, ...ours.map((v) => v.n))
-  const added = theirs.filter((v) => !inOurs.has(identity(v)) && !inBase.has(identity(v))).sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : a.n - b.n))
-  for (const v of added) out.push({ ...clone(v), n: ++n })
+/**
+ * The named-version log, merged like slides with the version number as the id: a version added on
+ * one side is kept; removed on one side and untouched on the other, removed; removed on one side and
+ * edited on the other, kept (edited) with a conflict; changed on both sides, the same change once, a
+ * different one a conflict (ours kept). Versions both sides added under one number with different
+ * content keep ours' number; theirs' new versions are numbered after ours', oldest first.
+ */
+function versionsMerged(base: Version[], ours: Version[], theirs: Version[], c: Collector): Version[] {
+  const byN = (list: Version[]) => new Map(list.map((v) => [v.n, v]))
+  const [b, o, t] = [byN(base), byN(ours), byN(theirs)]
+  const kept: Version[] = []
+  const added: Version[] = []
+  const disputed: { n: number; base?: Version; ours?: Version; theirs?: Version; why: string }[] = []
+  for (const n of new Set([...o.keys(), ...t.keys()])) {
+    const [bv, ov, tv] = [b.get(n), o.get(n), t.get(n)]
+    if (ov && tv) {
+      if (!bv && !same(ov, tv)) {
+        kept.push(clone(ov))
+        added.push(tv)
+        continue
+      }
+      const one = merge3(bv, ov, tv)
+      kept.push(clone(one ? (one.value as Version) : ov))
+      if (!one) disputed.push({ n, base: bv, ours: ov, theirs: tv, why: 'changed differently on both sides' })
+      continue
+    }
+    const side = (ov ?? tv)!
+    if (!bv) {
+      if (ov) kept.push(clone(ov))
+      else added.push(side)
+    } else if (!same(bv, side)) {
+      kept.push(clone(side))
+      disputed.push({ n, base: bv, ...(ov ? { ours: ov } : { theirs: tv }), why: ov ? 'edited on ours, removed on theirs' : 'removed on ours, edited on theirs' })
+    }
+  }
+  kept.sort((x, y) => x.n - y.n)
+  let n = Math.max(0, ...kept.map((v) => v.n))
+  const oldestFirst = added.sort((x, y) => (x.at < y.at ? -1 : x.at > y.at ? 1 : x.n - y.n))
+  const out = [...kept, ...oldestFirst.map((v) => ({ ...clone(v), n: ++n }))]
+  for (const d of disputed) {
+    c.add({
+      id: `${c.deck}:versions/${d.n}`,
+      file: 'versions.json',
+      kind: 'value',
+      path: ['versions', out.findIndex((v) => v.n === d.n)],
+      ...(d.base ? { base: clone(d.base) } : {}),
+      ...(d.ours ? { ours: clone(d.ours) } : {}),
+      ...(d.theirs ? { theirs: clone(d.theirs) } : {}),
+      where: `Named version ${d.n}: ${d.why}`,
+    })
+  }
   return out
+}
+
+/** The named-version log merged on its own (versions.json without the rest of its deck): see versionsMerged. */
+export function mergeVersions(base: Version[], ours: Version[], theirs: Version[], deck = '', folder = `decks/${deck}`): { versions: Version[]; conflicts: Conflict[] } {
+  const c = new Collector(deck, folder, { base: null, ours: { manifest: { id: deck } as Manifest, slides: {}, versions: ours }, theirs: { manifest: { id: deck } as Manifest, slides: {}, versions: theirs } })
+  return { versions: versionsMerged(base, ours, theirs, c), conflicts: c.conflicts }
 }
 
 const GUIDE_AXES = ['vertical', 'horizontal'] as const
@@ -989,7 +1038,7 @@ export function mergeDecks(base: DeckDoc | null, ours: DeckDoc, theirs: DeckDoc,
   }) as Manifest
   if (!Object.keys(guides).length) delete manifest.guides
 
-  const versions = mergeVersions(b.versions, ours.versions, theirs.versions)
+  const versions = versionsMerged(b.versions, ours.versions, theirs.versions, c)
   const doc: DeckDoc = { manifest, slides: contents ? slides : {}, versions }
   // One order however the files were visited: the manifest's first, then the slides' in deck order.
   const position = new Map(sections.flatMap((s) => s.slides).map((id, i) => [id, i]))
@@ -1048,7 +1097,7 @@ export function setAt(doc: DeckDoc, path: PathStep[], value: unknown): boolean {
 export function describe(value: unknown, kind: ConflictKind): string {
   if (value === undefined) return kind === 'slide' || kind === 'block' ? 'removed' : 'absent'
   if (kind === 'slide' || kind === 'block') return 'kept, edited'
-  if (kind === 'whole') return 'its own version'
+  if (kind === 'whole' || kind === 'refused') return 'its own version'
   if (kind === 'place') {
     const place = value as { section: string; after: string | null }
     return place.after ? `in section ${place.section} after ${place.after}` : `first in section ${place.section}`

@@ -9,10 +9,10 @@ import { ditherIssue, type DitherField } from './dither.js'
 import { validatorFor } from '../core/validate.js'
 import { StudioError, type ErrorCode } from '../core/errors.js'
 import { AnyBlock, BLOCK_KINDS, BLOCK_SCHEMAS, StoredSlide } from './blocks.js'
-import { ManifestSchema, VersionSchema, type Block, type DeckDoc, type Slide } from './deck.js'
+import { BrandKit, ManifestSchema, SectionSchema, VersionSchema, type Block, type DeckDoc, type Slide } from './deck.js'
 import { SHEET, type LayoutOption } from './layouts.js'
 import { REGIONS, slotBoxes } from '../layout/boxes.js'
-import { arr, Colour, type Schema } from './schema.js'
+import { arr, BlockId, Colour, type Schema } from './schema.js'
 import { blockTexts, parse, SLIDE_TEXT_FIELDS } from './text.js'
 import { paletteTokens } from './themes.js'
 import { slideKeys, slideMembership } from './slide-map.js'
@@ -44,8 +44,40 @@ export const SlideShell: Schema = {
   },
 }
 
+const member = (schema: Schema, name: string): Schema => (schema.properties as Record<string, Schema>)[name]
+
+/**
+ * The values of a document that name files, folders or ids, each under the model's own schema node
+ * (the deck id, section ids, slide ids and the slide file names, layouts, block ids, the brand kit's
+ * asset ids); every other member is left open. What `namingIssues` validates.
+ */
+export const NamingSchema: Schema = {
+  type: 'object',
+  properties: {
+    manifest: {
+      type: 'object',
+      required: ['id', 'sections'],
+      properties: {
+        id: member(ManifestSchema, 'id'),
+        sections: arr({ type: 'object', required: ['id', 'slides'], properties: { id: member(SectionSchema, 'id'), slides: member(SectionSchema, 'slides') } }),
+        brandKit: { type: 'object', properties: { logo: member(BrandKit, 'logo'), footerLogo: member(BrandKit, 'footerLogo') } },
+      },
+    },
+    slides: {
+      type: 'object',
+      additionalProperties: {
+        type: 'object',
+        required: ['id', 'layout'],
+        properties: { id: member(StoredSlide, 'id'), layout: member(StoredSlide, 'layout'), blocks: arr({ type: 'object', required: ['id'], properties: { id: BlockId } }) },
+      },
+    },
+    files: arr(member(StoredSlide, 'id')),
+  },
+}
+
 /** The parts and their validator keys (precompiled by scripts/build.ts under these names). */
 export const MODEL_SCHEMAS: [string, Schema][] = [
+  ['model.naming', NamingSchema],
   ['model.manifest', ManifestSchema],
   ['model.versions', arr(VersionSchema)],
   ['model.slide', SlideShell],
@@ -258,6 +290,46 @@ export async function documentIssues(doc: DeckDoc, slides?: Iterable<string>, co
     if (doc.slides[id].id !== id) issues.push({ pointer: `/slides/${id}/id`, message: `does not match its file name (${id}.json)` })
   }
   return issues
+}
+
+/**
+ * The issues of the values of a document (read from anywhere: another branch, a bundle) that name
+ * files, folders or ids, checked with the model's own rules (NamingSchema) before any of them names
+ * a file: the deck id, section ids, slide ids (each slide under its own id), layouts, block ids, the
+ * brand kit's asset ids, and `files`, the slide ids the document's slide files are named by. Each
+ * issue's message quotes the offending value (JSON-escaped: a NUL or a newline shows as such).
+ */
+export async function namingIssues(doc: Partial<DeckDoc>, files: Iterable<string> = []): Promise<Issue[]> {
+  const issues: Issue[] = []
+  const value = { ...(doc.manifest === undefined ? {} : { manifest: doc.manifest }), ...(doc.slides === undefined ? {} : { slides: doc.slides }), files: [...files] }
+  const validate = await validatorFor('model.naming', NamingSchema)
+  if (!validate(value)) {
+    for (const error of validate.errors ?? []) {
+      const found = valueAtPointer(value, error.instancePath)
+      const detail = error.keyword === 'enum' ? `is not one of the ${(error.params as { allowedValues: unknown[] }).allowedValues.length} allowed values` : error.message ?? 'is invalid'
+      issues.push({ pointer: error.instancePath, message: `${found === undefined ? '' : `${quoteValue(found)} `}${detail}`, path: error.schemaPath })
+    }
+    return issues
+  }
+  for (const id of Object.keys(doc.slides ?? {})) {
+    const slide = doc.slides![id]
+    if (slide.id !== id) issues.push({ pointer: `/slides/${escapeToken(id)}/id`, message: `${quoteValue(slide.id)} is held under another slide id, ${quoteValue(id)}` })
+  }
+  return issues
+}
+
+function quoteValue(value: unknown): string {
+  const text = JSON.stringify(value) ?? String(value)
+  return text.length > 80 ? `${text.slice(0, 77)}...` : text
+}
+
+function valueAtPointer(root: unknown, pointer: string): unknown {
+  let node = root
+  for (const token of pointer.split('/').slice(1).map((t) => t.replace(/~1/g, '/').replace(/~0/g, '~'))) {
+    if (!node || typeof node !== 'object' || !Object.hasOwn(node, token)) return undefined
+    node = (node as Record<string, unknown>)[token]
+  }
+  return node
 }
 
 /** What an action's input validator checks of a block: an object with an id and a known kind. */

@@ -6,10 +6,11 @@
  * It names the merge it belongs to (ours, theirs, base, operation): a driver call of another merge
  * starts it afresh, a call of the same merge replaces the entries of its own file.
  */
-import { existsSync } from 'node:fs'
-import { mkdir, readFile, unlink } from 'node:fs/promises'
+import { constants, existsSync } from 'node:fs'
+import { lstat, mkdir, open, readFile, unlink } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import writeFileAtomic from 'write-file-atomic'
+import { fail } from '../core/errors.js'
 import type { Conflict } from '../history/merge.js'
 import type { DeckDoc } from '../model/deck.js'
 import { docFiles } from './decks.js'
@@ -63,9 +64,56 @@ export async function readMergeRecord(workspaceRoot: string): Promise<MergeRecor
 }
 
 export async function writeMergeRecord(workspaceRoot: string, record: MergeRecord): Promise<void> {
-  const file = mergeRecordPath(workspaceRoot)
-  await mkdir(dirname(file), { recursive: true })
-  await writeFileAtomic(file, JSON.stringify(record, null, 2) + '\n')
+  await realFolder(workspaceRoot, '.studio/merge')
+  await writeFileAtomic(mergeRecordPath(workspaceRoot), JSON.stringify(record, null, 2) + '\n')
+}
+
+/**
+ * Makes `rel` (slash-separated, under `root`) a folder, one segment at a time, refusing a symbolic
+ * link or a file anywhere on the way: a merge writes only inside the repository, and a link a branch
+ * or a hand put in the way could point anywhere.
+ */
+export async function realFolder(root: string, rel: string): Promise<string> {
+  let at = root
+  let shown = ''
+  for (const segment of rel.split('/').filter(Boolean)) {
+    at = join(at, segment)
+    shown = shown ? `${shown}/${segment}` : segment
+    let stat = await lstat(at).catch(() => null)
+    if (!stat) {
+      await mkdir(at).catch((error: NodeJS.ErrnoException) => {
+        if (error.code !== 'EEXIST') throw error
+      })
+      stat = await lstat(at)
+    }
+    if (stat.isSymbolicLink()) fail('refused', `${shown} is a symbolic link; a merge does not write through links. Replace it with a real folder.`)
+    if (!stat.isDirectory()) fail('refused', `${shown} is a file where a folder is expected.`)
+  }
+  return at
+}
+
+/**
+ * Creates the file `rel` under `root` (a slide the merge kept under a fresh id): never through a link
+ * (on the way, or at the file's place: O_NOFOLLOW and O_EXCL), never over another file. A regular
+ * file already there is left alone (another driver call of the same merge wrote it). Returns whether
+ * it wrote.
+ */
+export async function createMergedFile(root: string, rel: string, text: string): Promise<boolean> {
+  const folder = await realFolder(root, rel.split('/').slice(0, -1).join('/'))
+  const file = join(folder, rel.split('/').pop()!)
+  const stat = await lstat(file).catch(() => null)
+  if (stat?.isSymbolicLink()) fail('refused', `${rel} is a symbolic link; a merge does not write through links. Remove it and merge again.`)
+  if (stat) return false
+  const handle = await open(file, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o644).catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'EEXIST' || error.code === 'ELOOP') fail('refused', `${rel} appeared while the merge wrote it; merge again.`)
+    throw error
+  })
+  try {
+    await handle.writeFile(text)
+  } finally {
+    await handle.close()
+  }
+  return true
 }
 
 function sameMerge(a: MergeIdentity, b: MergeIdentity): boolean {

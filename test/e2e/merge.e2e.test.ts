@@ -190,6 +190,28 @@ describe('git merge of two branches of a deck, through the studio merge driver',
     assert.equal(deckFile(ws, 'deck.json').title, 'Both')
   })
 
+  it('merges guides and named versions three ways, like slides: each side\'s additions kept, removals honoured, theirs\' new version after ours\'', async () => {
+    const ws = await brandWorkspace()
+    await ok(ws, ['deck', 'guides', '--add-vertical', '100,200', '--add-horizontal', '50'])
+    await ok(ws, ['version', 'save', '-m', 'Before the branches'])
+    await ws.git('branch', '-f', 'feature')
+    await onBranch(ws, 'feature', [['deck', 'guides', '--remove-vertical', '100', '--add-vertical', '1200'], ['version', 'save', '-m', 'Feature milestone']])
+    // A hand edit on feature drops the version saved before the branches.
+    await ws.git('checkout', '-q', 'feature')
+    const versionsFile = join(ws.dir, 'decks/brand/versions.json')
+    writeFileSync(versionsFile, JSON.stringify(JSON.parse(readFileSync(versionsFile, 'utf8')).filter((v: { note: string }) => v.note !== 'Before the branches'), null, 2) + '\n')
+    await ws.git('commit', '-q', '-am', 'drop the first version')
+    await ws.git('checkout', '-q', 'main')
+    await ok(ws, ['deck', 'guides', '--remove-vertical', '200', '--add-vertical', '400', '--add-horizontal', '60'])
+    await ok(ws, ['version', 'save', '-m', 'Main milestone'])
+    const merge = await gitRun(ws, 'merge', '--no-edit', 'feature')
+    assert.equal(merge.code, 0, merge.out)
+    assert.match(merge.out, /Auto-merging decks\/brand\/versions\.json/)
+    assert.deepEqual(deckFile(ws, 'deck.json').guides, { vertical: [400, 1200], horizontal: [50, 60] })
+    assert.deepEqual(deckFile(ws, 'versions.json').map((v: { n: number; note: string }) => [v.n, v.note]), [[2, 'Main milestone'], [3, 'Feature milestone']])
+    await validates(ws)
+  })
+
   it('merges through a rebase too (ours is the branch rebased onto, theirs each replayed commit)', async () => {
     const ws = await brandWorkspace()
     await onBranch(ws, 'feature', [['slide', 'patch', 'title-body-1', '--set', '/blocks/0/text="Rebased heading"'], ['slide', 'move', 'quote-1', '--to', 'market']])

@@ -163,7 +163,7 @@ describe('merging a deck three ways', () => {
 
   it('keeps named versions of both sides, theirs numbered after ours', () => {
     const v = (n: number, note: string) => ({ n, author: 'a', note, revision: n, at: `2026-01-0${n}T00:00:00.000Z` })
-    assert.deepEqual(mergeVersions([v(1, 'base')], [v(1, 'base'), v(2, 'ours')], [v(1, 'base'), v(2, 'theirs')]).map((x) => [x.n, x.note]), [[1, 'base'], [2, 'ours'], [3, 'theirs']])
+    assert.deepEqual(mergeVersions([v(1, 'base')], [v(1, 'base'), v(2, 'ours')], [v(1, 'base'), v(2, 'theirs')]).versions.map((x) => [x.n, x.note]), [[1, 'base'], [2, 'ours'], [3, 'theirs']])
   })
 
   it('never writes a merged slide that breaks the model: a palette token removed on one side and used on the other keeps ours\' slide, with a conflict', async () => {
@@ -191,6 +191,88 @@ describe('merging a deck three ways', () => {
     assert.ok(setAt(doc, ['slides', 'table-1', 'blocks', { id: 'c1' }], undefined))
     assert.equal(doc.slides['table-1'].blocks!.length, 2)
     assert.equal(valueAt(doc, ['slides', 'nope', 'title']), undefined)
+  })
+})
+
+describe('guides and named versions merge by the rules slides merge by', () => {
+  const guides = (doc: DeckDoc) => doc.manifest.guides
+  const withGuides = (doc: DeckDoc, vertical: number[], horizontal: number[] = []) => {
+    doc.manifest.guides = { ...(vertical.length ? { vertical } : {}), ...(horizontal.length ? { horizontal } : {}) }
+    return doc
+  }
+
+  it('guides: each side\'s additions kept, each side\'s removals honoured, one change made on both sides once, each axis on its own', async () => {
+    const base = withGuides(await brand(), [100, 200, 300], [50])
+    const ours = withGuides(structuredClone(base), [100, 250, 300, 400], [50, 60])
+    const theirs = withGuides(structuredClone(base), [200, 300, 400, 1200], [50])
+    const merged = mergeDecks(base, ours, theirs, { now: NOW })
+    // 100: removed on theirs; 200: removed on ours; 250 and 60 added on ours; 1200 added on theirs; 400 added on both.
+    assert.deepEqual(guides(merged.doc), { vertical: [250, 300, 400, 1200], horizontal: [50, 60] })
+    assert.deepEqual(merged.conflicts, [])
+    await valid(merged.doc)
+  })
+
+  it('guides: the same removal on both sides once, a removal of every guide leaves no guides member, and sides swapped give the same guides', async () => {
+    const base = withGuides(await brand(), [100, 200])
+    const ours = withGuides(structuredClone(base), [200])
+    const theirs = withGuides(structuredClone(base), [200])
+    assert.deepEqual(guides(mergeDecks(base, ours, theirs, { now: NOW }).doc), { vertical: [200] })
+    const cleared = structuredClone(base)
+    delete cleared.manifest.guides
+    const gone = mergeDecks(base, cleared, withGuides(structuredClone(base), [100]), { now: NOW }).doc
+    assert.equal(Object.hasOwn(gone.manifest, 'guides'), false, '200 removed on both, 100 removed on ours')
+    const a = withGuides(structuredClone(base), [100, 700])
+    const b = withGuides(structuredClone(base), [200, 900])
+    assert.deepEqual(guides(mergeDecks(base, a, b, { now: NOW }).doc), guides(mergeDecks(base, b, a, { now: NOW }).doc))
+    assert.deepEqual(guides(mergeDecks(base, a, b, { now: NOW }).doc), { vertical: [700, 900] })
+  })
+
+  const v = (n: number, note: string, at = `2026-01-0${n}T00:00:00.000Z`) => ({ n, author: 'a', note, revision: n, at })
+
+  it('versions: each side\'s additions kept (theirs numbered after ours), removals honoured, the same addition or edit on both sides once', async () => {
+    const base = await brand()
+    base.versions = [v(1, 'one'), v(2, 'two'), v(3, 'three')]
+    const ours = structuredClone(base)
+    const theirs = structuredClone(base)
+    ours.versions = [v(2, 'two'), v(3, 'three, renamed'), v(4, 'ours'), v(5, 'both')]
+    theirs.versions = [v(1, 'one'), v(3, 'three, renamed'), v(4, 'theirs', '2026-01-09T00:00:00.000Z'), v(5, 'both')]
+    const merged = mergeDecks(base, ours, theirs, { now: NOW })
+    // 1 removed on ours, 2 removed on theirs; 3 renamed alike on both; 4 added on both differently: theirs' after ours'; 5 added alike: once.
+    assert.deepEqual(merged.doc.versions.map((x) => [x.n, x.note]), [[3, 'three, renamed'], [4, 'ours'], [5, 'both'], [6, 'theirs']])
+    assert.deepEqual(merged.conflicts, [])
+    await valid(merged.doc)
+  })
+
+  it('versions: a version changed differently on both sides, or removed on one side and edited on the other, is a conflict that keeps the edit', async () => {
+    const base = await brand()
+    base.versions = [v(1, 'one'), v(2, 'two')]
+    const ours = structuredClone(base)
+    const theirs = structuredClone(base)
+    ours.versions = [v(1, 'one, ours'), v(2, 'two, ours')]
+    theirs.versions = [v(1, 'one, theirs')]
+    const merged = mergeDecks(base, ours, theirs, { now: NOW })
+    assert.deepEqual(merged.doc.versions.map((x) => [x.n, x.note]), [[1, 'one, ours'], [2, 'two, ours']])
+    assert.deepEqual(
+      merged.conflicts.map((c) => [c.id, c.file, c.kind, c.path, c.where, (c.ours as { note?: string } | undefined)?.note, (c.theirs as { note?: string } | undefined)?.note]),
+      [
+        ['brand-sample:versions/1', 'versions.json', 'value', ['versions', 0], 'Named version 1: changed differently on both sides', 'one, ours', 'one, theirs'],
+        ['brand-sample:versions/2', 'versions.json', 'value', ['versions', 1], 'Named version 2: edited on ours, removed on theirs', 'two, ours', undefined],
+      ],
+    )
+    // Each conflict's path names its unit in the merged document, for merge resolve.
+    assert.equal((valueAt(merged.doc, merged.conflicts[1].path) as { note: string }).note, 'two, ours')
+    const swapped = mergeDecks(base, theirs, ours, { now: NOW })
+    assert.deepEqual(swapped.doc.versions.map((x) => [x.n, x.note]), [[1, 'one, theirs'], [2, 'two, ours']])
+    assert.equal(swapped.conflicts[1].where, 'Named version 2: removed on ours, edited on theirs')
+    await valid(merged.doc)
+  })
+
+  it('versions.json merged on its own follows the same rules', () => {
+    const merged = mergeVersions([v(1, 'one'), v(2, 'two')], [v(2, 'two'), v(3, 'ours')], [v(1, 'one'), v(2, 'two, theirs'), v(3, 'theirs')], 'q3')
+    assert.deepEqual(merged.versions.map((x) => [x.n, x.note]), [[2, 'two, theirs'], [3, 'ours'], [4, 'theirs']])
+    assert.deepEqual(merged.conflicts, [])
+    const disputed = mergeVersions([v(1, 'one')], [v(1, 'ours')], [v(1, 'theirs')], 'q3')
+    assert.deepEqual(disputed.conflicts.map((c) => [c.id, c.folder, c.file]), [['q3:versions/1', 'decks/q3', 'versions.json']])
   })
 })
 

@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, it } from 'node:test'
-import { documentIssues, type CheckContext } from '../../../src/model/check.js'
+import { documentIssues, namingIssues, type CheckContext } from '../../../src/model/check.js'
 import { assetIdOfFile, deckAssetIds } from '../../../src/model/assets.js'
 import type { DeckDoc, Slide } from '../../../src/model/deck.js'
 import type { Workspace } from '../../../src/store/workspace.js'
@@ -159,6 +159,35 @@ describe('the assets a deck holds', () => {
       assert.deepEqual([...deckAssetIds(ws, 'd', new Map(), [], ['decks/d'])], [], 'a replaced deck folder starts empty')
     } finally {
       rmSync(root, { recursive: true, force: true })
+    }
+  })
+})
+
+describe('namingIssues: the values that name files and ids, under the model\'s own rules', () => {
+  const ok: Slide = { id: 'a', layout: 'title-body', blocks: [{ id: 'b1', kind: 'text', text: 'x' } as never] }
+  const first = async (doc: Partial<DeckDoc>, files: string[] = []) => (await namingIssues(doc, files))[0]
+
+  it('accepts a deck whose ids and layouts keep the rules, whatever else it holds', async () => {
+    assert.deepEqual(await namingIssues(deck([{ ...ok, notes: 42 } as never], { title: '' }), ['a']), [])
+  })
+
+  it('refuses, with the pointer and the value JSON-escaped, every id, layout and file name that breaks the rules', async () => {
+    const cases: [string, Partial<DeckDoc>, string[], RegExp][] = [
+      ['a slide id climbing out', deck([{ ...ok, id: '../../x' }]), [], /^\/manifest\/sections\/0\/slides\/0 "\.\.\/\.\.\/x" must match pattern/],
+      ['a slide held under another id', { slides: { a: { ...ok, id: 'b' } } }, [], /^\/slides\/a\/id "b" is held under another slide id, "a"$/],
+      ['a NUL in a slide key', { slides: { 'a\u0000': { ...ok, id: 'a\u0000' } } }, [], /"a\\u0000" must match pattern/],
+      ['a layout not of the 22', deck([{ ...ok, layout: '../x' as never }]), [], /^\/slides\/a\/layout "\.\.\/x" is not one of the 22 allowed values$/],
+      ['a deck id', deck([ok], { id: '../d' }), [], /^\/manifest\/id "\.\.\/d" must match pattern/],
+      ['a section id', deck([ok], { sections: [{ id: 'a/b', title: 'S', slides: ['a'] }] }), [], /^\/manifest\/sections\/0\/id "a\/b"/],
+      ['a block id', deck([{ ...ok, blocks: [{ id: '..\\b', kind: 'text' } as never] }]), [], /^\/slides\/a\/blocks\/0\/id/],
+      ['a brand kit logo', deck([ok], { brandKit: { logo: '/etc/passwd' } }), [], /^\/manifest\/brandKit\/logo "\/etc\/passwd"/],
+      ['a slide file name', {}, ['a\\b'], /^\/files\/0 "a\\\\b" must match pattern/],
+      ['a slide that is no object', { slides: { a: null as never } }, [], /^\/slides\/a null must be object$/],
+    ]
+    for (const [what, doc, files, message] of cases) {
+      const issue = await first(doc, files)
+      assert.ok(issue, what)
+      assert.match(`${issue.pointer} ${issue.message}`, message, what)
     }
   })
 })
