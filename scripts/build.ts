@@ -40,10 +40,14 @@ const banner = [
 /**
  * oclif requires a few libraries at the top of its modules that a run of one command rarely uses
  * (ejs renders help, tinyglobby and minimatch find plugins, lilconfig reads rc files, semver checks
- * versions). Each becomes a proxy that requires the real package from node_modules on first use, so a
- * start compiles none of them unless it needs them.
+ * versions; cli-spinners and ansi-escapes draw its spinner; wrap-ansi, string-width, widest-line,
+ * indent-string and clean-stack lay out help and error text). Each becomes a proxy that requires the
+ * real package from node_modules on first use, so a start compiles none of them unless it needs them.
  */
-const LAZY_FOR_OCLIF = ['ejs', 'tinyglobby', 'minimatch', 'lilconfig', 'semver']
+const LAZY_FOR_OCLIF = [
+  'ejs', 'tinyglobby', 'minimatch', 'lilconfig', 'semver', 'cli-spinners', 'ansi-escapes', 'wrap-ansi', 'string-width', 'widest-line',
+  'indent-string', 'clean-stack',
+]
 const lazyOclifDeps = {
   name: 'lazy-oclif-deps',
   setup(b: import('esbuild').PluginBuild) {
@@ -71,7 +75,7 @@ if (!existsSync(indexFile) || readFileSync(indexFile, 'utf8') !== indexSource) w
 
 const cliBuild = await build({
   // merge-driver: `studio merge driver` without oclif (git starts it once per file it merges).
-  entryPoints: { cli: join(root, 'src/cli.ts'), help: join(root, 'src/cli-help.ts'), 'merge-driver': join(root, 'src/merge-driver-entry.ts') },
+  entryPoints: { cli: join(root, 'src/cli.ts'), 'merge-driver': join(root, 'src/merge-driver-entry.ts') },
   plugins: [lazyOclifDeps],
   logOverride: { 'unsupported-require-call': 'silent' },
   outdir: dist,
@@ -163,7 +167,7 @@ await ((await import(pathToFileURL(join(dist, 'cli.js')).href)) as { prepareComm
 const { Config } = await import('@oclif/core')
 const config = await Config.load(root)
 const plugin = config.getPluginsList().find((p) => p.root === config.root) as unknown as { manifest: { commands: Record<string, ManifestCommand> } }
-// Without the help text, which `--help` takes from the command's class (src/cli-help.ts): every start
+// Without the help text, which help takes from the command's class (src/cli-help.ts): every start
 // parses this file, and the text was more than half of it.
 for (const command of Object.values(plugin.manifest.commands)) {
   if (command.summary) delete command.description

@@ -29,7 +29,6 @@ export async function commandIndexSource(root: string): Promise<string> {
   }
   const modules: string[] = []
   const entries: string[] = []
-  const ids: string[] = []
   for (const action of ACTIONS) {
     if (!action.cli) continue
     const home = homes.get(action)
@@ -37,7 +36,6 @@ export async function commandIndexSource(root: string): Promise<string> {
     let at = modules.indexOf(home.file)
     if (at < 0) at = modules.push(home.file) - 1
     const id = commandId(parseForm(action.cli))
-    ids.push(id)
     for (const key of [id, ...(action.cliAliases ?? [])]) entries.push(`  ['${key}', [${at}, '${home.name}']],`)
   }
   return [
@@ -52,9 +50,6 @@ export async function commandIndexSource(root: string): Promise<string> {
     'export const COMMAND_INDEX: ReadonlyMap<string, readonly [number, string]> = new Map([',
     ...entries,
     '])',
-    '',
-    '/** Every command id of the table (aliases apart), in table order. */',
-    `export const COMMAND_IDS: readonly string[] = ${JSON.stringify(ids, null, 2).replace(/"/g, "'")}`,
     '',
   ].join('\n')
 }

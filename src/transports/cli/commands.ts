@@ -6,7 +6,7 @@ import { Args, Command, Flags } from '@oclif/core'
 import type { Action } from '../../core/action.js'
 import type { Schema } from '../../model/schema.js'
 import { camel, coerce, commandId, flagField, kebab, parseForm, properties, stdinField, type Form } from './form.js'
-import { COMMAND_IDS, COMMAND_INDEX, COMMAND_MODULES } from './command-index.js'
+import { COMMAND_INDEX, COMMAND_MODULES } from './command-index.js'
 import { runAction } from './run.js'
 
 /** Flags every command takes. */
@@ -185,11 +185,11 @@ export function commandTable(extra: Record<string, () => Promise<typeof Command>
     return cls
   }
   const register = (action: Action) => actions.set(commandId(parseForm(action.cli!)), action)
-  const ids = [...COMMAND_IDS, ...handWritten.keys()]
   const commands = new Proxy({} as Record<string, typeof Command>, {
     get: (_, id) => (typeof id === 'string' ? get(id) : undefined),
     has: (_, id) => typeof id === 'string' && known(id),
-    ownKeys: () => ids,
+    // Every command once `prepare('all')` ran (the build writes oclif.manifest.json from them).
+    ownKeys: () => [...actions.keys(), ...handWritten.keys()],
     getOwnPropertyDescriptor: (_, id) => (typeof id === 'string' && known(id) ? { enumerable: true, configurable: true, value: get(id) } : undefined),
   })
   async function prepare(argv: readonly string[] | 'all'): Promise<void> {
