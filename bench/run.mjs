@@ -25,21 +25,40 @@ writeFileSync(join(gitDir, 'f.txt'), '0\n')
 execFileSync('git', ['-C', gitDir, 'add', 'f.txt'])
 const gitEnv = { ...process.env, GIT_AUTHOR_NAME: 'b', GIT_AUTHOR_EMAIL: 'b@b', GIT_COMMITTER_NAME: 'b', GIT_COMMITTER_EMAIL: 'b@b' }
 
-const samples = { node: [], info: [], write: [], commit: [] }
+// The cold ratios this build holds, recorded on a quiet machine with the method of docs/performance.md
+// (issue 22): a run above them by more than the noise margin says REGRESSION beside its figure.
+const RECORDED = { info: 2.0, write: 2.6 }
+const MARGIN = 1.15
+// BENCH_BASELINE_BUILD=<a checkout with its own build, e.g. the previous release>: its bin/studio.js
+// runs in the same rounds, interleaved, on the same deck, and its ratios print beside these.
+const OTHER = process.env.BENCH_BASELINE_BUILD ? join(process.env.BENCH_BASELINE_BUILD, 'bin', 'studio.js') : null
+
+const samples = { node: [], info: [], write: [], commit: [], otherInfo: [], otherWrite: [] }
 for (let i = 0; i < ROUNDS; i++) {
   samples.node.push(time(node, ['-e', '0']))
   samples.info.push(time(node, [BIN, 'info', '--json'], { cwd: ws }))
+  if (OTHER) samples.otherInfo.push(time(node, [OTHER, 'info', '--json'], { cwd: ws }))
   samples.write.push(time(node, [BIN, 'deck', 'rename', `Bench ${i}`, '--json'], { cwd: ws }))
+  if (OTHER) samples.otherWrite.push(time(node, [OTHER, 'deck', 'rename', `Other ${i}`, '--json'], { cwd: ws }))
   writeFileSync(join(gitDir, 'f.txt'), `${i}\n`)
   samples.commit.push(time('git', ['-C', gitDir, 'commit', '-q', '-m', `c${i}`, '--', 'f.txt'], { env: gitEnv }))
 }
 const base = median(samples.node)
+const against = (ratio, recorded) => `recorded ${recorded.toFixed(2)}x${ratio > recorded * MARGIN ? ' REGRESSION' : ''}`
 const rows = [
   ['node -e 0 (baseline)', median(samples.node), 1, ''],
   ['git commit of one file', median(samples.commit), median(samples.commit) / base, ''],
-  ['studio info --json (cold read)', median(samples.info), median(samples.info) / base, 'target <= 2.5x'],
-  ['studio deck rename (cold write + commit)', median(samples.write), median(samples.write) / base, 'target <= 3.5x'],
+  ['studio info --json (cold read)', median(samples.info), median(samples.info) / base, `target <= 2.5x; ${against(median(samples.info) / base, RECORDED.info)}`],
+  ['studio deck rename (cold write + commit)', median(samples.write), median(samples.write) / base, `target <= 3.3x; ${against(median(samples.write) / base, RECORDED.write)}`],
 ]
+if (OTHER) {
+  // Paired: each round's this-build time over the other build's, the median of those.
+  const paired = (xs, ys) => median(xs.map((x, i) => x / ys[i])).toFixed(2)
+  rows.push(
+    [`  cold read, ${process.env.BENCH_BASELINE_BUILD}`, median(samples.otherInfo), median(samples.otherInfo) / base, `this build / that one, paired: ${paired(samples.info, samples.otherInfo)}`],
+    [`  cold write, ${process.env.BENCH_BASELINE_BUILD}`, median(samples.otherWrite), median(samples.otherWrite) / base, `this build / that one, paired: ${paired(samples.write, samples.otherWrite)}`],
+  )
+}
 console.log(`rounds: ${ROUNDS}, commands registered: ${JSON.parse(execFileSync(node, [BIN, 'actions', '--json'], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 })).length}`)
 console.log('case'.padEnd(44), 'median ms'.padStart(10), 'ratio'.padStart(8))
 for (const [name, ms, ratio, note] of rows) console.log(name.padEnd(44), ms.toFixed(1).padStart(10), `${ratio.toFixed(2)}x`.padStart(8), note)
