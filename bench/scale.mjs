@@ -10,7 +10,7 @@ import { join } from 'node:path'
 const ROOT = new URL('..', import.meta.url).pathname
 const BIN = join(ROOT, 'bin', 'studio.js')
 const node = process.execPath
-import { interleaved, median, rounds, SMOKE, SMOKE_SLIDES, startServe, time } from './lib.mjs'
+import { createSample, interleaved, median, rounds, SMOKE, SMOKE_SLIDES, startServe, time } from './lib.mjs'
 const studio = (cwd, args) => JSON.parse(execFileSync(node, [BIN, ...args, '--json'], { cwd, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 }))
 
 
@@ -19,7 +19,7 @@ const studio = (cwd, args) => JSON.parse(execFileSync(node, [BIN, ...args, '--js
 function buildDeck(slides) {
   const dir = mkdtempSync(join(tmpdir(), `studio-bench-scale-${slides}-`))
   execFileSync(node, [BIN, 'init', dir, '--json'])
-  studio(dir, ['deck', 'create', 'Scale', '--id', 'scale', '--from', 'brand-sample'])
+  createSample(dir, 'Scale', ['--id', 'scale'])
   for (;;) {
     const ids = studio(dir, ['slides']).slides.map((s) => s.id)
     if (ids.length >= slides) break
