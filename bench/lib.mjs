@@ -1,5 +1,6 @@
 // What every bench block shares: the median, interleaved rounds, and a `studio serve` on loopback.
 import { spawn, spawnSync } from 'node:child_process'
+import { readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 
 export const BIN = join(new URL('..', import.meta.url).pathname, 'bin', 'studio.js')
@@ -43,4 +44,41 @@ export function startServe(cwd, ttl = 600) {
     })
     child.on('exit', reject)
   })
+}
+
+/**
+ * BENCH_SMOKE=1: every block once, on small decks, so the suite can check that the whole bench runs
+ * to its end and prints its rows (test/unit/bench.unit.test.ts). The times of such a run mean nothing.
+ */
+export const SMOKE = process.env.BENCH_SMOKE === '1'
+
+/** A block's round count: `n`, or 1 in a smoke run. */
+export const rounds = (n) => (SMOKE ? 1 : n)
+
+/** How many slides of the brand sample a smoke run keeps. */
+export const SMOKE_SLIDES = 5
+
+/**
+ * `studio deck create <name> --from brand-sample` in `cwd` (95 slides), returning the deck's id; a
+ * smoke run then keeps only the first SMOKE_SLIDES slides, in one commit made with git.
+ */
+export function createSample(cwd, name, args = []) {
+  const r = spawnSync(process.execPath, [BIN, 'deck', 'create', name, '--from', 'brand-sample', ...args, '--json'], { cwd, encoding: 'utf8' })
+  if (r.status !== 0) throw new Error(`deck create: ${r.stdout}${r.stderr}`)
+  const { id } = JSON.parse(r.stdout)
+  if (SMOKE) {
+    const dir = join(cwd, 'decks', id)
+    const manifest = JSON.parse(readFileSync(join(dir, 'deck.json'), 'utf8'))
+    const kept = manifest.sections[0].slides.slice(0, SMOKE_SLIDES)
+    for (const section of manifest.sections) for (const slide of section.slides) if (!kept.includes(slide)) rmSync(join(dir, 'slides', `${slide}.json`))
+    manifest.sections = [{ ...manifest.sections[0], slides: kept }]
+    writeFileSync(join(dir, 'deck.json'), JSON.stringify(manifest, null, 2) + '\n')
+    const git = (...a) => {
+      const g = spawnSync('git', a, { cwd, encoding: 'utf8', env: { ...process.env, GIT_AUTHOR_NAME: 'b', GIT_AUTHOR_EMAIL: 'b@b', GIT_COMMITTER_NAME: 'b', GIT_COMMITTER_EMAIL: 'b@b' } })
+      if (g.status !== 0) throw new Error(`git ${a.join(' ')}: ${g.stderr}`)
+    }
+    git('add', '-A', '--', join('decks', id))
+    git('commit', '-q', '--no-verify', '-m', `bench: keep ${kept.length} slides`)
+  }
+  return id
 }

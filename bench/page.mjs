@@ -21,15 +21,15 @@ const BIN = join(ROOT, 'bin', 'studio.js')
 const node = process.execPath
 const require = createRequire(join(ROOT, 'package.json'))
 const { chromium } = require('playwright-core')
-import { median, startServe } from './lib.mjs'
-const R = Number(process.env.BENCH_PAGE_ROUNDS ?? 9)
+import { createSample, median, rounds, startServe } from './lib.mjs'
+const R = rounds(Number(process.env.BENCH_PAGE_ROUNDS ?? 9))
 
 export async function benchPage() {
   const chromiumPath = process.env.STUDIO_CHROMIUM || ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome'].find((p) => require('node:fs').existsSync(p))
   if (!chromiumPath) return console.log('\npage: no Chromium, skipped')
   const ws = mkdtempSync(join(tmpdir(), 'studio-bench-page-'))
   execFileSync(node, [BIN, 'init', ws, '--json'])
-  execFileSync(node, [BIN, 'deck', 'create', 'Page', '--from', 'brand-sample', '--json'], { cwd: ws })
+  createSample(ws, 'Page')
   const { child, url } = await startServe(ws, 600)
   const bare = createServer((req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>bare</title><p>bare page</p>'))
   await new Promise((r) => bare.listen(0, '127.0.0.1', r))
@@ -42,6 +42,7 @@ export async function benchPage() {
     return json
   }
   const revision = async () => (await post('deck.info', {})).revision
+  const slides = (await post('deck.info', {})).counts.slides
   const first = []
   const all = []
   const bareLoad = []
@@ -62,7 +63,7 @@ export async function benchPage() {
         await page.goto(`${url}/d/page`, { waitUntil: 'commit' })
         await page.locator('.canvas .frame').first().waitFor()
         first.push(performance.now() - t0)
-        await page.locator('.thumb .sheet-host').nth(94).waitFor({ state: 'attached' })
+        await page.locator('.thumb .sheet-host').nth(slides - 1).waitFor({ state: 'attached' })
         all.push(performance.now() - t0)
         await ctx.close()
       }
@@ -119,12 +120,12 @@ export async function benchPage() {
     }
     await ctx.close()
     console.log('')
-    console.log(`page: the 95-slide brand sample in Chromium (${chromiumPath}), ${R} interleaved rounds`)
+    console.log(`page: the ${slides}-slide brand sample in Chromium (${chromiumPath}), ${R} interleaved rounds`)
     console.log('case'.padEnd(52), 'median ms'.padStart(10), 'ratio'.padStart(8))
     const row = (name, xs, base, note = '') => console.log(name.padEnd(52), median(xs).toFixed(0).padStart(10), (base ? `${(median(xs) / median(base)).toFixed(2)}x` : '').padStart(8), note)
     row('bare page load in a fresh context (baseline)', bareLoad)
     row('first slide shown after opening /d/<deck>', first, bareLoad, 'x bare page')
-    row('all 95 thumbnails drawn', all, bareLoad, 'x bare page')
+    row(`all ${slides} thumbnails drawn`, all, bareLoad, 'x bare page')
     row('HTTP slide.update, notes (baseline)', http)
     row('keystroke to commit (type, Escape, page shows it)', key, http, 'x HTTP write')
     if (live) {

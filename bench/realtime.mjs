@@ -12,8 +12,8 @@ import { join } from 'node:path'
 const ROOT = new URL('..', import.meta.url).pathname
 const BIN = join(ROOT, 'bin', 'studio.js')
 const node = process.execPath
-const N = Number(process.env.BENCH_REALTIME ?? 31)
-import { median, startServe } from './lib.mjs'
+const N = rounds(Number(process.env.BENCH_REALTIME ?? 31))
+import { median, rounds, startServe } from './lib.mjs'
 const pct = (xs, p) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))]
 
 const { default: WebSocket } = await import('ws')

@@ -10,7 +10,7 @@ import { join } from 'node:path'
 const ROOT = new URL('..', import.meta.url).pathname
 const BIN = join(ROOT, 'bin', 'studio.js')
 const node = process.execPath
-import { interleaved, median, startServe, time } from './lib.mjs'
+import { createSample, interleaved, median, rounds, SMOKE, SMOKE_SLIDES, startServe, time } from './lib.mjs'
 const studio = (cwd, args) => JSON.parse(execFileSync(node, [BIN, ...args, '--json'], { cwd, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 }))
 
 
@@ -19,7 +19,7 @@ const studio = (cwd, args) => JSON.parse(execFileSync(node, [BIN, ...args, '--js
 function buildDeck(slides) {
   const dir = mkdtempSync(join(tmpdir(), `studio-bench-scale-${slides}-`))
   execFileSync(node, [BIN, 'init', dir, '--json'])
-  studio(dir, ['deck', 'create', 'Scale', '--id', 'scale', '--from', 'brand-sample'])
+  createSample(dir, 'Scale', ['--id', 'scale'])
   for (;;) {
     const ids = studio(dir, ['slides']).slides.map((s) => s.id)
     if (ids.length >= slides) break
@@ -32,8 +32,8 @@ function buildDeck(slides) {
 export async function scaleBench() {
   const { Pool } = await import('undici')
   const t0 = performance.now()
-  const small = buildDeck(95)
-  const large = buildDeck(1415)
+  const small = buildDeck(SMOKE ? SMOKE_SLIDES : 95)
+  const large = buildDeck(SMOKE ? SMOKE_SLIDES * 2 : 1415)
   const built = performance.now() - t0
   const count = (dir) => studio(dir, ['info']).counts.slides
   console.log(`\nscale: the brand sample (${count(small)} slides) and duplicated (${count(large)} slides), built in ${(built / 1000).toFixed(1)} s`)
@@ -42,10 +42,10 @@ export async function scaleBench() {
   await new Promise((resolve) => setTimeout(resolve, 3500))
   for (const dir of [small, large]) studio(dir, ['slides'])
 
-  const rounds = Number(process.env.BENCH_SCALE_ROUNDS ?? 15)
+  const cliRounds = rounds(Number(process.env.BENCH_SCALE_ROUNDS ?? 15))
   const slide = 'title-body-1'
   let word = 0
-  const cli = await interleaved(rounds, {
+  const cli = await interleaved(cliRounds, {
     node: () => time(node, ['-e', '0']),
     info95: () => time(node, [BIN, 'info', '--json'], { cwd: small }),
     info1415: () => time(node, [BIN, 'info', '--json'], { cwd: large }),
@@ -101,7 +101,7 @@ export async function scaleBench() {
     const r = await barePool.request({ path, method: 'POST', body: '{}' })
     await r.body.arrayBuffer()
   }
-  const WRITES = Number(process.env.BENCH_SCALE_WRITES ?? 60)
+  const WRITES = rounds(Number(process.env.BENCH_SCALE_WRITES ?? 60))
   const http = await interleaved(WRITES, {
     info95: () => fetchInfo(pools[0], 0),
     info1415: () => fetchInfo(pools[1], 1),
@@ -133,7 +133,7 @@ export async function scaleBench() {
     ['CLI block set on one slide, cold (ms)', median(cli.set95), median(cli.set1415), ''],
     ['CLI studio info, cold (x node -e 0)', median(cli.info95) / base, median(cli.info1415) / base, ''],
   ]
-  console.log(`rounds: CLI ${rounds}, HTTP ${WRITES}; node -e 0 median ${base.toFixed(1)} ms; serve RSS after: ${rss.map((r) => `${r.toFixed(0)} MB`).join(' / ')}`)
+  console.log(`rounds: CLI ${cliRounds}, HTTP ${WRITES}; node -e 0 median ${base.toFixed(1)} ms; serve RSS after: ${rss.map((r) => `${r.toFixed(0)} MB`).join(' / ')}`)
   console.log('call'.padEnd(44), '95 slides'.padStart(10), '1,415'.padStart(10), '1,415/95'.padStart(9), '  target')
   for (const [name, a, b, target] of rows) {
     const goal = name.startsWith('  ') ? target : `<= 1.2x${target ? `; ${target}` : ''}`

@@ -1,23 +1,21 @@
-/** The oclif target (explicit strategy): commands generated from the table plus the hand-written ones. */
-import type { Command } from '@oclif/core'
-import { generatedCommands } from '../src/transports/cli/commands.js'
-import { ActionsList, ActionsShow } from './actions.js'
-import GitSetup from './git.js'
-import Init from './init.js'
-import Mcp from './mcp.js'
-import { MergeDriver, MergeResolve, MergeStatus } from './merge.js'
-import Review from './review.js'
-import Serve from './serve.js'
+/**
+ * The oclif target (explicit strategy): commands generated from the table plus the hand-written ones,
+ * each loaded only when its command line runs (src/transports/cli/commands.ts).
+ */
+import { commandTable } from '../src/transports/cli/commands.js'
 
-export const COMMANDS: Record<string, typeof Command> = generatedCommands({
-  init: Init,
-  mcp: Mcp,
-  review: Review,
-  serve: Serve,
-  actions: ActionsList,
-  'actions:show': ActionsShow,
-  'git:setup': GitSetup,
-  'merge:driver': MergeDriver,
-  'merge:status': MergeStatus,
-  'merge:resolve': MergeResolve,
+const table = commandTable({
+  init: async () => (await import('./init.js')).default,
+  mcp: async () => (await import('./mcp.js')).default,
+  review: async () => (await import('./review.js')).default,
+  serve: async () => (await import('./serve.js')).default,
+  actions: async () => (await import('./actions.js')).ActionsList,
+  'actions:show': async () => (await import('./actions.js')).ActionsShow,
+  'git:setup': async () => (await import('./git.js')).default,
+  'merge:driver': async () => (await import('./merge.js')).MergeDriver,
+  'merge:status': async () => (await import('./merge.js')).MergeStatus,
+  'merge:resolve': async () => (await import('./merge.js')).MergeResolve,
 })
+
+export const COMMANDS = table.commands
+export const prepareCommands = table.prepare

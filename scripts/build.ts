@@ -4,9 +4,10 @@
  * Runs on `npm install` (prepare) and before the tests.
  */
 import { build } from 'esbuild'
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { pathToFileURL } from 'node:url'
 import Ajv from 'ajv'
 import addFormats from 'ajv-formats'
 import standaloneCode from 'ajv/dist/standalone/index.js'
@@ -14,6 +15,9 @@ import { ACTIONS } from '../src/actions/index.js'
 import { AJV_OPTIONS, validatorFile } from '../src/core/validate.js'
 import { MODEL_SCHEMAS, validationSchema } from '../src/model/check.js'
 import { PAGE_ACTIONS } from '../src/transports/http/page.js'
+import { COMMAND_INDEX_FILE, commandIndexSource } from './command-index.js'
+
+type ManifestCommand = { summary?: string; description?: string; examples?: unknown; flags?: Record<string, { description?: string }>; args?: Record<string, { description?: string }> }
 
 const root = new URL('..', import.meta.url).pathname
 const dist = join(root, 'dist')
@@ -36,10 +40,14 @@ const banner = [
 /**
  * oclif requires a few libraries at the top of its modules that a run of one command rarely uses
  * (ejs renders help, tinyglobby and minimatch find plugins, lilconfig reads rc files, semver checks
- * versions). Each becomes a proxy that requires the real package from node_modules on first use, so a
- * start compiles none of them unless it needs them.
+ * versions; cli-spinners and ansi-escapes draw its spinner; wrap-ansi, string-width, widest-line,
+ * indent-string and clean-stack lay out help and error text). Each becomes a proxy that requires the
+ * real package from node_modules on first use, so a start compiles none of them unless it needs them.
  */
-const LAZY_FOR_OCLIF = ['ejs', 'tinyglobby', 'minimatch', 'lilconfig', 'semver']
+const LAZY_FOR_OCLIF = [
+  'ejs', 'tinyglobby', 'minimatch', 'lilconfig', 'semver', 'cli-spinners', 'ansi-escapes', 'wrap-ansi', 'string-width', 'widest-line',
+  'indent-string', 'clean-stack',
+]
 const lazyOclifDeps = {
   name: 'lazy-oclif-deps',
   setup(b: import('esbuild').PluginBuild) {
@@ -59,7 +67,13 @@ module.exports = new Proxy(function () {}, {
   },
 }
 
-await build({
+// The CLI's command index (which module declares each command's action), written before the bundle
+// that imports it; rewritten only when the table changed.
+const indexSource = await commandIndexSource(root)
+const indexFile = join(root, COMMAND_INDEX_FILE)
+if (!existsSync(indexFile) || readFileSync(indexFile, 'utf8') !== indexSource) writeFileSync(indexFile, indexSource)
+
+const cliBuild = await build({
   // merge-driver: `studio merge driver` without oclif (git starts it once per file it merges).
   entryPoints: { cli: join(root, 'src/cli.ts'), 'merge-driver': join(root, 'src/merge-driver-entry.ts') },
   plugins: [lazyOclifDeps],
@@ -86,7 +100,10 @@ await build({
   sourcemap: 'linked',
   logLevel: 'warning',
   legalComments: 'none',
+  metafile: true,
 })
+// What each chunk holds (source module → bytes): the start-up guard (test/e2e/startup) names the modules a read evaluates from it.
+writeFileSync(join(dist, 'meta.json'), JSON.stringify(cliBuild.metafile))
 
 // The page (src/page): Preact components bundled for the browser into dist/page/app.js and app.css,
 // served by `studio serve` from the package (never a CDN).
@@ -145,8 +162,17 @@ writeFileSync(join(dist, 'logos', 'index.json'), JSON.stringify(logos))
 
 // oclif.manifest.json: every command's flags and help, so a run loads only the command it runs.
 rmSync(join(root, 'oclif.manifest.json'), { force: true })
+// Every command class, for oclif to describe (a run of the CLI loads only its own).
+await ((await import(pathToFileURL(join(dist, 'cli.js')).href)) as { prepareCommands(argv: 'all'): Promise<void> }).prepareCommands('all')
 const { Config } = await import('@oclif/core')
 const config = await Config.load(root)
-const plugin = config.getPluginsList().find((p) => p.root === config.root) as unknown as { manifest: unknown }
+const plugin = config.getPluginsList().find((p) => p.root === config.root) as unknown as { manifest: { commands: Record<string, ManifestCommand> } }
+// Without the help text, which help takes from the command's class (src/cli-help.ts): every start
+// parses this file, and the text was more than half of it.
+for (const command of Object.values(plugin.manifest.commands)) {
+  if (command.summary) delete command.description
+  delete command.examples
+  for (const part of [...Object.values(command.flags ?? {}), ...Object.values(command.args ?? {})]) delete part.description
+}
 writeFileSync(join(root, 'oclif.manifest.json'), JSON.stringify(plugin.manifest))
 console.log(`built dist/cli.js, ${entries.length} validators and ${logos.marks.length} logos in ${Date.now() - started} ms`)

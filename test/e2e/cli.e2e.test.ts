@@ -1,12 +1,67 @@
 import assert from 'node:assert/strict'
 import { execFileSync } from 'node:child_process'
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir, userInfo } from 'node:os'
-import { join } from 'node:path'
+import { join, relative } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import { describe, it } from 'node:test'
 import { ACTIONS } from '../../src/actions/index.js'
 import { parseForm } from '../../src/transports/cli/form.js'
 import { BIN, ROOT, studio, workspaceWithDeck } from '../helpers/studio.js'
+
+/**
+ * What a cold read may evaluate: a budget of bytes of JavaScript (oclif's core is most of it), and the
+ * modules it evaluates today (sources by file, packages by name, from dist/meta.json), which a failure
+ * uses to name what was added. Measured at 321 KB when this was recorded (824 KB before the action
+ * table and the help text left the start-up path, issue 22).
+ */
+const READ_BUDGET = 340_000
+const READ_MODULES = new Set([
+  '@oclif/core', 'ansis', 'bin/studio.js', 'commands/index.ts', 'debug', 'dist/validators', 'get-package-type',
+  'has-flag', 'is-docker', 'is-inside-container', 'is-wsl', 'lazy-oclif-dep:ansi-escapes',
+  'lazy-oclif-dep:clean-stack', 'lazy-oclif-dep:cli-spinners', 'lazy-oclif-dep:ejs',
+  'lazy-oclif-dep:indent-string', 'lazy-oclif-dep:lilconfig', 'lazy-oclif-dep:minimatch',
+  'lazy-oclif-dep:semver', 'lazy-oclif-dep:string-width', 'lazy-oclif-dep:tinyglobby',
+  'lazy-oclif-dep:widest-line', 'lazy-oclif-dep:wrap-ansi', 'ms', 'powershell-utils', 'signal-exit',
+  'src/actions/deck/read.ts', 'src/cli-help.ts', 'src/cli.ts', 'src/core/action.ts', 'src/core/engine.ts',
+  'src/core/errors.ts', 'src/core/events.ts', 'src/core/principal.ts', 'src/core/validate.ts',
+  'src/layout/boxes.ts', 'src/model/assets.ts', 'src/model/blocks.ts', 'src/model/check.ts', 'src/model/deck.ts',
+  'src/model/dither.ts', 'src/model/fonts.ts', 'src/model/layouts.ts', 'src/model/normalize.ts',
+  'src/model/own.ts', 'src/model/results.ts', 'src/model/schema.ts', 'src/model/slide-map.ts',
+  'src/model/text.ts', 'src/model/themes.ts', 'src/store/canonical.ts', 'src/store/deck-cache.ts',
+  'src/store/deck-index.ts', 'src/store/deck-state.ts', 'src/store/decks.ts', 'src/store/fault.ts',
+  'src/store/git.ts', 'src/store/head.ts', 'src/store/holders.ts', 'src/store/leases.ts', 'src/store/lock.ts',
+  'src/store/transaction.ts', 'src/store/workspace.ts', 'src/transports/cli/command-index.ts',
+  'src/transports/cli/commands.ts', 'src/transports/cli/form.ts', 'src/transports/cli/run.ts', 'supports-color',
+  'wordwrap', 'write-file-atomic', 'wsl-utils',
+])
+
+/** The JavaScript files a cold `studio info --json` resolves (traced), their bytes, and the bytes by module. */
+function coldRead(): { bytes: number; modules: Map<string, number> } {
+  const trace = join(mkdtempSync(join(tmpdir(), 'studio-trace-')), 'modules.txt')
+  execFileSync(process.execPath, ['--import', join(ROOT, 'test/helpers/trace-imports.mjs'), BIN, 'info', '--json'], {
+    cwd: ROOT,
+    env: { ...process.env, STUDIO_TRACE_FILE: trace },
+  })
+  const meta = JSON.parse(readFileSync(join(ROOT, 'dist', 'meta.json'), 'utf8')) as { outputs: Record<string, { bytes: number; inputs: Record<string, { bytesInOutput: number }> }> }
+  const modules = new Map<string, number>()
+  const add = (name: string, n: number) => modules.set(name, (modules.get(name) ?? 0) + n)
+  let bytes = 0
+  for (const url of new Set(readFileSync(trace, 'utf8').split('\n'))) {
+    if (!url.startsWith('file:') || !/\.[cm]?js$/.test(url)) continue
+    const file = fileURLToPath(url)
+    const size = statSync(file).size
+    bytes += size
+    const out = meta.outputs[relative(ROOT, file)]
+    if (!out) {
+      // Outside the bundle: bin/studio.js, a precompiled validator, a package required on first use.
+      add(relative(ROOT, file).replace(/.*node_modules\/((@[^/]+\/)?[^/]+)\/.*/, '$1').replace(/^dist\/validators\/.*/, 'dist/validators'), size)
+      continue
+    }
+    for (const [input, { bytesInOutput }] of Object.entries(out.inputs)) add(input.replace(/.*node_modules\/((@[^/]+\/)?[^/]+)\/.*/, '$1'), bytesInOutput)
+  }
+  return { bytes, modules }
+}
 
 describe('the generated command line', () => {
   it('lists the table with studio actions --json, as GET /api/actions/{id} will describe each', async () => {
@@ -130,6 +185,18 @@ describe('the generated command line', () => {
     const loaded = readFileSync(trace, 'utf8')
     assert.match(loaded, /dist\/cli\.js/)
     for (const heavy of ['sharp', 'playwright', 'pptxgenjs', 'archiver', 'yauzl', '/ajv/', '@modelcontextprotocol', 'undici']) assert.ok(!loaded.includes(heavy), `${heavy} was loaded`)
+  })
+
+  it(`keeps a cold read's start-up path small: studio info --json evaluates at most ${READ_BUDGET / 1000} KB of JavaScript`, () => {
+    const { bytes, modules } = coldRead()
+    const added = [...modules].filter(([name]) => !READ_MODULES.has(name)).sort((a, b) => b[1] - a[1])
+    assert.ok(
+      bytes <= READ_BUDGET,
+      `a cold studio info --json evaluates ${bytes} bytes of JavaScript, over its budget of ${READ_BUDGET}; beyond the recorded start-up modules it loads:\n` +
+        (added.length ? added.slice(0, 25).map(([name, n]) => `  ${name} (${n} bytes)`).join('\n') : '  nothing new: the recorded ones grew') +
+        (added.length > 25 ? `\n  and ${added.length - 25} more (${added.slice(25).reduce((sum, [, n]) => sum + n, 0)} bytes)` : '') +
+        '\nLoad them where they are used (a dynamic import), or raise the budget and the list in test/e2e/cli.e2e.test.ts with the reason.',
+    )
   })
 
   it('sees the modules a command does load (the tracer works): deck pack loads archiver', () => {

@@ -4,9 +4,9 @@
  */
 import { Args, Command, Flags } from '@oclif/core'
 import type { Action } from '../../core/action.js'
-import { ACTIONS } from '../../actions/index.js'
 import type { Schema } from '../../model/schema.js'
 import { camel, coerce, commandId, flagField, kebab, parseForm, properties, stdinField, type Form } from './form.js'
+import { COMMAND_INDEX, COMMAND_MODULES } from './command-index.js'
 import { runAction } from './run.js'
 
 /** Flags every command takes. */
@@ -154,27 +154,67 @@ export function commandFor(action: Action): typeof Command {
   return GeneratedCommand
 }
 
+/** The oclif target and what fills it before oclif starts. */
+export interface CommandTable {
+  /** Command id → class (the explicit strategy's record), for the commands `prepare` loaded. */
+  commands: Record<string, typeof Command>
+  /**
+   * Loads what a command line runs: the one module declaring its action (COMMAND_INDEX), or its
+   * hand-written command; the whole table for anything else (help, a topic, an unknown id), which
+   * oclif then lists from oclif.manifest.json. 'all' loads everything (the build writes the manifest).
+   */
+  prepare(argv: readonly string[] | 'all'): Promise<void>
+}
+
 /**
- * id → command class for every action with a CLI form, built on first access: a run builds only the
- * class of the command it runs (oclif finds the rest in oclif.manifest.json, written at build).
+ * The commands of the action table plus the hand-written ones (`extra`, each loaded on demand). A
+ * read imports only its own action's module: the rest of the table (its output schemas, help
+ * text, other actions' code) is never evaluated.
  */
-export function generatedCommands(extra: Record<string, typeof Command> = {}): Record<string, typeof Command> {
+export function commandTable(extra: Record<string, () => Promise<typeof Command>>): CommandTable {
+  const handWritten = new Map(Object.entries(extra))
   const actions = new Map<string, Action>()
-  for (const action of ACTIONS) if (action.cli) actions.set(commandId(parseForm(action.cli)), action)
-  const built = new Map<string, typeof Command>(Object.entries(extra))
+  const built = new Map<string, typeof Command>()
+  const known = (id: string) => handWritten.has(id) || COMMAND_INDEX.has(id)
   const get = (id: string) => {
     let cls = built.get(id)
-    if (!cls && actions.has(id)) built.set(id, (cls = commandFor(actions.get(id)!)))
+    if (cls) return cls
+    const action = actions.get(id)
+    if (action) built.set(id, (cls = commandFor(action)))
+    else if (known(id)) throw new Error(`studio: command ${id} was not loaded before oclif asked for it (src/transports/cli/commands.ts prepare)`)
     return cls
   }
-  const ids = [...actions.keys(), ...Object.keys(extra)]
-  return new Proxy({} as Record<string, typeof Command>, {
+  const register = (action: Action) => actions.set(commandId(parseForm(action.cli!)), action)
+  const commands = new Proxy({} as Record<string, typeof Command>, {
     get: (_, id) => (typeof id === 'string' ? get(id) : undefined),
-    has: (_, id) => typeof id === 'string' && (actions.has(id) || id in extra),
-    ownKeys: () => ids,
-    getOwnPropertyDescriptor: (_, id) =>
-      typeof id === 'string' && (actions.has(id) || id in extra) ? { enumerable: true, configurable: true, value: get(id) } : undefined,
+    has: (_, id) => typeof id === 'string' && known(id),
+    // Every command once `prepare('all')` ran (the build writes oclif.manifest.json from them).
+    ownKeys: () => [...actions.keys(), ...handWritten.keys()],
+    getOwnPropertyDescriptor: (_, id) => (typeof id === 'string' && known(id) ? { enumerable: true, configurable: true, value: get(id) } : undefined),
   })
+  async function prepare(argv: readonly string[] | 'all'): Promise<void> {
+    if (argv !== 'all' && !argv.includes('--help')) {
+      const words: string[] = []
+      for (const arg of argv) {
+        if (arg.startsWith('-')) break
+        words.push(arg)
+      }
+      // The longest run of leading words that names a command, as oclif reads `slide insert ...`.
+      for (let n = words.length; n > 0; n--) {
+        const id = words.slice(0, n).join(':')
+        const load = handWritten.get(id)
+        if (load) return void built.set(id, await load())
+        const at = COMMAND_INDEX.get(id)
+        if (at) return void register((await COMMAND_MODULES[at[0]]())[at[1]] as Action)
+      }
+    }
+    const [{ ACTIONS }] = await Promise.all([
+      import('../../actions/index.js'),
+      ...[...handWritten].map(async ([id, load]) => built.set(id, await load())),
+    ])
+    for (const action of ACTIONS) if (action.cli) register(action)
+  }
+  return { commands, prepare }
 }
 
 /** The generic field-for-field input of a parsed command line. */
