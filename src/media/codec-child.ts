@@ -3,6 +3,7 @@
  * answers with the result or the error shape, and exits. Nothing here touches the workspace: bytes in,
  * bytes out.
  */
+import { getPriority, setPriority } from 'node:os'
 import { StudioError } from '../core/errors.js'
 import type { IngestedImage, StoredFormat } from './images.js'
 import type { PlateName, ToneMetrics, Treatment } from './variants.js'
@@ -50,6 +51,13 @@ function answer(message: unknown): void {
 }
 
 if (process.send) {
+  // Below the parent's priority: on a busy machine the server answering its callers comes first (the
+  // threads sharp starts later inherit it).
+  try {
+    setPriority(Math.min(19, getPriority() + 10))
+  } catch {
+    // Not permitted here: run at the parent's priority.
+  }
   process.once('message', async ({ job, payload }: { job: keyof CodecJobs; payload: never }) => {
     try {
       const run = Object.hasOwn(JOBS, job) ? JOBS[job] : undefined

@@ -7,8 +7,8 @@
  * Each job has budgets, and going over one is a 4xx that names it, with nothing written:
  * - time: `CODEC_TIME_MS` (20 s; `STUDIO_CODEC_TIME_MS` changes it), then the process is killed
  *   (422 `unprocessable`);
- * - memory: the process's JavaScript heap is capped at `CODEC_HEAP_MB` (413 `payload_too_large`
- *   when it runs out); native decoders are held by the input caps each codec checks before decoding
+ * - memory: the process's JavaScript heap is capped at `CODEC_HEAP_MB` (512 MB; `STUDIO_CODEC_HEAP_MB`
+ *   changes it), 413 `payload_too_large` when it runs out; native decoders are held by the input caps each codec checks before decoding
  *   (pixel count and sides in src/media/images.ts, element, filter and `<use>` counts in
  *   src/media/svg.ts).
  *
@@ -27,10 +27,13 @@ import type { CodecJobs } from './codec-child.js'
 export const CODEC_TIME_MS = 60_000
 export const CODEC_HEAP_MB = 512
 
-/** The time budget: `STUDIO_CODEC_TIME_MS` when set to a positive number, else `CODEC_TIME_MS`. */
-export function codecTimeMs(): number {
-  const set = Number(process.env.STUDIO_CODEC_TIME_MS)
-  return Number.isFinite(set) && set > 0 ? set : CODEC_TIME_MS
+/** The budgets: `STUDIO_CODEC_TIME_MS` and `STUDIO_CODEC_HEAP_MB` when set to a positive number, else the defaults. */
+export function codecBudgets(): { timeMs: number; heapMb: number } {
+  const set = (name: string, fallback: number) => {
+    const value = Number(process.env[name])
+    return Number.isFinite(value) && value > 0 ? value : fallback
+  }
+  return { timeMs: set('STUDIO_CODEC_TIME_MS', CODEC_TIME_MS), heapMb: Math.round(set('STUDIO_CODEC_HEAP_MB', CODEC_HEAP_MB)) }
 }
 
 /** The child's entry beside this module: the source (.ts under tsx) or the bundle's dist/codec-child.js. */
@@ -51,9 +54,9 @@ type Answer<J extends Job> = Awaited<ReturnType<CodecJobs[J]>>
  */
 export function runCodec<J extends Job>(job: J, payload: Payload<J>, options: { pointer?: string } = {}): Promise<Answer<J>> {
   const pointer = options.pointer ?? '/file'
-  const timeMs = codecTimeMs()
+  const { timeMs, heapMb } = codecBudgets()
   // The parent's loaders (tsx under the tests) come along; its own heap flags and test-runner flags do not.
-  const execArgv = [...process.execArgv.filter((arg) => !/^--(max-old-space-size|test|inspect|watch)/.test(arg)), `--max-old-space-size=${CODEC_HEAP_MB}`]
+  const execArgv = [...process.execArgv.filter((arg) => !/^--(max-old-space-size|test|inspect|watch)/.test(arg)), `--max-old-space-size=${heapMb}`]
   return new Promise<Answer<J>>((resolve, reject) => {
     const child = fork(childEntry(), [], { execArgv, serialization: 'advanced', stdio: ['ignore', 'ignore', 'pipe', 'ipc'] })
     let stderr = ''
@@ -80,7 +83,7 @@ export function runCodec<J extends Job>(job: J, payload: Payload<J>, options: { 
     child.on('error', (error) => settle(() => reject(error)))
     child.on('exit', (code, signal) => {
       if (/heap out of memory|Reached heap limit/i.test(stderr)) {
-        settle(() => reject(new StudioError('payload_too_large', `Processing the file went over its memory budget of ${CODEC_HEAP_MB} MB; nothing was written. Send a smaller or simpler file.`, { pointer, details: { limit: 'memory', budgetMb: CODEC_HEAP_MB } })))
+        settle(() => reject(new StudioError('payload_too_large', `Processing the file went over its memory budget of ${heapMb} MB; nothing was written. Send a smaller or simpler file.`, { pointer, details: { limit: 'memory', budgetMb: heapMb } })))
       } else {
         settle(() => reject(new StudioError('unprocessable', `The file could not be processed: the codec stopped (${signal ?? `exit ${code}`}) before it answered; nothing was written.`, { pointer, details: { limit: 'codec' } })))
       }
