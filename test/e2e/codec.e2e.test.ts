@@ -122,6 +122,25 @@ describe('files handed in: codec refusals over HTTP', () => {
     assert.equal(added.status, 200, added.text)
     assert.equal(added.json.asset.format, 'svg')
   })
+
+  it("decodes before the deck's lock: a write to the deck lands while the upload is processed, and the upload is then stale", async () => {
+    const info = await call(server.url, ws.deckId, 'deck.info', {})
+    const commits = await commitCount(ws.git)
+    let uploaded = false
+    const upload = call(server.url, ws.deckId, 'asset.add', { file: 'inputs/big.svg', id: 'big-stale', role: 'picture', alt: 'Many small shapes', baseRevision: info.json.revision }).finally(() => (uploaded = true))
+    while (!codecRunning(ws.dir)) {
+      assert.equal(uploaded, false, 'the upload ended before its codec process was seen')
+      await new Promise((resolve) => setTimeout(resolve, 20))
+    }
+    const renamed = await call(server.url, ws.deckId, 'deck.rename', { name: 'Renamed meanwhile', baseRevision: info.json.revision })
+    assert.equal(renamed.status, 200, renamed.text)
+    assert.equal(uploaded, false, 'the rename waited for the upload')
+    const refused = await upload
+    assert.equal(refused.status, 409, refused.text)
+    assert.equal(refused.json.code, 'stale_revision')
+    assert.equal(await commitCount(ws.git), commits + 1)
+    assert.ok(!existsSync(join(ws.dir, 'decks', ws.deckId, 'assets', 'big-stale.svg')))
+  })
 })
 
 describe('files handed in: budgets', () => {
