@@ -5,7 +5,7 @@
  * lock's refresh wait for it.
  *
  * Each job has budgets, and going over one is a 4xx that names it, with nothing written:
- * - time: `CODEC_TIME_MS` (20 s; `STUDIO_CODEC_TIME_MS` changes it), then the process is killed
+ * - time: `CODEC_TIME_MS` (120 s: a 2 MiB SVG of small shapes took 40–58 s on a 2-core machine at load 16–18; `STUDIO_CODEC_TIME_MS` changes it), then the process is killed
  *   (422 `unprocessable`);
  * - memory: the process's JavaScript heap is capped at `CODEC_HEAP_MB` (512 MB; `STUDIO_CODEC_HEAP_MB`
  *   changes it), 413 `payload_too_large` when it runs out; native decoders are held by the input caps each codec checks before decoding
@@ -24,7 +24,7 @@ import { fileURLToPath } from 'node:url'
 import { StudioError, type ErrorBody, type ErrorCode } from '../core/errors.js'
 import type { CodecJobs } from './codec-child.js'
 
-export const CODEC_TIME_MS = 60_000
+export const CODEC_TIME_MS = 120_000
 export const CODEC_HEAP_MB = 512
 
 /** The budgets: `STUDIO_CODEC_TIME_MS` and `STUDIO_CODEC_HEAP_MB` when set to a positive number, else the defaults. */
