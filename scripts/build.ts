@@ -75,7 +75,8 @@ if (!existsSync(indexFile) || readFileSync(indexFile, 'utf8') !== indexSource) w
 
 const cliBuild = await build({
   // merge-driver: `studio merge driver` without oclif (git starts it once per file it merges).
-  entryPoints: { cli: join(root, 'src/cli.ts'), 'merge-driver': join(root, 'src/merge-driver-entry.ts') },
+  // codec-child: the codec process (src/media/codec.ts), started per job beside this folder.
+  entryPoints: { cli: join(root, 'src/cli.ts'), 'merge-driver': join(root, 'src/merge-driver-entry.ts'), 'codec-child': join(root, 'src/media/codec-child.ts') },
   plugins: [lazyOclifDeps],
   logOverride: { 'unsupported-require-call': 'silent' },
   outdir: dist,

@@ -19,7 +19,7 @@ export type DeckTarget =
   | { kind: 'field'; field: string } // an input field names the deck (deck.trash `id`)
   | { kind: 'none' } // no existing deck is guarded (deck.create, template.list)
 
-export interface ActionSpec<I = any, O = any> {
+export interface ActionSpec<I = any, O = any, P = any> {
   id: string
   label: string
   doc: string
@@ -66,10 +66,16 @@ export interface ActionSpec<I = any, O = any> {
   cliAliases?: string[]
   /** Where stdin (`< file.json`) lands; inferred from the form's file name when absent. */
   stdinField?: string
-  run?: (ctx: ActionContext, input: I) => Promise<O> | O
+  /**
+   * Slow work on the input (reading, fetching, decoding, sanitizing a file handed in: src/media/codec.ts)
+   * that needs no lock: the engine runs it before it takes the deck's lock and hands its answer to
+   * `run` as `prepared`. It stages nothing; a deck it reads is read again under the lock.
+   */
+  prepare?: (ctx: ActionContext, input: I) => Promise<P> | P
+  run?: (ctx: ActionContext, input: I, prepared: P) => Promise<O> | O
 }
 
-export interface Action<I = any, O = any> extends ActionSpec<I, O> {
+export interface Action<I = any, O = any, P = any> extends ActionSpec<I, O, P> {
   transportSet: ReadonlySet<TransportLetter>
   implemented: boolean
 }
@@ -142,7 +148,7 @@ export const NETWORK_TRANSPORTS: ReadonlySet<TransportLetter> = new Set(['H', 'M
 const TRANSPORT_LETTERS = new Set(['C', 'M', 'H', 'P'])
 
 /** Declares an action; the table refuses duplicates and malformed declarations when it is built. */
-export function defineAction<I = any, O = any>(spec: ActionSpec<I, O>): Action<I, O> {
+export function defineAction<I = any, O = any, P = any>(spec: ActionSpec<I, O, P>): Action<I, O, P> {
   const letters = [...spec.transports]
   for (const letter of letters) {
     if (!TRANSPORT_LETTERS.has(letter)) throw new Error(`${spec.id}: unknown transport letter ${letter}`)

@@ -219,8 +219,12 @@ class Call implements ActionContext {
   }
 
   private async runLocked(): Promise<CallResult> {
+    // Slow work on the input (decoding, sanitizing: src/media/codec.ts) runs before the lock; a deck
+    // it read is read again under the lock.
+    const prepared = this.action.prepare ? await this.action.prepare(this, this.input) : undefined
+    this.loaded.clear()
     if (!this.action.mutates) {
-      const result = await this.action.run!(this, this.input)
+      const result = await this.action.run!(this, this.input, prepared)
       return { result: this.tagged(result, this.resolvedDeck), notes: this.notes }
     }
     this.targetId = await this.guardedDeck()
@@ -235,7 +239,7 @@ class Call implements ActionContext {
         const current = await this.load(this.targetId)
         await this.guard(current)
       }
-      const produced = await this.action.run!(this, this.input)
+      const produced = await this.action.run!(this, this.input, prepared)
       return this.commit(produced)
     })
   }

@@ -15,12 +15,14 @@
  *   than the picture), `<id>@1x.<ext>` and `<id>@2x.<ext>`.
  */
 import { createHash } from 'node:crypto'
-import { fail } from '../core/errors.js'
+import { fail, StudioError } from '../core/errors.js'
 
 export const MAX_BYTES = 25 * 1024 * 1024
 /** 80 megapixels: a 10000 × 8000 picture; a bomb of any byte size stops here. */
 export const MAX_PIXELS = 80_000_000
 export const MAX_SIDE = 6400
+/** An SVG's intrinsic width or height, in px: a drawing this wide is still drawn at ≥ 1 dpi for its twins. */
+export const SVG_MAX_SIDE = 100_000
 export const TWIN_WIDTHS = [1600, 3200] as const
 
 export type StoredFormat = 'jpg' | 'png' | 'webp' | 'svg'
@@ -61,7 +63,7 @@ export async function ingestRaster(input: Buffer, options: { pointer?: string; m
   if (!meta.format || !meta.width || !meta.height) fail('invalid_input', 'The file is not a raster picture.', { pointer })
   if (meta.format === 'svg') fail('invalid_input', 'An SVG is not a raster picture: it is sanitized and stored as SVG.', { pointer })
   const pixels = meta.width * meta.height
-  if (pixels > MAX_PIXELS) fail('invalid_input', `The picture is ${meta.width} × ${meta.height} (${Math.round(pixels / 1e6)} megapixels); the cap is ${MAX_PIXELS / 1e6} megapixels.`, { pointer })
+  if (pixels > MAX_PIXELS) fail('unprocessable', `The picture is ${meta.width} × ${meta.height} (${Math.round(pixels / 1e6)} megapixels); the cap is ${MAX_PIXELS / 1e6} megapixels.`, { pointer })
   const hasAlpha = Boolean(meta.hasAlpha)
   const format: StoredFormat = ENCODED[meta.format] ?? (hasAlpha ? 'png' : 'jpg')
   try {
@@ -101,12 +103,20 @@ export async function ingestSvg(input: Buffer, options: { pointer?: string } = {
     // 2 MiB: the sanitizer's worst case grows with element count (5 MiB of tiny elements took seconds).
     clean = sanitizeSvg(input, { maxBytes: 2 * 1024 * 1024 })
   } catch (error) {
-    return fail('invalid_input', (error as Error).message, { pointer: options.pointer ?? '/file' })
+    // The sanitizer's refusal keeps its code (422 for a drawing over a processing limit).
+    const { code, extra } = error instanceof StudioError ? error : { code: 'invalid_input' as const, extra: {} }
+    return fail(code, (error as Error).message, { ...extra, pointer: options.pointer ?? '/file' })
   }
   const bytes = Buffer.from(clean.svg, 'utf8')
   // Its size: width and height, else the viewBox, else the sheet's.
-  const width = Math.round(clean.width ?? clean.viewBox?.[2] ?? 1600)
-  const height = Math.round(clean.height ?? clean.viewBox?.[3] ?? 900)
+  const width = Math.max(1, Math.round(clean.width ?? clean.viewBox?.[2] ?? 1600))
+  const height = Math.max(1, Math.round(clean.height ?? clean.viewBox?.[3] ?? 900))
+  const pointer = options.pointer ?? '/file'
+  if (width > SVG_MAX_SIDE || height > SVG_MAX_SIDE) fail('unprocessable', `The SVG is ${width} × ${height} px; the limit is ${SVG_MAX_SIDE} px a side.`, { pointer, details: { limit: 'side' } })
+  // Its twins are drawn 1600 and 3200 px wide: the larger must stay under the pixel cap.
+  const widest = TWIN_WIDTHS[TWIN_WIDTHS.length - 1]
+  const twinPixels = widest * Math.round((widest * height) / width)
+  if (twinPixels > MAX_PIXELS) fail('unprocessable', `The SVG is ${width} × ${height} px: drawn ${widest} px wide it would be ${Math.round(twinPixels / 1e6)} megapixels; the cap is ${MAX_PIXELS / 1e6} megapixels.`, { pointer, details: { limit: 'pixels' } })
   return { bytes, format: 'svg', width, height, digest: createHash('sha256').update(bytes).digest('hex'), removed: clean.removed, input: { format: 'svg', width, height, hasAlpha: true } }
 }
 
@@ -117,7 +127,13 @@ export async function twinsOf(image: IngestedImage): Promise<{ scale: 1 | 2; wid
   for (const [i, target] of TWIN_WIDTHS.entries()) {
     if (image.format === 'svg') {
       const density = Math.min(2400, Math.max(1, (72 * target) / image.width))
-      const { data, info } = await load(image.bytes, { density, limitInputPixels: MAX_PIXELS }).resize({ width: target }).png().toBuffer({ resolveWithObject: true })
+      let drawn: { data: Buffer; info: import('sharp').OutputInfo }
+      try {
+        drawn = await load(image.bytes, { density, limitInputPixels: MAX_PIXELS }).resize({ width: target }).png().toBuffer({ resolveWithObject: true })
+      } catch (error) {
+        return fail('unprocessable', `The SVG could not be drawn (${firstLine(error)}).`)
+      }
+      const { data, info } = drawn
       out.push({ scale: (i + 1) as 1 | 2, width: info.width, height: info.height, format: 'png', bytes: data })
       continue
     }

@@ -6,8 +6,11 @@
  *
  * Before parsing (on the raw text, so nothing is expanded): more than `maxBytes` (5 MiB), bytes that
  * are not UTF-8, a DOCTYPE with an internal subset or any `<!ENTITY` (billion laughs, XXE), and
- * elements nested more than 256 deep are refused with `invalid_input`. Then the text must be
- * well-formed XML whose root is `<svg>` in the SVG namespace.
+ * elements nested more than 256 deep are refused with `invalid_input`; more than 50,000 elements or
+ * 200 filter primitives with `unprocessable` (422: what it would cost to draw). Then the text must be
+ * well-formed XML whose root is `<svg>` in the SVG namespace. After sanitizing, a drawing whose
+ * `<use>` elements expand to more than 100,000 drawn elements (a `<use>` bomb) or refer in a circle is
+ * refused with `unprocessable`.
  *
  * Removed, in three passes (ours, DOMPurify's, ours):
  * - comments, processing instructions and everything outside the root element (DOCTYPE,
@@ -54,6 +57,12 @@ export interface SanitizeSvgOptions {
 export const SVG_MAX_BYTES = 5 * 1024 * 1024
 /** Deeper documents are refused: real drawings nest a few dozen levels, and jsdom's recursion has limits. */
 export const SVG_MAX_DEPTH = 256
+/** Elements in the text; the sanitizer's time and memory grow with them (a 2 MiB file of small shapes holds ≈ 35,000, which jsdom holds in ≈ 350 MB). */
+export const SVG_MAX_ELEMENTS = 50_000
+/** Filter primitives (`<feGaussianBlur>`, `<feTurbulence>`, …): each one drawn costs a pass over its region. */
+export const SVG_MAX_FILTER_PRIMITIVES = 200
+/** Elements drawn once every `<use>` is expanded (nested `<use>` multiplies: ten of ten of ten…). */
+export const SVG_MAX_INSTANCES = 100_000
 
 const SVG_NS = 'http://www.w3.org/2000/svg'
 const XML_NS = 'http://www.w3.org/XML/1998/namespace'
@@ -106,6 +115,11 @@ const refuse = (message: string): never => {
   throw new StudioError('invalid_input', message)
 }
 
+/** A drawing over a processing limit: well-formed, but too costly to draw (422). */
+const overLimit = (message: string, limit: string): never => {
+  throw new StudioError('unprocessable', message, { details: { limit } })
+}
+
 /**
  * Sanitizes one SVG document. Throws `invalid_input` for input that is too large, not UTF-8, declares
  * entities or an internal DTD subset, is not well-formed XML, or whose root is not an SVG `<svg>`.
@@ -138,6 +152,7 @@ export function sanitizeSvg(input: Buffer | string, options: SanitizeSvgOptions 
     purify.sanitize(root, PURIFY_CONFIG)
     for (const entry of purify.removed) removed.add(purifyLabel(entry))
     enforce(root, removed)
+    refuseUseBomb(root)
     return { svg: new window.XMLSerializer().serializeToString(root), removed: removed.list(), ...intrinsicSize(root) }
   } catch (error) {
     if (error instanceof RangeError) refuse('The SVG is nested too deeply to sanitize')
@@ -185,6 +200,8 @@ function refuseDtd(text: string): void {
  */
 function refuseDeepNesting(text: string): void {
   let depth = 0
+  let elements = 0
+  let primitives = 0
   const skipTo = (from: number, end: string) => {
     const at = text.indexOf(end, from)
     return at < 0 ? text.length : at + end.length
@@ -208,9 +225,46 @@ function refuseDeepNesting(text: string): void {
         else if (c === '>') break
       }
       if (text[j - 1] !== '/' && ++depth > SVG_MAX_DEPTH) refuse(`The SVG nests elements more than ${SVG_MAX_DEPTH} deep`)
+      if (++elements > SVG_MAX_ELEMENTS) overLimit(`The SVG has more than ${SVG_MAX_ELEMENTS} elements, the limit of what studio draws`, 'elements')
+      // A filter primitive's local name is fe + a capital (feGaussianBlur), after any prefix.
+      if (/^<(?:[^\s/>:]+:)?fe[A-Z]/.test(text.slice(i, i + 64)) && ++primitives > SVG_MAX_FILTER_PRIMITIVES) {
+        overLimit(`The SVG has more than ${SVG_MAX_FILTER_PRIMITIVES} filter primitives (feGaussianBlur, feTurbulence, …), the limit of what studio draws`, 'filterPrimitives')
+      }
       i = j + 1
     }
   }
+}
+
+/**
+ * Counts the elements a renderer draws once every `<use>` is expanded: an element is itself plus its
+ * children, and a `<use>` also the element it names (counted once per element, so a bomb of ten
+ * levels of ten is measured in ten steps, not 10^10). A `<use>` that leads back to itself is refused.
+ */
+function refuseUseBomb(root: Element): void {
+  const uses = root.getElementsByTagNameNS(SVG_NS, 'use')
+  if (uses.length === 0) return
+  const byId = new Map<string, Element>()
+  for (const element of root.querySelectorAll('[id]')) if (!byId.has(element.id)) byId.set(element.id, element)
+  const drawn = new Map<Element, number>()
+  const visiting = new Set<Element>()
+  const cap = SVG_MAX_INSTANCES + 1
+  const count = (element: Element): number => {
+    const known = drawn.get(element)
+    if (known !== undefined) return known
+    if (visiting.has(element)) overLimit('The SVG has a <use> that refers to itself (directly or through other elements)', 'instances')
+    visiting.add(element)
+    let total = 1
+    for (const child of element.children) total = Math.min(cap, total + count(child))
+    if (element.localName === 'use' && element.namespaceURI === SVG_NS) {
+      const href = (element.getAttribute('href') ?? element.getAttributeNS('http://www.w3.org/1999/xlink', 'href') ?? '').trim()
+      const target = href.startsWith('#') ? byId.get(href.slice(1)) : undefined
+      if (target) total = Math.min(cap, total + count(target))
+    }
+    visiting.delete(element)
+    drawn.set(element, total)
+    return total
+  }
+  if (count(root) > SVG_MAX_INSTANCES) overLimit(`The SVG's <use> elements expand to more than ${SVG_MAX_INSTANCES} drawn elements, the limit of what studio draws`, 'instances')
 }
 
 function parse(window: Engine['window'], text: string): Document {

@@ -4,6 +4,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { readFile, stat } from 'node:fs/promises'
 import { basename, extname, join } from 'node:path'
 import type { PlateName } from '../../media/variants.js'
+import type { PreparedPicture } from '../../media/codec-child.js'
 import { defineAction, type ActionContext } from '../../core/action.js'
 import { fail } from '../../core/errors.js'
 import { arr, bool, BR, nullable, obj, openObj, opt, ref, str } from '../../model/schema.js'
@@ -47,7 +48,38 @@ function provenance(input: { source?: Record<string, unknown>; title?: string; a
   return Object.keys(built).length ? built : undefined
 }
 
-export const assetAdd = defineAction<AddInput, any>({
+/** What asset.add's `prepare` made before the lock: the cleaned picture and its twins. */
+export interface PreparedAdd {
+  picture: PreparedPicture
+  name: string
+}
+
+/** Whether the input asks for the two-tone pipeline. */
+const wantsTwoTone = (input: AddInput) => Boolean(input.twoTone || input.treatment !== undefined || input.plate !== undefined)
+
+/**
+ * Reads the picture the input names and runs the codec on it (src/media/codec.ts: another process,
+ * under its time and memory budgets): cleaned, and with its twins drawn (`twins`) or the two-tone
+ * pipeline run on the palette of deck `twoTone.palette`. Runs before the deck's lock (asset.add's
+ * and slide.setBackgroundPicture's `prepare`).
+ */
+export async function preparePicture(ctx: ActionContext, input: AddInput, options: { twins: boolean; palette?: { ink: string; paper: string } }): Promise<PreparedAdd> {
+  const { bytes, name } = await sourceBytes(ctx, input)
+  const pointer = input.url !== undefined ? '/url' : '/file'
+  const head = bytes.subarray(0, 512).toString('utf8').replace(/^\uFEFF/, '').trimStart()
+  const svg = head.startsWith('<svg') || head.startsWith('<?xml') || head.startsWith('<!DOCTYPE svg') || head.startsWith('<!--')
+  const { runCodec } = await import('../../media/codec.js')
+  const twoTone = options.palette ? { treatment: input.treatment, plate: input.plate as PlateName | undefined, palette: options.palette } : undefined
+  const picture = await runCodec('picture', { bytes, svg, pointer, twins: options.twins, ...(twoTone ? { twoTone } : {}) }, { pointer })
+  return { picture, name }
+}
+
+/** The two-tone palette of the deck a call names (read before the lock; the locked run checks it again). */
+async function deckPalette(ctx: ActionContext): Promise<{ ink: string; paper: string }> {
+  return (await import('../../render/variants.js')).twoTonePalette((await ctx.target()).manifest)
+}
+
+export const assetAdd = defineAction<AddInput, any, PreparedAdd>({
   id: 'asset.add',
   label: 'Add an asset',
   doc: 'Adds a picture asset from a machine path, a data: URL, an http(s) URL (25 MB at most) or a hosted presigned upload, with its alt text and provenance record; twoTone runs the two-tone pipeline and keeps the source as assets/<id>.source.<ext>. With replaceSource the file becomes the continuous source of an existing asset instead.',
@@ -100,11 +132,15 @@ export const assetAdd = defineAction<AddInput, any>({
     return input
   },
   example: { file: 'photos/harbour.jpg', id: 'harbour-dusk', role: 'picture', alt: 'Container cranes at the harbour at dusk', artist: 'A. Photographer', license: 'CC BY 4.0', baseRevision: 3 },
-  run: async (ctx, input: AddInput) => {
+  prepare: async (ctx, input: AddInput) => {
     if (input.upload !== undefined) fail('not_implemented', 'asset.add upload: hosted uploads are not built on this instance yet; add the picture from a file, a data: URL or a URL.', { pointer: '/upload', details: { implemented: false } })
+    const attach = input.replaceSource !== undefined
+    return preparePicture(ctx, input, { twins: !attach && !wantsTwoTone(input), ...(!attach && wantsTwoTone(input) ? { palette: await deckPalette(ctx) } : {}) })
+  },
+  run: async (ctx, input: AddInput, prepared) => {
     const doc = await ctx.target()
     const deckId = doc.manifest.id
-    const added = input.replaceSource !== undefined ? await attachSource(ctx, deckId, input) : await addPicture(ctx, deckId, input)
+    const added = input.replaceSource !== undefined ? await attachSource(ctx, deckId, input, prepared) : await addPicture(ctx, deckId, input, prepared)
     // The deck's revision moves with the files (one commit).
     ctx.stage(deckId, cloneDoc(doc))
     return (docs: Map<string, import('../../model/deck.js').DeckDoc | null>) => ({ asset: added.record, twins: added.twinFiles, metrics: added.metrics ?? null, revision: docs.get(deckId)!.manifest.revision })
@@ -133,9 +169,9 @@ export function stageSource(ctx: ActionContext, deckId: string, assetId: string,
 }
 
 /** replaceSource: the file becomes the continuous source of an existing asset (a block dither re-tones from it). */
-async function attachSource(ctx: ActionContext, deckId: string, input: AddInput): Promise<Added> {
+async function attachSource(ctx: ActionContext, deckId: string, input: AddInput, prepared?: PreparedAdd): Promise<Added> {
   const record = readAssetRecord(ctx, deckId, input.replaceSource!, '/replaceSource')
-  const { image } = await ingest(ctx, input)
+  const { image } = (prepared ?? (await preparePicture(ctx, input, { twins: false }))).picture
   const sourceFile = stageSource(ctx, deckId, record.id, image.bytes, image.format)
   const next = { ...record, sourceFile, sourceDigest: image.digest }
   ctx.stageFile(`decks/${deckId}/assets/${record.id}.json`, canonicalJson(next))
@@ -149,25 +185,21 @@ interface Added {
   metrics?: Record<string, unknown> | null
 }
 
-async function ingest(ctx: ActionContext, input: AddInput) {
-  const { bytes, name } = await sourceBytes(ctx, input)
-  const pointer = input.url !== undefined ? '/url' : '/file'
-  const head = bytes.subarray(0, 512).toString('utf8').replace(/^\uFEFF/, '').trimStart()
-  const isSvg = head.startsWith('<svg') || head.startsWith('<?xml') || head.startsWith('<!DOCTYPE svg') || head.startsWith('<!--')
-  const { ingestRaster, ingestSvg } = await import('../../media/images.js')
-  const image = isSvg ? await ingestSvg(bytes, { pointer }) : await ingestRaster(bytes, { pointer })
-  return { image, name }
-}
-
 /**
  * Reads, cleans and stages a picture as asset `input.id` (or the slug of its file name) of deck
  * `deckId`: the file, its twins and its record; with `twoTone` (or a treatment or plate) the
  * two-tone pipeline's twins, the source kept as `<id>.source.<ext>`, the treatment and metrics. The
  * caller stages the deck so one commit holds them. Shared by asset.add and
- * slide.setBackgroundPicture's file and url forms.
+ * slide.setBackgroundPicture's file and url forms, whose `prepare` ran the codec (`preparePicture`);
+ * without `prepared` it runs here.
  */
-export async function addPicture(ctx: ActionContext, deckId: string, input: AddInput): Promise<Added> {
-  const { image, name } = await ingest(ctx, input)
+export async function addPicture(ctx: ActionContext, deckId: string, input: AddInput, prepared?: PreparedAdd): Promise<Added> {
+  const twoTone = wantsTwoTone(input)
+  const palette = twoTone ? await deckPalette(ctx) : undefined
+  // The deck's palette moved between prepare and the lock (a theme change landed): screen again.
+  const stale = twoTone && (prepared?.picture.twoTone?.palette.ink !== palette!.ink || prepared?.picture.twoTone?.palette.paper !== palette!.paper)
+  const { picture, name } = prepared && !stale ? prepared : await preparePicture(ctx, input, { twins: !twoTone, palette })
+  const { image } = picture
   const { default: slugify } = await import('@sindresorhus/slugify')
   const id = input.id ?? (slugify(name).slice(0, 100).replace(/^-+|-+$/g, '') || 'picture')
   if (!/^[a-z0-9]+(?:-[a-z0-9]+)*$/.test(id)) fail('invalid_input', `"${id}" is not an asset id (a slug).`, { pointer: '/id' })
@@ -176,13 +208,11 @@ export async function addPicture(ctx: ActionContext, deckId: string, input: AddI
   const folder = `decks/${deckId}/assets`
   const source = provenance(input)
   const common = { id, role: input.role, alt: input.alt, ...(source ? { source } : {}) }
-  if (input.twoTone || input.treatment !== undefined || input.plate !== undefined) {
+  if (twoTone) {
     const base = { ...common, ...(image.removed?.length ? { sanitized: image.removed } : {}) }
-    const palette = (await import('../../render/variants.js')).twoTonePalette((await ctx.target()).manifest)
-    return stageTwoTone(ctx, deckId, base, image, { treatment: input.treatment, plate: input.plate as PlateName | undefined, palette })
+    return stageTwoTone(ctx, deckId, base, image, { treatment: input.treatment, plate: input.plate as PlateName | undefined, palette: palette! }, picture.twoTone)
   }
-  const { twinsOf } = await import('../../media/images.js')
-  const twins = await twinsOf(image)
+  const twins = picture.twins!
   const twinFiles = twins.map((t) => `${folder}/${id}@${t.scale}x.${t.format}`)
   const record = {
     ...common,
@@ -212,12 +242,12 @@ export async function stageTwoTone(
   base: Record<string, unknown> & { id: string },
   source: { bytes: Buffer; format: string; width: number; height: number; digest?: string },
   options: { treatment?: Record<string, unknown>; plate?: PlateName; palette: { ink: string; paper: string } },
+  screened?: PreparedPicture['twoTone'],
 ): Promise<Added & { metrics: Record<string, unknown> }> {
-  const { resolveTreatment, twoToneTwins } = await import('../../media/variants.js')
   const { id } = base
   const folder = `decks/${deckId}/assets`
-  const treatment = resolveTreatment(options.treatment)
-  const { twins, metrics } = await twoToneTwins(source.bytes, source.width, source.height, treatment, options.palette, options.plate)
+  const { runCodec } = await import('../../media/codec.js')
+  const { treatment, twins, metrics } = screened ?? (await runCodec('twoTone', { source: source.bytes, width: source.width, height: source.height, ...options }))
   const sourceFile = stageSource(ctx, deckId, id, source.bytes, source.format)
   const twinFiles = twins.map((t) => `${folder}/${id}@${t.scale}x.png`)
   twins.forEach((t, i) => ctx.stageFile(twinFiles[i], t.bytes))

@@ -87,8 +87,8 @@ export const assetDither = defineAction<any, any>({
       if (input.source !== undefined && !(sourcePath && sourcePath.includes('.source.'))) {
         const { abs, shown } = await ctx.inputPath(input.source, '/source')
         if (!existsSync(abs)) fail('not_found', `No file ${shown}.`, { pointer: '/source' })
-        const { ingestRaster } = await import('../../media/images.js')
-        const image = await ingestRaster(readFileSync(abs), { pointer: '/source' })
+        const { runCodec } = await import('../../media/codec.js')
+        const { image } = await runCodec('picture', { bytes: readFileSync(abs), svg: false, pointer: '/source' }, { pointer: '/source' })
         sourceBytes = image.bytes
         sourceFile = `${record.id}.source.${image.format}`
         sourceDigest = image.digest

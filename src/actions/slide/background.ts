@@ -59,7 +59,7 @@ export const slideSetBackground = defineAction({
     ),
 })
 
-export const slideSetBackgroundPicture = defineAction<BackgroundPictureInput, any>({
+export const slideSetBackgroundPicture = defineAction<BackgroundPictureInput, any, import('../asset/add.js').PreparedAdd | undefined>({
   id: 'slide.setBackgroundPicture',
   label: 'Set background picture',
   doc:
@@ -88,10 +88,15 @@ export const slideSetBackgroundPicture = defineAction<BackgroundPictureInput, an
   mcp: 'deck_set_slide_background_picture',
   cliInput: ditherSwitch,
   example: { slideIds: ['title-1'], assetId: 'harbour', alt: 'The harbour at dawn', baseRevision: 3 },
-  run: async (ctx, input: BackgroundPictureInput) => {
+  prepare: async (ctx, input: BackgroundPictureInput) => {
     const forms = (['assetId', 'file', 'url', 'upload'] as const).filter((k) => input[k] !== undefined)
     if (forms.length !== 1) fail('invalid_input', 'Name the picture once: assetId, file, url or upload.', { pointer: `/${forms[1] ?? 'assetId'}` })
     if (input.upload !== undefined) fail('not_implemented', 'Hosted uploads are not built on this instance yet.', { pointer: '/upload', details: { implemented: false } })
+    if (input.assetId !== undefined || input.alt === undefined) return undefined
+    const { preparePicture } = await import('../asset/add.js')
+    return preparePicture(ctx, { file: input.file, url: input.url, role: 'background', alt: input.alt }, { twins: true })
+  },
+  run: async (ctx, input: BackgroundPictureInput, prepared) => {
     const doc = await ctx.target()
     checkSlideIds(doc, input.slideIds)
     const deckId = doc.manifest.id
@@ -109,7 +114,7 @@ export const slideSetBackgroundPicture = defineAction<BackgroundPictureInput, an
     } else {
       if (input.alt === undefined) fail('invalid_input', 'A picture added from a file or URL needs its alt text.', { pointer: '/alt' })
       const { addPicture } = await import('../asset/add.js')
-      asset = (await addPicture(ctx, deckId, { file: input.file, url: input.url, role: 'background', alt: input.alt })).record
+      asset = (await addPicture(ctx, deckId, { file: input.file, url: input.url, role: 'background', alt: input.alt }, prepared)).record
     }
     const placed: { slideId: string; blockId: string }[] = []
     return stageDeck(

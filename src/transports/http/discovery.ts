@@ -144,7 +144,8 @@ const ERROR_RESPONSES: Record<number, [string, string]> = {
   405: ['MethodNotAllowed', 'The path exists but not for this method; the Allow header lists the methods it answers.'],
   404: ['NotFound', 'Unknown id (deck, slide, block, template, version), or an unknown action or one not offered on HTTP.'],
   409: ['Conflict', 'Stale baseRevision (the body carries currentRevision and the current document; nothing was written), a slide held by another author\'s lease (holder), or an id already taken.'],
-  413: ['PayloadTooLarge', 'The body is over its cap (1 MB for action endpoints).'],
+  413: ['PayloadTooLarge', 'The body is over its cap (1 MB for action endpoints), or a file handed in is over its cap or its decoding went over its memory budget.'],
+  422: ['Unprocessable', 'A file handed in is over a documented processing limit (dimensions, pixel count, SVG element, filter or <use> counts) or its decoding went over its time budget; the message names the limit. Nothing was written.'],
   500: ['InternalError', 'Renderer, codec or storage failure; the deck is unchanged.'],
   501: ['NotImplemented', 'The action is declared in the table but not built on this instance (implemented: false).'],
   502: ['BadGateway', 'A URL the server fetched (a bundle\'s fromUrl) did not deliver; the body never echoes what it answered.'],
@@ -263,7 +264,7 @@ function actionOperation(action: Action, schemas: Record<string, Schema>): Recor
     responses: {
       '200': { description: 'The normalized result; no re-read needed.', content: { 'application/json': { schema: liftDefs(action.output, schemas) } } },
       // Presence actions stop while the `presence` kill switch is on (503 switched_off).
-      ...errorRefs([400, 401, 403, 404, ...(action.mutates ? [409] : []), 413, 500, 501, ...(action.group === 'presence' ? [503] : [])]),
+      ...errorRefs([400, 401, 403, 404, ...(action.mutates ? [409] : []), 413, 422, 500, 501, ...(action.group === 'presence' ? [503] : [])]),
     },
     'x-studio-implemented': action.implemented,
     'x-studio-milestone': action.milestone,

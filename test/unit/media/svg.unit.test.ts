@@ -5,7 +5,7 @@ import { join } from 'node:path'
 import { describe, it } from 'node:test'
 import { JSDOM } from 'jsdom'
 import { StudioError } from '../../../src/core/errors.js'
-import { sanitizeSvg, SVG_MAX_BYTES, SVG_MAX_DEPTH } from '../../../src/media/svg.js'
+import { sanitizeSvg, SVG_MAX_BYTES, SVG_MAX_DEPTH, SVG_MAX_ELEMENTS, SVG_MAX_FILTER_PRIMITIVES, SVG_MAX_INSTANCES } from '../../../src/media/svg.js'
 
 const ROOT = new URL('../../..', import.meta.url).pathname
 const FIXTURES = join(ROOT, 'test/fixtures/svg')
@@ -204,6 +204,48 @@ describe('sanitizeSvg: refusals', () => {
     assert.match(refusal(() => sanitizeSvg(nest(SVG_MAX_DEPTH))).message, /more than 256 deep/)
     assert.match(refusal(() => sanitizeSvg(nest(100_000))).message, /deep/)
     assert.ok(sanitizeSvg(nest(SVG_MAX_DEPTH - 1)).svg.length > 0)
+  })
+})
+
+describe('sanitizeSvg: what a drawing would cost', () => {
+  /** The 422 of a drawing over a processing limit, with the limit named in its details. */
+  function overLimit(run: () => unknown, limit: string): StudioError {
+    try {
+      run()
+    } catch (error) {
+      assert.ok(error instanceof StudioError, `expected a StudioError, got ${error}`)
+      assert.equal(error.code, 'unprocessable')
+      assert.deepEqual(error.extra.details, { limit })
+      return error
+    }
+    assert.fail('expected a refusal')
+  }
+
+  it(`refuses more than ${SVG_MAX_ELEMENTS} elements, and accepts as many`, () => {
+    assert.match(overLimit(() => sanitizeSvg(svg('<rect/>'.repeat(SVG_MAX_ELEMENTS))), 'elements').message, /more than 50000 elements/)
+    assert.ok(sanitizeSvg(svg('<rect/>'.repeat(SVG_MAX_ELEMENTS - 1))).svg.length > 0)
+  })
+
+  it(`refuses more than ${SVG_MAX_FILTER_PRIMITIVES} filter primitives, whatever their prefix, and accepts as many`, () => {
+    const filters = (n: number, prefix = '') => svg(`<filter id="f">${`<${prefix}feGaussianBlur stdDeviation="9"/>`.repeat(n)}</filter>`, prefix ? ` xmlns:s="${SVG_NS}"` : '')
+    assert.match(overLimit(() => sanitizeSvg(filters(SVG_MAX_FILTER_PRIMITIVES + 1)), 'filterPrimitives').message, /more than 200 filter primitives/)
+    overLimit(() => sanitizeSvg(filters(SVG_MAX_FILTER_PRIMITIVES + 1, 's:')), 'filterPrimitives')
+    assert.ok(sanitizeSvg(filters(SVG_MAX_FILTER_PRIMITIVES)).svg.includes('feGaussianBlur'))
+  })
+
+  it(`refuses <use> that expands to more than ${SVG_MAX_INSTANCES} drawn elements, or refers to itself; keeps ordinary reuse`, () => {
+    const levels = (depth: number, fan: number) => {
+      let defs = '<g id="l0"><rect width="1" height="1"/></g>'
+      for (let i = 1; i <= depth; i++) defs += `<g id="l${i}">${`<use href="#l${i - 1}"/>`.repeat(fan)}</g>`
+      return svg(`<defs>${defs}</defs><use href="#l${depth}"/>`)
+    }
+    assert.match(overLimit(() => sanitizeSvg(levels(9, 10)), 'instances').message, /expand to more than 100000 drawn elements/)
+    // xlink:href counts as href does.
+    overLimit(() => sanitizeSvg(levels(9, 10).replace(/<use href=/g, '<use xlink:href=').replace('<svg ', '<svg xmlns:xlink="http://www.w3.org/1999/xlink" ')), 'instances')
+    assert.match(overLimit(() => sanitizeSvg(svg('<g id="a"><use href="#b"/></g><g id="b"><use href="#a"/></g>')), 'instances').message, /refers to itself/)
+    overLimit(() => sanitizeSvg(svg('<g id="a"><rect/><use href="#a"/></g>')), 'instances')
+    // Four levels of ten: 10,000 rectangles drawn, as icon sheets do.
+    assert.equal((sanitizeSvg(levels(4, 10)).svg.match(/<use/g) ?? []).length, 41)
   })
 })
 
