@@ -183,7 +183,7 @@ describe('a writer stalled past its lock while another takes the deck over', { c
 
 describe('the commit moves the branch only if the folders it writes are as the write read them', () => {
   /** A rename stalled before its first rename while `meanwhile` commits beside studio; then resumed. */
-  async function besideStudio(meanwhile: (ws: TestWorkspace) => Promise<void>): Promise<{ ws: TestWorkspace; outcome: Outcome; json: any }> {
+  async function besideStudio(meanwhile: (ws: TestWorkspace & { deckId: string }) => Promise<void>): Promise<{ ws: TestWorkspace & { deckId: string }; outcome: Outcome; json: any }> {
     const ws = await workspaceWithDeck('Fenced')
     const child = spawn(process.execPath, [BIN, 'deck', 'rename', 'Studio write', '--rev', '0', '--json'], { cwd: ws.dir, env: { ...process.env, NO_COLOR: '1', STUDIO_ROOT: '', STUDIO_STALL: 'before-rename' }, stdio: ['ignore', 'pipe', 'pipe'] })
     let out = ''
