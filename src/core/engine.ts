@@ -26,7 +26,8 @@ import { withLocks } from '../store/lock.js'
 import { leaseOf } from '../store/leases.js'
 import { applyChanges, repair, repairPending, type FileChange } from '../store/transaction.js'
 import { RESERVED_DECK_IDS, type Workspace } from '../store/workspace.js'
-import { existsSync, statSync } from 'node:fs'
+import { existsSync } from 'node:fs'
+import { lstatInside, readInside } from '../store/safe-open.js'
 import { readFile } from 'node:fs/promises'
 
 export interface CallOptions {
@@ -316,13 +317,15 @@ class Call implements ActionContext {
     // count as changed decks, so such a write is still a new revision of its deck.
     const extraChanges: FileChange[] = []
     for (const [from, to] of this.copies) {
+      // Read through no link: a cloned deck's assets/ may be a link to any folder of the machine.
       const abs = isAbsolute(from) ? from : join(this.ws.root, from)
-      if (existsSync(abs) && statSync(abs).isFile()) {
-        extraChanges.push({ rel: to, content: await readFile(abs) })
+      const stat = lstatInside(this.ws.root, abs)
+      if (stat?.isFile()) {
+        extraChanges.push({ rel: to, content: await readInside(this.ws.root, abs) })
         continue
       }
-      const files = existsSync(abs) ? await listFiles(abs) : []
-      for (const rel of files) extraChanges.push({ rel: `${to}/${rel}`, content: await readFile(join(abs, rel)) })
+      const files = stat ? await listFiles(abs) : []
+      for (const rel of files) extraChanges.push({ rel: `${to}/${rel}`, content: await readInside(this.ws.root, join(abs, rel)) })
     }
     for (const [rel, content] of this.files) extraChanges.push({ rel, content })
     const touchedDecks = new Set<string>()

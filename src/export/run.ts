@@ -12,7 +12,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs'
 import { join, relative } from 'node:path'
-import { mkdirInside, readInsideSync, writeInside } from '../store/safe-open.js'
+import { mkdirInside, readAssetSync, readInsideSync, writeInside } from '../store/safe-open.js'
 import type { ActionContext } from '../core/action.js'
 import { fail } from '../core/errors.js'
 import { orderedSlides, slideTitle, type DeckDoc, type Slide } from '../model/deck.js'
@@ -94,7 +94,7 @@ function assetSource(deckDir: string, assetId: string): Record<string, unknown> 
   const file = join(deckDir, 'assets', `${assetId}.json`)
   if (!existsSync(file)) return undefined
   try {
-    const record = JSON.parse(readFileSync(file, 'utf8')) as { source?: unknown }
+    const record = JSON.parse(readAssetSync(file).toString('utf8')) as { source?: unknown }
     return record.source && typeof record.source === 'object' ? (record.source as Record<string, unknown>) : undefined
   } catch {
     return undefined

@@ -19,7 +19,7 @@
  */
 import { randomBytes } from 'node:crypto'
 import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readFileSync, realpathSync, statSync, type Stats } from 'node:fs'
-import { open, rename, unlink } from 'node:fs/promises'
+import { open, readdir, rename, unlink } from 'node:fs/promises'
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path'
 import { fail } from '../core/errors.js'
 
@@ -205,4 +205,28 @@ export async function writeInside(root: string, abs: string, data: string | Uint
     await unlink(temp).catch(() => undefined)
     throw error
   }
+}
+
+/**
+ * Refuses a link anywhere in the folder `abs` (the folder itself and every component down to it
+ * included): what is packed or copied out of a folder is read through no link.
+ */
+export async function refuseLinksUnder(root: string, abs: string): Promise<void> {
+  const stat = lstatInside(root, abs)
+  const placed = place(root, abs)
+  if (!stat?.isDirectory() || !placed) return
+  for (const entry of await readdir(abs, { recursive: true, withFileTypes: true })) {
+    if (!entry.isSymbolicLink()) continue
+    const parts = [...placed.parts, ...relative(abs, join(entry.parentPath ?? entry.path, entry.name)).split(sep)]
+    refuse(parts, parts.length - 1, 'is a symbolic link')
+  }
+}
+
+/**
+ * Reads a file of a deck's `assets/` folder (`<deck folder>/assets/<name>`, as `assetFiles` and
+ * `sourceFileOf` name them): neither the folder nor the file may be a link. The deck folder itself is
+ * checked when the deck is read (src/store/deck-state.ts).
+ */
+export function readAssetSync(file: string): Buffer {
+  return readInsideSync(dirname(dirname(file)), file)
 }
