@@ -12,7 +12,7 @@ import { createHash } from 'node:crypto'
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import { availableParallelism } from 'node:os'
 import { dirname, extname, join, relative } from 'node:path'
-import { isFileInside, mkdirInside, readInsideSync, writeInside } from '../store/safe-open.js'
+import { isFileInside, mkdirInside, readAssetSync, readInsideSync, writeInside } from '../store/safe-open.js'
 import { slideTitle, type DeckDoc, type Slide } from '../model/deck.js'
 import { fail } from '../core/errors.js'
 import { assetIdOfFile } from '../model/assets.js'
@@ -404,7 +404,7 @@ async function preparedPage(browser: Browser, job: RenderJob, shell: string, var
     // A deck's asset that is a link (or under one) is not drawn: it could be any file of the machine.
     let body: Buffer | undefined
     try {
-      body = file ? readInsideSync(job.deckDir, file) : undefined
+      body = file ? (rest.startsWith('assets/') ? readAssetSync(file) : readFileSync(file)) : undefined
     } catch {
       body = undefined
     }

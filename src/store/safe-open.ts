@@ -223,10 +223,21 @@ export async function refuseLinksUnder(root: string, abs: string): Promise<void>
 }
 
 /**
- * Reads a file of a deck's `assets/` folder (`<deck folder>/assets/<name>`, as `assetFiles` and
- * `sourceFileOf` name them): neither the folder nor the file may be a link. The deck folder itself is
- * checked when the deck is read (src/store/deck-state.ts).
+ * The workspace a deck asset file belongs to: a deck keeps its pictures at
+ * `<workspace>/decks/<id>/assets/<name>` (templates at `<workspace>/templates/<slug>/assets/<name>`).
+ */
+const assetRoot = (file: string) => dirname(dirname(dirname(dirname(file))))
+
+/**
+ * Reads a file of a deck's `assets/` folder, as `assetFiles` and `sourceFileOf` name them: no
+ * component from `decks/` down (the folder, the deck, `assets/`, the file) may be a link. Messages
+ * name `decks/<id>/assets/<name>`.
  */
 export function readAssetSync(file: string): Buffer {
-  return readInsideSync(dirname(dirname(file)), file)
+  return readInsideSync(assetRoot(file), file)
+}
+
+/** Whether a deck asset file exists, reached through no link (refused when one is on the way). */
+export function assetExistsSync(file: string): boolean {
+  return existsInside(assetRoot(file), file)
 }
