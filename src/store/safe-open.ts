@@ -56,15 +56,22 @@ function place(root: string, abs: string): Placed | undefined {
   return undefined
 }
 
-function refuse(parts: string[], upTo: number, what: string): never {
+function refuse(parts: string[], upTo: number): never {
   const shown = parts.slice(0, upTo + 1).join('/')
-  fail('refused', `${shown} ${what}; studio does not follow links inside the workspace (a cloned repository can carry one that points anywhere on the machine). Replace it with the real file or folder.`)
+  fail('refused', `${shown} is a symbolic link; studio does not follow links inside the workspace (a cloned repository can carry one that points anywhere on the machine). Replace it with the real file or folder.`)
+}
+
+/** What the file system would have answered (EISDIR, ENOTDIR), naming the workspace-relative path only. */
+function fsError(code: string, parts: string[], upTo: number): never {
+  const error = new Error(`${code}: ${parts.slice(0, upTo + 1).join('/')}`) as NodeJS.ErrnoException
+  error.code = code
+  throw error
 }
 
 /**
- * `lstat`s every component of `abs` below `root` and refuses a symbolic link (dangling or not) or a
- * component that is not a folder; answers the final component's lstat, undefined when a component is
- * missing. Outside the workspace: the `stat` of the path, followed as named.
+ * `lstat`s every component of `abs` below `root` and refuses a symbolic link (dangling or not);
+ * answers the final component's lstat, undefined when a component is missing or one on the way is
+ * not a folder. Outside the workspace: the `stat` of the path, followed as named.
  */
 export function lstatInside(root: string, abs: string): Stats | undefined {
   const placed = place(root, abs)
@@ -75,8 +82,8 @@ export function lstatInside(root: string, abs: string): Stats | undefined {
     current = join(current, placed.parts[i])
     stat = lstatSync(current, { throwIfNoEntry: false })
     if (!stat) return undefined
-    if (stat.isSymbolicLink()) refuse(placed.parts, i, 'is a symbolic link')
-    if (i < placed.parts.length - 1 && !stat.isDirectory()) refuse(placed.parts, i, 'is not a folder')
+    if (stat.isSymbolicLink()) refuse(placed.parts, i)
+    if (i < placed.parts.length - 1 && !stat.isDirectory()) return undefined
   }
   return stat ?? lstatSync(placed.base)
 }
@@ -101,20 +108,20 @@ function notFound(abs: string): never {
 function openRefused(error: unknown, root: string, abs: string): never {
   const code = (error as NodeJS.ErrnoException).code
   const placed = place(root, abs)
-  if (placed && (code === 'ELOOP' || code === 'EMLINK')) refuse(placed.parts, placed.parts.length - 1, 'is a symbolic link')
+  if (placed && (code === 'ELOOP' || code === 'EMLINK')) refuse(placed.parts, placed.parts.length - 1)
   throw error
 }
 
 /**
  * Reads a regular file of the workspace without following any link below the root. A missing file
- * throws Node's ENOENT (naming no folder); a link, or a path that is not a regular file, is `refused`.
+ * throws ENOENT, a path that is not a regular file EISDIR (naming no server folder); a link is `refused`.
  */
 export function readInsideSync(root: string, abs: string): Buffer {
   const placed = place(root, abs)
   if (!placed) return readFileSync(abs)
   const stat = lstatInside(root, abs)
   if (!stat) notFound(abs)
-  if (!stat.isFile()) refuse(placed.parts, placed.parts.length - 1, 'is not a file')
+  if (!stat.isFile()) fsError('EISDIR', placed.parts, placed.parts.length - 1)
   let fd: number
   try {
     fd = openSync(abs, constants.O_RDONLY | NOFOLLOW)
@@ -122,7 +129,7 @@ export function readInsideSync(root: string, abs: string): Buffer {
     openRefused(error, root, abs)
   }
   try {
-    if (!fstatSync(fd).isFile()) refuse(placed.parts, placed.parts.length - 1, 'is not a file')
+    if (!fstatSync(fd).isFile()) fsError('EISDIR', placed.parts, placed.parts.length - 1)
     return readFileSync(fd)
   } finally {
     closeSync(fd)
@@ -135,7 +142,7 @@ export async function readInside(root: string, abs: string): Promise<Buffer> {
   if (!placed) return readFileSync(abs)
   const stat = lstatInside(root, abs)
   if (!stat) notFound(abs)
-  if (!stat.isFile()) refuse(placed.parts, placed.parts.length - 1, 'is not a file')
+  if (!stat.isFile()) fsError('EISDIR', placed.parts, placed.parts.length - 1)
   let handle
   try {
     handle = await open(abs, constants.O_RDONLY | NOFOLLOW)
@@ -143,7 +150,7 @@ export async function readInside(root: string, abs: string): Promise<Buffer> {
     openRefused(error, root, abs)
   }
   try {
-    if (!(await handle.stat()).isFile()) refuse(placed.parts, placed.parts.length - 1, 'is not a file')
+    if (!(await handle.stat()).isFile()) fsError('EISDIR', placed.parts, placed.parts.length - 1)
     return await handle.readFile()
   } finally {
     await handle.close()
@@ -172,8 +179,8 @@ export function mkdirInside(root: string, abs: string): void {
       }
       stat = lstatSync(current)
     }
-    if (stat.isSymbolicLink()) refuse(placed.parts, i, 'is a symbolic link')
-    if (!stat.isDirectory()) refuse(placed.parts, i, 'is not a folder')
+    if (stat.isSymbolicLink()) refuse(placed.parts, i)
+    if (!stat.isDirectory()) fsError('ENOTDIR', placed.parts, i)
   }
 }
 
@@ -188,8 +195,8 @@ export async function writeInside(root: string, abs: string, data: string | Uint
   mkdirInside(root, dir)
   if (placed) {
     const stat = lstatSync(abs, { throwIfNoEntry: false })
-    if (stat?.isSymbolicLink()) refuse(placed.parts, placed.parts.length - 1, 'is a symbolic link')
-    if (stat && !stat.isFile()) refuse(placed.parts, placed.parts.length - 1, 'is not a file')
+    if (stat?.isSymbolicLink()) refuse(placed.parts, placed.parts.length - 1)
+    if (stat && !stat.isFile()) fsError('EISDIR', placed.parts, placed.parts.length - 1)
   }
   const temp = join(dir, `.${basename(abs)}.${randomBytes(6).toString('hex')}.tmp`)
   const handle = await open(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | NOFOLLOW, options.mode ?? 0o644)
@@ -218,7 +225,7 @@ export async function refuseLinksUnder(root: string, abs: string): Promise<void>
   for (const entry of await readdir(abs, { recursive: true, withFileTypes: true })) {
     if (!entry.isSymbolicLink()) continue
     const parts = [...placed.parts, ...relative(abs, join(entry.parentPath ?? entry.path, entry.name)).split(sep)]
-    refuse(parts, parts.length - 1, 'is a symbolic link')
+    refuse(parts, parts.length - 1)
   }
 }
 
