@@ -135,9 +135,11 @@ export interface ActionContext {
   inputPath(path: string, pointer: string): Promise<{ abs: string; shown: string }>
   /**
    * A file or folder an action writes outside a commit (renders, builds, bundles, crops). As
-   * `inputPath`, and over a network transport it must also stay out of what git and the engine own:
-   * `decks/`, `templates/`, `.git/`, `studio.json`, and `.studio/`'s journal, locks and temporary
-   * files (403 `forbidden`). A write there would change a deck without a commit.
+   * `inputPath`, and on every transport an output landing inside the workspace must stay out of what
+   * git, the engine and studio own: the root, `decks/`, `templates/`, `studio.json`, any `.git`,
+   * `.gitattributes`, `.gitignore` or `.gitmodules` component, and `.studio/` outside its output
+   * folders (render, export, build, diff): 403 `forbidden`. The file itself is then opened through
+   * src/store/safe-open.ts, which follows no link.
    */
   outputPath(path: string, pointer: string): Promise<{ abs: string; shown: string }>
 }

@@ -28,7 +28,8 @@ import { applyChanges, repair, repairPending, type FileChange } from '../store/t
 import { HeadMoved } from '../store/git.js'
 import { readHead } from '../store/head.js'
 import { RESERVED_DECK_IDS, type Workspace } from '../store/workspace.js'
-import { existsSync, statSync } from 'node:fs'
+import { existsSync } from 'node:fs'
+import { lstatInside, readInside } from '../store/safe-open.js'
 import { readFile } from 'node:fs/promises'
 
 export interface CallOptions {
@@ -182,11 +183,12 @@ class Call implements ActionContext {
 
   async outputPath(path: string, pointer: string): Promise<{ abs: string; shown: string }> {
     const resolved = await this.inputPath(path, pointer)
-    if (!NETWORK_TRANSPORTS.has(this.transport)) return resolved
-    const rel = resolved.shown.split(sep).join('/')
-    const owned = ['decks', 'templates', '.git', 'studio.json', '.studio/journal', '.studio/locks', '.studio/tmp', '.studio/leases.json']
-    if (rel === '.' || owned.some((p) => rel === p || rel.startsWith(`${p}/`))) {
-      fail('forbidden', `${this.action.id} cannot write to "${rel}": decks, templates, git and studio's own state change only through commits. Write under another folder of the workspace (renders go to .studio/render by default).`, { pointer })
+    // On every transport (the command line too): an output inside the workspace, judged where it
+    // really lands (links followed), never clobbers what git and studio own.
+    const inside = NETWORK_TRANSPORTS.has(this.transport) ? { rel: resolved.shown } : await this.ws.contain(resolved.abs)
+    const refused = inside && ownedOutput(inside.rel.split(sep).join('/'))
+    if (refused) {
+      fail('forbidden', `${this.action.id} cannot write to "${refused}": decks, templates, git's files (.git, .gitattributes, .gitignore, .gitmodules), studio.json and studio's own state change only through commits or their own commands. Write under another folder of the workspace (renders go to .studio/render by default).`, { pointer })
     }
     return resolved
   }
@@ -326,13 +328,15 @@ class Call implements ActionContext {
     // count as changed decks, so such a write is still a new revision of its deck.
     const extraChanges: FileChange[] = []
     for (const [from, to] of this.copies) {
+      // Read through no link: a cloned deck's assets/ may be a link to any folder of the machine.
       const abs = isAbsolute(from) ? from : join(this.ws.root, from)
-      if (existsSync(abs) && statSync(abs).isFile()) {
-        extraChanges.push({ rel: to, content: await readFile(abs) })
+      const stat = lstatInside(this.ws.root, abs)
+      if (stat?.isFile()) {
+        extraChanges.push({ rel: to, content: await readInside(this.ws.root, abs) })
         continue
       }
-      const files = existsSync(abs) ? await listFiles(abs) : []
-      for (const rel of files) extraChanges.push({ rel: `${to}/${rel}`, content: await readFile(join(abs, rel)) })
+      const files = stat ? await listFiles(abs) : []
+      for (const rel of files) extraChanges.push({ rel: `${to}/${rel}`, content: await readInside(this.ws.root, join(abs, rel)) })
     }
     for (const [rel, content] of this.files) extraChanges.push({ rel, content })
     const touchedDecks = new Set<string>()
@@ -489,4 +493,27 @@ async function sameAsDisk(abs: string, content: FileChange['content']): Promise<
     return false
   }
   return current.equals(typeof content === 'string' ? Buffer.from(content) : content)
+}
+
+/** The folders of `.studio/` an output may write into: the outputs' own. */
+const OUTPUT_STATE_DIRS = new Set(['render', 'export', 'build', 'diff'])
+/** Names git reads wherever they are in the tree (attributes and ignores per folder), and its own folder. */
+const GIT_NAMES = new Set(['.git', '.gitattributes', '.gitignore', '.gitmodules'])
+
+/**
+ * What of a workspace-relative output path (`/`-separated) is the workspace's own, or undefined when
+ * an output may go there: the root itself, decks/, templates/, studio.json, any component git reads
+ * (so a missing `.gitattributes` is never made a folder either), and `.studio/` outside its output
+ * folders (kill switches, journal, locks, leases). Compared case-insensitively: on a case-insensitive
+ * disk `.GitAttributes` is the same file.
+ */
+export function ownedOutput(rel: string): string | undefined {
+  if (rel === '.' || rel === '') return '.'
+  const parts = rel.split('/')
+  const lower = parts.map((part) => part.toLowerCase())
+  if (['decks', 'templates', 'studio.json'].includes(lower[0])) return parts[0]
+  if (lower[0] === '.studio' && (parts.length < 2 || !OUTPUT_STATE_DIRS.has(lower[1]))) return parts.slice(0, 2).join('/')
+  const git = lower.findIndex((part) => GIT_NAMES.has(part))
+  if (git >= 0) return parts.slice(0, git + 1).join('/')
+  return undefined
 }

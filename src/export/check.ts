@@ -5,7 +5,9 @@
  * A reader that is absent is reported and passes; a reader that is present and cannot open the
  * file, or counts other pages than the package lists, fails the check.
  */
-import { existsSync, mkdirSync, rmSync } from 'node:fs'
+import { existsSync, rmSync } from 'node:fs'
+import { readFile } from 'node:fs/promises'
+import { writeInside } from '../store/safe-open.js'
 import { basename, dirname, join } from 'node:path'
 import { convertToPdf, findSoffice, pdfPageCount, pdfPagePng, run, scratchDir } from './office.js'
 import { walkPackage, type Finding, type PackageReport } from './opc.js'
@@ -45,6 +47,8 @@ export interface CheckOptions {
   out: string
   /** Shown form of `out`. */
   outShown: string
+  /** The workspace root: no link below it is followed when the thumbnail is written. */
+  root: string
 }
 
 /** Opens the file, lists its slides and touches every shape, so a part that cannot be parsed fails here. */
@@ -89,10 +93,13 @@ export async function checkPackage(file: string, options: CheckOptions): Promise
     report.readers.push(office.report)
     if (options.quickLook) {
       if (office.pdf) {
-        mkdirSync(options.out, { recursive: true })
         const name = `${basename(file).replace(/\.pptx$/i, '')}-page-1`
-        const rendered = await pdfPagePng(office.pdf, 1, join(options.out, name))
-        if ('png' in rendered) report.thumbnail = join(options.outShown, `${name}.png`)
+        // Drawn in the scratch folder, then written without following a link at the output.
+        const rendered = await pdfPagePng(office.pdf, 1, join(scratch, name))
+        if ('png' in rendered) {
+          await writeInside(options.root, join(options.out, `${name}.png`), await readFile(rendered.png))
+          report.thumbnail = join(options.outShown, `${name}.png`)
+        }
         else report.notes.push(`No thumbnail: ${'missing' in rendered ? rendered.missing : rendered.error}`)
       } else {
         report.notes.push(`No thumbnail: it is drawn from LibreOffice's PDF, and there is none (${office.report.message.replace(/\.$/, '')}).`)

@@ -24,6 +24,7 @@
  */
 import { createHash } from 'node:crypto'
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
+import { readAssetSync } from '../store/safe-open.js'
 import { extname, join } from 'node:path'
 import { deflateRawSync } from 'node:zlib'
 import pptxgen from 'pptxgenjs'
@@ -434,7 +435,7 @@ async function pictureFile(path: string, cache: Map<string, PictureFile | null>,
   try {
     let source = path
     let ext = extname(path).toLowerCase()
-    const svg = ext === '.svg' ? readFileSync(path) : undefined
+    const svg = ext === '.svg' ? readAssetSync(path) : undefined
     if (ext === '.svg') {
       const dir = join(path, '..')
       const id = path.split('/').pop()!.replace(/\..*$/, '')
@@ -449,7 +450,7 @@ async function pictureFile(path: string, cache: Map<string, PictureFile | null>,
         ext = '.png'
       }
     }
-    let bytes: Buffer = readFileSync(source)
+    let bytes: Buffer = readAssetSync(source)
     let format = ext.replace('.', '')
     if (!['.png', '.jpg', '.jpeg', '.gif'].includes(ext)) {
       bytes = await sharp(bytes, { density: 144 }).png().toBuffer()

@@ -10,9 +10,9 @@
  *   against our own render of the slide (verify.ts); the report carries the per-page figures and a
  *   page over its mode's threshold fails the export (CLI exit 7).
  */
-import { existsSync, mkdirSync, readFileSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
 import { join, relative } from 'node:path'
-import writeFileAtomic from 'write-file-atomic'
+import { mkdirInside, readAssetSync, readInsideSync, writeInside } from '../store/safe-open.js'
 import type { ActionContext } from '../core/action.js'
 import { fail } from '../core/errors.js'
 import { orderedSlides, slideTitle, type DeckDoc, type Slide } from '../model/deck.js'
@@ -94,7 +94,7 @@ function assetSource(deckDir: string, assetId: string): Record<string, unknown> 
   const file = join(deckDir, 'assets', `${assetId}.json`)
   if (!existsSync(file)) return undefined
   try {
-    const record = JSON.parse(readFileSync(file, 'utf8')) as { source?: unknown }
+    const record = JSON.parse(readAssetSync(file).toString('utf8')) as { source?: unknown }
     return record.source && typeof record.source === 'object' ? (record.source as Record<string, unknown>) : undefined
   } catch {
     return undefined
@@ -155,7 +155,7 @@ export async function runExport(ctx: ActionContext, read: DeckDoc, input: Export
   if (replaced.length) doc = { ...doc, slides: { ...doc.slides, ...Object.fromEntries(slides.map((s) => [s.id, s])) } }
   const appearances: Appearance[] = input.theme ?? ['light', 'dark']
   const { abs: outDir } = await ctx.outputPath(input.out ?? '.studio/export', '/out')
-  mkdirSync(outDir, { recursive: true })
+  mkdirInside(ctx.ws.root, outDir)
   const warnings: string[] = []
   const measurements: Record<string, unknown> = {}
   const files: WrittenFile[] = []
@@ -192,7 +192,7 @@ export async function runExport(ctx: ActionContext, read: DeckDoc, input: Export
       })
       rasters.add('png')
       const flat = records.map((record, i) => ({
-        png: readFileSync(join(ctx.ws.root, record.file)),
+        png: readInsideSync(ctx.ws.root, join(ctx.ws.root, record.file)),
         lines: record.lines ?? [],
         title: outline[i].title,
         notes: input.includeNotes ? (slides[i].notes ?? '') : undefined,
@@ -243,7 +243,7 @@ export async function runExport(ctx: ActionContext, read: DeckDoc, input: Export
       for (const cannot of new Set(written.report.cannot)) warnings.push(`${name}: ${cannot}`)
       if (written.report.embedded) measurements[name] = { embeddedFonts: written.report.embedded }
     }
-    await writeFileAtomic(path, bytes)
+    await writeInside(ctx.ws.root, path, bytes)
     const page = await pageSize(path, format)
     if (page && page.aspectError > 0.001) warnings.push(`${name}: its page is ${page.width} × ${page.height} ${page.unit}, ${(page.aspectError * 100).toFixed(2)} % off the sheet's 16:9.`)
     if (format === 'pdf') for (const font of await pdfFonts(path)) fonts.add(font)
@@ -253,7 +253,7 @@ export async function runExport(ctx: ActionContext, read: DeckDoc, input: Export
   if (appearances.length === 2) {
     const zipPath = join(outDir, `${deckId}-both.zip`)
     const zipped = await zipFiles(files.map((f) => join(ctx.ws.root, f.file)))
-    await writeFileAtomic(zipPath, zipped)
+    await writeInside(ctx.ws.root, zipPath, zipped)
     files.push({ file: relative(ctx.ws.root, zipPath) || zipPath, theme: 'light', format: 'zip', bytes: zipped.length, pages: 0 })
   }
 

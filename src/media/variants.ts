@@ -18,7 +18,8 @@
  * rectangle (lower-left, lower-right or upper-left; where a credit or caption sits over the picture).
  */
 import { createHash } from 'node:crypto'
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
+import { existsSync, lstatSync, readdirSync } from 'node:fs'
+import { readAssetSync } from '../store/safe-open.js'
 import { join } from 'node:path'
 import { screen, screenPng, type DitherParams, type Screened } from './dither.js'
 import { resolveDither, type ResolvedDither } from '../model/dither.js'
@@ -111,11 +112,11 @@ const digests = new Map<string, { stamp: string; digest: string }>()
 
 /** sha256 (hex) of a file, remembered per path while its size and mtime hold. */
 export function fileSha256(path: string): string {
-  const stat = statSync(path)
+  const stat = lstatSync(path)
   const stamp = `${stat.size}:${stat.mtimeMs}`
   const known = digests.get(path)
-  if (known?.stamp === stamp) return known.digest
-  const digest = createHash('sha256').update(readFileSync(path)).digest('hex')
+  if (known?.stamp === stamp && stat.isFile()) return known.digest
+  const digest = createHash('sha256').update(readAssetSync(path)).digest('hex')
   digests.set(path, { stamp, digest })
   return digest
 }
@@ -192,7 +193,7 @@ function spread(cells: Screened, cellPx: number, width: number, height: number):
 /** Reads a source picture as grey (and RGB for the original tone) at `width` × `height`, flattened on white. */
 async function pixelsOf(source: string | Buffer, width: number, height: number, rgb: boolean): Promise<{ grey: Uint8Array; colour?: Buffer }> {
   const sharp = await loadSharp()
-  const bytes = typeof source === 'string' ? readFileSync(source) : source
+  const bytes = typeof source === 'string' ? readAssetSync(source) : source
   const isSvg = bytes.subarray(0, 256).toString('utf8').includes('<svg')
   const base = () => sharp(bytes, { limitInputPixels: 80_000_000, ...(isSvg ? { density: 300 } : {}) }).resize(width, height, { fit: 'fill' }).flatten({ background: '#ffffff' })
   const grey = await base().greyscale().raw().toBuffer()

@@ -17,6 +17,7 @@ import type { Box } from '../layout/boxes.js'
 import { filesAt } from '../history/history.js'
 import { withReader } from '../history/index.js'
 import type { Workspace } from '../store/workspace.js'
+import { mkdirInside, writeInside } from '../store/safe-open.js'
 import type { Appearance } from './paint.js'
 import { renderSlides } from './pipeline.js'
 
@@ -80,7 +81,7 @@ export async function reviewCrops(ws: Workspace, deckId: string, before: Side, a
   const pictured = changes.filter((c) => c.kind !== 'moved' || c.blocks.length)
   if (!pictured.length) return []
   const { default: sharp } = await import('sharp')
-  mkdirSync(join(ws.root, '.studio', 'tmp'), { recursive: true })
+  mkdirInside(ws.root, join(ws.root, '.studio', 'tmp'))
   const scratch = mkdtempSync(join(ws.root, '.studio', 'tmp', 'crops-'))
   try {
     const renderSide = async (side: Side, name: 'before' | 'after', slides: Slide[]) => {
@@ -95,13 +96,13 @@ export async function reviewCrops(ws: Workspace, deckId: string, before: Side, a
     }
     const slidesOf = (doc: DeckDoc | null) => pictured.map((c) => (doc && Object.hasOwn(doc.slides, c.slideId) ? doc.slides[c.slideId] : undefined)).filter((s): s is Slide => Boolean(s))
     const [beforeImages, afterImages] = [await renderSide(before, 'before', slidesOf(before.doc)), await renderSide(after, 'after', slidesOf(after.doc))]
-    mkdirSync(outDir, { recursive: true })
+    mkdirInside(ws.root, outDir)
     const crops: Crop[] = []
     const cut = async (image: string | undefined, box: Box, file: string, thumb: boolean) => {
       if (!image) return null
       let pipeline = sharp(image).extract({ left: box.x, top: box.y, width: box.w, height: box.h })
       if (thumb) pipeline = pipeline.resize({ width: THUMB })
-      await pipeline.png().toFile(join(outDir, file))
+      await writeInside(ws.root, join(outDir, file), await pipeline.png().toBuffer())
       return relative(ws.root, join(outDir, file))
     }
     for (const change of pictured) {

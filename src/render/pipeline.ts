@@ -9,10 +9,10 @@
  * appearance, scale, format and the renderer's own version.
  */
 import { createHash } from 'node:crypto'
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import { availableParallelism } from 'node:os'
 import { dirname, extname, join, relative } from 'node:path'
-import writeFileAtomic from 'write-file-atomic'
+import { isFileInside, mkdirInside, readAssetSync, readInsideSync, writeInside } from '../store/safe-open.js'
 import { slideTitle, type DeckDoc, type Slide } from '../model/deck.js'
 import { fail } from '../core/errors.js'
 import { assetIdOfFile } from '../model/assets.js'
@@ -177,7 +177,7 @@ export function lastRender(doc: DeckDoc, slide: Slide, deckDir: string, outDir: 
 
 /** Renders the job's slides in each appearance; answers one record per image, in slide order. */
 export async function renderSlides(job: RenderJob): Promise<{ records: RenderRecord[]; launchMs: number | null }> {
-  mkdirSync(job.outDir, { recursive: true })
+  mkdirInside(job.root, job.outDir)
   const assets = assetFiles(job.deckDir)
   const order = job.doc.manifest.sections.flatMap((s) => s.slides)
   const numberOf = (id: string) => order.indexOf(id) + 1
@@ -201,9 +201,9 @@ export async function renderSlides(job: RenderJob): Promise<{ records: RenderRec
       }
       records.push(record)
       const sidecar = `${path}.json`
-      if (existsSync(path) && existsSync(sidecar)) {
+      if (isFileInside(job.root, path) && isFileInside(job.root, sidecar)) {
         try {
-          const kept = JSON.parse(readFileSync(sidecar, 'utf8')) as { hash?: string; lines?: TextLine[] }
+          const kept = JSON.parse(readInsideSync(job.root, sidecar).toString('utf8')) as { hash?: string; lines?: TextLine[] }
           if (kept.hash === hash && (!job.collectText || Array.isArray(kept.lines))) {
             record.reused = true
             if (job.collectText) record.lines = kept.lines
@@ -249,10 +249,9 @@ export async function renderSlides(job: RenderJob): Promise<{ records: RenderRec
           })) as { data: string }
           const bytes = Buffer.from(shot.data, 'base64')
           if (job.collectText) item.record.lines = (await page.evaluate(TEXT_LINES)) as TextLine[]
-          mkdirSync(dirname(item.path), { recursive: true })
-          await writeFileAtomic(item.path, bytes)
+          await writeInside(job.root, item.path, bytes)
           const { reused: _reused, ...sidecar } = item.record
-          await writeFileAtomic(`${item.path}.json`, `${JSON.stringify({ deck: job.doc.manifest.id, deckTheme: job.doc.manifest.theme, ...sidecar, renderer: RENDERER_VERSION }, null, 2)}\n`)
+          await writeInside(job.root, `${item.path}.json`, `${JSON.stringify({ deck: job.doc.manifest.id, deckTheme: job.doc.manifest.theme, ...sidecar, renderer: RENDERER_VERSION }, null, 2)}\n`)
           job.onProgress?.(++done, todo.length)
         }
       } finally {
@@ -402,8 +401,15 @@ async function preparedPage(browser: Browser, job: RenderJob, shell: string, var
       const name = rest.slice('assets/'.length)
       if (!name.includes('/') && !name.includes('\\') && name !== '..') file = join(assetsDir, name)
     } else if (rest.startsWith('fonts/')) file = fontFileOf(rest.slice('fonts/'.length))
-    if (!file || !existsSync(file)) return route.fulfill({ status: 404, body: '' })
-    return route.fulfill({ status: 200, body: readFileSync(file), headers: { 'content-type': ASSET_MIME[extname(file).toLowerCase()] ?? 'application/octet-stream', 'cache-control': 'max-age=3600' } })
+    // A deck's asset that is a link (or under one) is not drawn: it could be any file of the machine.
+    let body: Buffer | undefined
+    try {
+      body = file ? (rest.startsWith('assets/') ? readAssetSync(file) : readFileSync(file)) : undefined
+    } catch {
+      body = undefined
+    }
+    if (!file || !body) return route.fulfill({ status: 404, body: '' })
+    return route.fulfill({ status: 200, body, headers: { 'content-type': ASSET_MIME[extname(file).toLowerCase()] ?? 'application/octet-stream', 'cache-control': 'max-age=3600' } })
   })
   await page.setContent(shell)
   return page

@@ -2,9 +2,8 @@
  * Contact sheets: the slide renders of one appearance as thumbnails on a grid (sharp), with a JSON
  * cell map from each cell's box to its slide id, optional slide numbers, and a lint or plate overlay.
  */
-import { mkdirSync } from 'node:fs'
 import { join, relative } from 'node:path'
-import writeFileAtomic from 'write-file-atomic'
+import { writeInside } from '../store/safe-open.js'
 import type { DeckDoc, Slide } from '../model/deck.js'
 import { lintSlide, type AssetRecord } from '../model/lint.js'
 import { drawnBoxes } from '../layout/stack.js'
@@ -105,11 +104,10 @@ export async function buildSheet(job: SheetJob) {
       if (overlay) composites.push({ input: Buffer.from(overlay), left: cell.box.x, top: cell.box.y })
     }
     const image = await sharp({ create: { width, height, channels: 3, background } }).composite(composites).png().toBuffer()
-    mkdirSync(job.outDir, { recursive: true })
     const file = join(job.outDir, `sheet.${job.appearance}.png`)
     const map = join(job.outDir, `sheet.${job.appearance}.json`)
-    await writeFileAtomic(file, image)
-    await writeFileAtomic(map, `${JSON.stringify({ deck: job.doc.manifest.id, revision: job.doc.manifest.revision, theme: job.appearance, width, height, cells }, null, 2)}\n`)
+    await writeInside(job.root, file, image)
+    await writeInside(job.root, map, `${JSON.stringify({ deck: job.doc.manifest.id, revision: job.doc.manifest.revision, theme: job.appearance, width, height, cells }, null, 2)}\n`)
     return { theme: job.appearance, file: relative(job.root, file), map: relative(job.root, map), width, height, cells }
   } catch (error) {
     if ((error as { code?: string }).code && (error as { status?: number }).status) throw error

@@ -7,6 +7,7 @@
  * network: it opens from disk.
  */
 import { readFileSync } from 'node:fs'
+import { readAssetSync } from '../store/safe-open.js'
 import { extname } from 'node:path'
 import type { DeckDoc, Slide } from '../model/deck.js'
 import { orderedSlides, slideTitle } from '../model/deck.js'
@@ -41,7 +42,7 @@ const MIME: Record<string, string> = { '.png': 'image/png', '.jpg': 'image/jpeg'
 
 async function pictureData(path: string, quality: number | undefined): Promise<{ mime: string; bytes: Buffer }> {
   const ext = extname(path).toLowerCase()
-  const raw = readFileSync(path)
+  const raw = readAssetSync(path)
   if (quality === undefined || ext === '.svg' || ext === '.gif') return { mime: MIME[ext] ?? 'application/octet-stream', bytes: raw }
   const { default: sharp } = await import('sharp')
   const image = sharp(raw)

@@ -4,7 +4,7 @@
  * paper; its bytes from the deck's materialized file when `picture.materialize` wrote one, else from
  * the workspace cache `.studio/cache/variants/` (never committed), else drawn now and cached.
  */
-import { existsSync, mkdirSync, readFileSync } from 'node:fs'
+import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Block, Manifest, Slide } from '../model/deck.js'
 import { themeFonts } from '../model/themes.js'
@@ -12,7 +12,7 @@ import { drawnBoxes } from '../layout/index.js'
 import { drawnPictureSize, pictureHeight } from './html.js'
 import { resolveDither, type ResolvedDither } from '../model/dither.js'
 import { drawVariant, fileSha256, sourceFileOf, variantFileName, variantKey, type VariantSpec } from '../media/variants.js'
-import writeFileAtomic from 'write-file-atomic'
+import { assetExistsSync, existsInside, readAssetSync, readInsideSync, writeInside } from '../store/safe-open.js'
 import { colour, paintFor } from './paint.js'
 
 /** The ink and paper two-tone pictures are drawn in: the theme's light ones, in every appearance. */
@@ -61,14 +61,11 @@ export class Variants {
     const variant = this.byKey.get(key)
     if (!variant) return undefined
     const committed = join(this.deckDir, 'assets', variantFileName(variant.assetId, key, scale))
-    if (existsSync(committed)) return readFileSync(committed)
+    if (assetExistsSync(committed)) return readAssetSync(committed)
     const cached = this.root ? join(this.root, '.studio', 'cache', 'variants', `${key}@${scale}x.png`) : undefined
-    if (cached && existsSync(cached)) return readFileSync(cached)
+    if (cached && existsInside(this.root!, cached)) return readInsideSync(this.root!, cached)
     const { png } = await drawVariant(variant.spec, scale)
-    if (cached) {
-      mkdirSync(join(this.root!, '.studio', 'cache', 'variants'), { recursive: true })
-      await writeFileAtomic(cached, png)
-    }
+    if (cached) await writeInside(this.root!, cached, png)
     return png
   }
 }
@@ -96,7 +93,7 @@ export function assetSize(deckDir: string, id: string): { width?: number; height
   const record = join(deckDir, 'assets', `${id}.json`)
   if (!existsSync(record)) return {}
   try {
-    const { width, height } = JSON.parse(readFileSync(record, 'utf8')) as { width?: unknown; height?: unknown }
+    const { width, height } = JSON.parse(readAssetSync(record).toString('utf8')) as { width?: unknown; height?: unknown }
     return typeof width === 'number' && typeof height === 'number' ? { width, height } : {}
   } catch {
     return {}

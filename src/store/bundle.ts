@@ -16,6 +16,7 @@
  * files into place only after every check passed; a refused bundle leaves nothing behind.
  */
 import { createHash } from 'node:crypto'
+import { constants } from 'node:fs'
 import { mkdir, mkdtemp, open, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
@@ -24,6 +25,7 @@ import * as archiverModule from 'archiver'
 import type { Archiver, ArchiverOptions } from 'archiver'
 import yauzl from 'yauzl'
 import { fail, StudioError } from '../core/errors.js'
+import { mkdirInside } from './safe-open.js'
 
 export const BUNDLE_VERSION = 1
 
@@ -475,8 +477,9 @@ export async function extractBundle(source: string | Buffer, parent: string, lim
     for (const entry of entries) {
       if (entry === manifestEntry) continue
       const target = join(dir, entry.fileName)
-      await mkdir(dirname(target), { recursive: true })
-      const handle = await open(target, 'wx', 0o644)
+      // The folder is new, but its entries are still made through no link, and the file exclusively.
+      mkdirInside(dir, dirname(target))
+      const handle = await open(target, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (constants.O_NOFOLLOW ?? 0), 0o644)
       let digest: string
       try {
         digest = await streamEntry(zipfile, entry, caps, total, async (chunk) => {

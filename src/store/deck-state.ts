@@ -80,7 +80,7 @@ export function deepFreeze<T>(value: T): T {
 
 /** Refuses a symbolic link where a deck keeps its files: it could point anywhere on the machine. */
 function refuseLink(stat: Stats | undefined, name: string): void {
-  if (stat?.isSymbolicLink()) fail('storage', `${name} is a symbolic link; studio does not follow links inside a deck folder. Replace it with the real file or folder.`)
+  if (stat?.isSymbolicLink()) fail('refused', `${name} is a symbolic link; studio does not follow links inside a deck folder. Replace it with the real file or folder.`)
 }
 
 function lstat(path: string): Stats | undefined {

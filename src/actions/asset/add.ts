@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto'
 import { cloneDoc } from '../../model/deck.js'
-import { existsSync, readdirSync, readFileSync } from 'node:fs'
+import { existsSync, readdirSync } from 'node:fs'
 import { readFile, stat } from 'node:fs/promises'
 import { basename, extname, join } from 'node:path'
 import type { PlateName } from '../../media/variants.js'
@@ -11,6 +11,7 @@ import { arr, bool, BR, nullable, obj, openObj, opt, ref, str } from '../../mode
 import { written } from '../../model/results.js'
 import { canonicalJson } from '../../store/canonical.js'
 import { AssetId, AssetRole, Plate, Treatment } from './schemas.js'
+import { readAssetSync } from '../../store/safe-open.js'
 
 const MAX_BYTES = 25 * 1024 * 1024
 
@@ -156,7 +157,7 @@ export const assetAdd = defineAction<AddInput, any, PreparedAdd>({
 export function readAssetRecord(ctx: ActionContext, deckId: string, assetId: string, pointer: string): Record<string, unknown> & { id: string } {
   const file = join(ctx.ws.deckDir(deckId), 'assets', `${assetId}.json`)
   if (!/^[a-z0-9]+(?:-[a-z0-9]+)*$/.test(assetId) || !existsSync(file)) fail('not_found', `Deck "${deckId}" has no asset "${assetId}".`, { pointer })
-  return JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown> & { id: string }
+  return JSON.parse(readAssetSync(file).toString('utf8')) as Record<string, unknown> & { id: string }
 }
 
 /** Stages `bytes` as the kept continuous source of asset `assetId`, removing a source of another format; answers its file name. */

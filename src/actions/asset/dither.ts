@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto'
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
+import { readAssetSync } from '../../store/safe-open.js'
 import { basename, extname, join } from 'node:path'
 import { defineAction } from '../../core/action.js'
 import { fail } from '../../core/errors.js'
@@ -94,7 +95,7 @@ export const assetDither = defineAction<any, any>({
         sourceDigest = image.digest
         sourcePath = undefined
       } else if (sourcePath) {
-        sourceBytes = readFileSync(sourcePath)
+        sourceBytes = readAssetSync(sourcePath)
         if (!sourcePath.includes('.source.')) {
           // A plain picture turns two-tone: its file is kept as the source, its twins give way to the screen's.
           const ext = extname(sourcePath).slice(1)
@@ -119,7 +120,7 @@ export const assetDither = defineAction<any, any>({
           const path = join(deckDir, 'assets', name)
           if (!existsSync(path)) fail('not_found', `Asset "${record.id}" has no committed twin ${name} to verify; run asset dither without --from-recorded first.`, { pointer: input.allTwoTone ? '/allTwoTone' : '/assetId' })
           const cellPx = recordedTreatment.cell * (i + 1)
-          const { screened, mixedCells } = await variants.readScreen(readFileSync(path), variants.screenPalette(palette.ink, palette.paper, recordedTreatment.tone), cellPx)
+          const { screened, mixedCells } = await variants.readScreen(readAssetSync(path), variants.screenPalette(palette.ink, palette.paper, recordedTreatment.tone), cellPx)
           if (input.fromRecorded) count += mixedCells
           if (fresh) count += variants.differingCells(screened, fresh.twins[i].screened, cellPx)
           if (i === 0) metrics = variants.toneMetrics(screened, plate)

@@ -5,7 +5,8 @@
  *
  * Shared by shader.frame, shader.capture, material.capture and slide.setBackgroundMaterial.
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs'
+import { existsSync, readdirSync } from 'node:fs'
+import { readAssetSync } from '../../store/safe-open.js'
 import { createHash } from 'node:crypto'
 import { join } from 'node:path'
 import type { ActionContext } from '../../core/action.js'
@@ -69,8 +70,8 @@ export function sameFrame(ctx: ActionContext, deckId: string, id: string, png: B
   const dir = join(ctx.ws.deckDir(deckId), 'assets')
   const file = join(dir, `${id}@2x.png`)
   const record = join(dir, `${id}.json`)
-  if (!existsSync(file) || !existsSync(record) || !readFileSync(file).equals(png)) return undefined
-  return JSON.parse(readFileSync(record, 'utf8'))
+  if (!existsSync(file) || !existsSync(record) || !readAssetSync(file).equals(png)) return undefined
+  return JSON.parse(readAssetSync(record).toString('utf8'))
 }
 
 export interface FrameRecordInput {

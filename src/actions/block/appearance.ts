@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs'
+import { existsSync } from 'node:fs'
 import { themeFonts } from '../../model/themes.js'
 import { join } from 'node:path'
 import { defineAction } from '../../core/action.js'
@@ -15,6 +15,7 @@ import { tidy } from '../../model/arrange.js'
 import { gather, given, targetAsList } from './cli.js'
 import { blockIn, editSlide, findBlocks, followConnectors, isCanvas, humanResult } from './canvas.js'
 import { blockId, blockIds, slideId } from './common.js'
+import { readAssetSync } from '../../store/safe-open.js'
 
 const SHADOW_FIELDS = ['color', 'opacity', 'angle', 'distance', 'blur'] as const
 
@@ -72,7 +73,7 @@ export const blockSetAlt = defineAction({
           let record: Record<string, unknown> = { id: assetId, role: 'picture' }
           if (existsSync(path)) {
             try {
-              record = JSON.parse(readFileSync(path, 'utf8'))
+              record = JSON.parse(readAssetSync(path).toString('utf8'))
             } catch (error) {
               fail('storage', `${file} is not valid JSON (${(error as Error).message}). Fix it by hand or restore it with git.`)
             }

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs'
+import { existsSync } from 'node:fs'
 import { themeFonts } from '../../model/themes.js'
 import { join } from 'node:path'
 import { checkInputBlock } from '../../model/check.js'
@@ -34,6 +34,7 @@ import {
   humanResult,
 } from './canvas.js'
 import { blockId, blockIds, slideId } from './common.js'
+import { readAssetSync } from '../../store/safe-open.js'
 
 const blockResult = written({ block: { ...ref('Block'), description: 'The block after the write.' }, slide: ref('Slide') })
 
@@ -126,7 +127,7 @@ function assetsOf(ctx: ActionContext, deckId: string, block: Block): Record<stri
     const file = join(ctx.ws.deckDir(deckId), 'assets', `${id}.json`)
     if (!new RegExp(SLUG).test(id) || !existsSync(file)) return { id }
     try {
-      return JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>
+      return JSON.parse(readAssetSync(file).toString('utf8')) as Record<string, unknown>
     } catch {
       return { id }
     }

@@ -2,7 +2,7 @@ import { defineAction } from '../../core/action.js'
 import { arr, bool, BR, nullable, num, obj, oneOf, openObj, opt, ref, SlideIdsOrAll, str, type Schema } from '../../model/schema.js'
 import { planned, RevisionIfWritten, written } from '../../model/results.js'
 import { DitherSchema, resolveDither } from '../../model/dither.js'
-import { existsSync, readdirSync, readFileSync } from 'node:fs'
+import { existsSync, readdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { fail } from '../../core/errors.js'
 import type { Block, DeckDoc, Slide } from '../../model/deck.js'
@@ -15,6 +15,7 @@ import { blockIn, canvasSlide, editSlide, isCanvas } from './canvas.js'
 import { pictureIn } from './image.js'
 import { defined, gather, given, without } from './cli.js'
 import { blockId, blockIds, slideId } from './common.js'
+import { readAssetSync } from '../../store/safe-open.js'
 
 /** Closed shape presets a picture can be masked to (the spec does not show the list). */
 
@@ -110,7 +111,7 @@ function assetPlate(deckDir: string, assetId: string): PlateName | undefined {
   const file = join(deckDir, 'assets', `${assetId}.json`)
   if (!existsSync(file)) return undefined
   try {
-    const plate = (JSON.parse(readFileSync(file, 'utf8')) as { plate?: unknown }).plate
+    const plate = (JSON.parse(readAssetSync(file).toString('utf8')) as { plate?: unknown }).plate
     return plate === 'lower-left' || plate === 'lower-right' || plate === 'upper-left' ? plate : undefined
   } catch {
     return undefined
@@ -190,7 +191,7 @@ export const pictureMaterialize = defineAction<any, any>({
     const recordOf = (assetId: string) => {
       if (!records.has(assetId)) {
         const file = join(deckDir, 'assets', `${assetId}.json`)
-        records.set(assetId, existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>) : { id: assetId })
+        records.set(assetId, existsSync(file) ? (JSON.parse(readAssetSync(file).toString('utf8')) as Record<string, unknown>) : { id: assetId })
       }
       return records.get(assetId)!
     }

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs'
-import { readdir, readFile, rm, stat } from 'node:fs/promises'
+import { readdir, rm, stat } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import { defineAction, type ActionContext } from '../../core/action.js'
 import { deckKey } from '../../core/engine.js'
@@ -9,13 +9,18 @@ import { bool, DeckId, FilePath, int, obj, opt, str } from '../../model/schema.j
 import { result, written } from '../../model/results.js'
 import { listFiles } from '../../store/decks.js'
 import { freeSiblingId } from './lifecycle.js'
+import { mkdirInside, readInside, refuseLinksUnder } from '../../store/safe-open.js'
 
-/** The files of a deck folder as a bundle carries them (the version log dropped unless asked). */
-export async function deckBundleFiles(dir: string, versions: boolean): Promise<Map<string, Buffer>> {
+/**
+ * The files of a deck folder as a bundle carries them (the version log dropped unless asked). A link
+ * in the folder is refused, never packed: it could point anywhere on the machine.
+ */
+export async function deckBundleFiles(root: string, dir: string, versions: boolean): Promise<Map<string, Buffer>> {
   const files = new Map<string, Buffer>()
+  await refuseLinksUnder(root, dir)
   for (const rel of await listFiles(dir)) {
     if (!versions && rel === 'versions.json') continue
-    files.set(rel, await readFile(join(dir, rel)))
+    files.set(rel, await readInside(root, join(dir, rel)))
   }
   return files
 }
@@ -56,7 +61,7 @@ export const deckPack = defineAction({
 export async function packDeck(ctx: ActionContext, id: string, versions = true) {
   const doc = await ctx.load(id)
   const { packBundle } = await import('../../store/bundle.js')
-  const files = await deckBundleFiles(ctx.ws.deckDir(id), versions)
+  const files = await deckBundleFiles(ctx.ws.root, ctx.ws.deckDir(id), versions)
   const zip = await packBundle(files, { deckId: id, revision: doc.manifest.revision })
   return { doc, zip, files: files.size }
 }
@@ -133,6 +138,7 @@ export async function unpackInto(
 ) {
   const { extractBundle } = await import('../../store/bundle.js')
   const tmp = join(ctx.ws.stateDir, 'tmp')
+  mkdirInside(ctx.ws.root, tmp)
   await removeStale(tmp)
   const bundle = await extractBundle(typeof source === 'string' ? resolve(source) : source, tmp)
   ctx.cleanup(() => rm(bundle.dir, { recursive: true, force: true }))

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs'
-import { readdir, readFile } from 'node:fs/promises'
+import { readdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import { defineAction } from '../../core/action.js'
 import { fail } from '../../core/errors.js'
@@ -8,6 +8,7 @@ import { countFindings, lintSlide, type AssetRecord, type Finding, type LintCoun
 import { arr, obj, opt, ref, SlideId, SlideIds } from '../../model/schema.js'
 import { CurrentRevision, FINDING_MEMBERS, result } from '../../model/results.js'
 import type { Workspace } from '../../store/workspace.js'
+import { readAssetSync } from '../../store/safe-open.js'
 
 /** The asset records of a deck (`assets/<id>.json`), by asset id; unreadable records are left out. */
 export async function readAssetRecords(ws: Workspace, deckId: string): Promise<Record<string, AssetRecord>> {
@@ -17,7 +18,7 @@ export async function readAssetRecords(ws: Workspace, deckId: string): Promise<R
   for (const name of await readdir(dir)) {
     if (!name.endsWith('.json')) continue
     try {
-      const record = JSON.parse(await readFile(join(dir, name), 'utf8'))
+      const record = JSON.parse(readAssetSync(join(dir, name)).toString('utf8'))
       if (record && typeof record === 'object' && !Array.isArray(record)) records[name.slice(0, -'.json'.length)] = record as AssetRecord
     } catch {
       // A record that is not JSON reads as no record: its pictures show up as missing alt text.

@@ -1,6 +1,6 @@
-import { existsSync, mkdirSync, statSync } from 'node:fs'
+import { existsSync, statSync } from 'node:fs'
 import { basename, dirname, join, relative } from 'node:path'
-import writeFileAtomic from 'write-file-atomic'
+import { writeInside } from '../../store/safe-open.js'
 import { defineAction } from '../../core/action.js'
 import type { ExportInput } from '../../export/run.js'
 import { fail } from '../../core/errors.js'
@@ -160,7 +160,7 @@ export const exportCheck = defineAction({
           ? { path: join(ctx.ws.root, '.studio/venv/bin/python'), from: '.studio/venv' }
           : undefined
     const out = await ctx.outputPath(input.out ?? join(dirname(input.file), `${basename(input.file).replace(/\.pptx$/i, '')}-check`), '/out')
-    return checkPackage(abs, { shown, python, quickLook: input.quickLook ?? true, out: out.abs, outShown: out.shown })
+    return checkPackage(abs, { shown, python, quickLook: input.quickLook ?? true, out: out.abs, outShown: out.shown, root: ctx.ws.root })
   },
   human: (r: CheckResult) => checkLines(r),
 })
@@ -320,8 +320,7 @@ export const buildRun = defineAction({
         details: { bytes, budget, items: built.items.slice(0, 10) },
       })
     }
-    mkdirSync(dirname(target), { recursive: true })
-    await writeFileAtomic(target, built.html)
+    await writeInside(ctx.ws.root, target, built.html)
     const rel = relative(ctx.ws.root, target)
     return { file: rel.startsWith('..') ? target : rel, bytes, budget, slides: built.slides, items: built.items }
   },

@@ -1,7 +1,7 @@
-import { mkdir, writeFile } from 'node:fs/promises'
-import { dirname, isAbsolute, relative, sep } from 'node:path'
+import { writeInside } from '../../store/safe-open.js'
+import { isAbsolute, relative, sep } from 'node:path'
 import { defineAction } from '../../core/action.js'
-import { fail } from '../../core/errors.js'
+import { fail, StudioError } from '../../core/errors.js'
 import { arr, int, num, obj, oneOf, openObj, opt, str } from '../../model/schema.js'
 import { result } from '../../model/results.js'
 import { MaterialId } from '../block/picture.js'
@@ -73,9 +73,9 @@ export const shaderRender = defineAction<RenderInput, any>({
     const common = { width, height, frameKey: frameKey(recipe), uniforms, timeMs: recipe.anchor, renderer: run.renderer }
     if (!target) return { png: frame.png.toString('base64'), ...common }
     try {
-      await mkdir(dirname(target.abs), { recursive: true })
-      await writeFile(target.abs, frame.png)
+      await writeInside(ctx.ws.root, target.abs, frame.png)
     } catch (error) {
+      if (error instanceof StudioError) throw error
       fail('invalid_input', `Cannot write ${target.shown}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}.`, { pointer: '/out' })
     }
     const inside = relative(ctx.ws.root, target.abs)

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs'
+import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { defineAction, type CliParsed } from '../../core/action.js'
 import { fail } from '../../core/errors.js'
@@ -10,6 +10,7 @@ import { written } from '../../model/results.js'
 import { DitherSchema, MaterialId } from '../block/picture.js'
 import { given, without } from '../block/cli.js'
 import { checkSlideIds, stageDeck } from './common.js'
+import { readAssetSync } from '../../store/safe-open.js'
 
 /** The `--dither` switch: the deck's two-tone screen with its defaults. */
 const ditherSwitch = (parsed: CliParsed) => {
@@ -105,7 +106,7 @@ export const slideSetBackgroundPicture = defineAction<BackgroundPictureInput, an
     if (input.assetId !== undefined) {
       const file = join(folder, `${input.assetId}.json`)
       if (!/^[a-z0-9]+(?:-[a-z0-9]+)*$/.test(input.assetId) || !existsSync(file)) fail('not_found', `Deck "${deckId}" has no asset "${input.assetId}".`, { pointer: '/assetId' })
-      asset = JSON.parse(readFileSync(file, 'utf8'))
+      asset = JSON.parse(readAssetSync(file).toString('utf8'))
       if (input.alt !== undefined && input.alt !== asset.alt) {
         // A picture's alt text lives on its asset (docs/model.md): one description for every use.
         asset = { ...asset, alt: input.alt }

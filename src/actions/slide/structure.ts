@@ -1,6 +1,7 @@
-import { readdir, readFile } from 'node:fs/promises'
+import { readdir } from 'node:fs/promises'
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
+import { readInside } from '../../store/safe-open.js'
 import { defineAction } from '../../core/action.js'
 import { fail } from '../../core/errors.js'
 import type { Block, DeckDoc, Slide } from '../../model/deck.js'
@@ -290,7 +291,7 @@ export const slideImport = defineAction({
         continue
       }
       const files = await assetFiles(sourceDir, assetId)
-      for (const name of files) ctx.stageFile(`decks/${target.manifest.id}/assets/${name}`, await readFile(join(sourceDir, name)))
+      for (const name of files) ctx.stageFile(`decks/${target.manifest.id}/assets/${name}`, await readInside(ctx.ws.root, join(sourceDir, name)))
       assets.push({ id: assetId, files })
     }
     return staged

@@ -12,9 +12,9 @@
  * nothing of any deck and are served without a token, so a browser can open `/?token=...`; every
  * route that reads or writes a deck needs the bearer, which the page sends from sessionStorage.
  */
-import { existsSync, readFileSync, statSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import { basename, extname, join, sep } from 'node:path'
+import { basename, extname, join, relative, resolve, sep } from 'node:path'
 import { findAction } from '../../actions/index.js'
 import { defineAction, type ActionContext } from '../../core/action.js'
 import { dispatch } from '../../core/engine.js'
@@ -22,6 +22,7 @@ import { fail } from '../../core/errors.js'
 import { arr, int, obj, oneOf, openObj, opt, SlideId } from '../../model/schema.js'
 import { orderedSlides, type DeckDoc } from '../../model/deck.js'
 import { packageRoot, type Workspace } from '../../store/workspace.js'
+import { readInsideSync } from '../../store/safe-open.js'
 import { ASSET_MIME } from '../../render/mime.js'
 import { BODY_LIMIT, pathSegment, readBody } from './edge.js'
 
@@ -179,10 +180,21 @@ function deckParam(url: URL, fallback: string | undefined): string | undefined {
   return deck ?? undefined
 }
 
-function sendFile(res: ServerResponse, file: string, headers: Record<string, string> = {}): void {
-  const body = readFileSync(file)
+function sendFile(res: ServerResponse, file: string, headers: Record<string, string> = {}, body: Buffer = readFileSync(file)): void {
   res.writeHead(200, { 'content-type': MIME[extname(file).toLowerCase()] ?? 'application/octet-stream', 'content-length': String(body.length), ...headers })
   res.end(body)
+}
+
+/**
+ * The bytes of a regular file of the workspace reached through no symbolic link (src/store/safe-open.ts);
+ * undefined for a missing file, a folder or a link, which a page route answers 404 alike.
+ */
+function workspaceFile(ws: Workspace, file: string): Buffer | undefined {
+  try {
+    return readInsideSync(ws.root, file)
+  } catch {
+    return undefined
+  }
 }
 
 /** A file name inside one folder: no separators, no dot names. */
@@ -238,9 +250,11 @@ export async function handlePage(req: IncomingMessage, res: ServerResponse, url:
     const name = pathSegment(asset[2])
     if (!DECK_RE.test(deck) || !page.ws.deckExists(deck) || !plainName(name)) fail('not_found', `No asset file ${path}.`)
     const file = join(page.ws.deckDir(deck), 'assets', name)
-    if (!existsSync(file) || !statSync(file).isFile() || !MIME[extname(file).toLowerCase()]?.startsWith('image/')) fail('not_found', `No asset file ${path}.`)
+    if (!MIME[extname(file).toLowerCase()]?.startsWith('image/')) fail('not_found', `No asset file ${path}.`)
+    const body = workspaceFile(page.ws, file)
+    if (!body) fail('not_found', `No asset file ${path}.`)
     // An SVG is served as a picture only: no script runs in an <img>, and this header keeps it so if opened directly.
-    sendFile(res, file, { 'cache-control': 'no-cache', 'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'" })
+    sendFile(res, file, { 'cache-control': 'no-cache', 'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'" }, body)
     return true
   }
   const variant = /^\/page\/variant\/([^/]+)\/([a-z0-9]+)$/.exec(path)
@@ -254,12 +268,12 @@ export async function handlePage(req: IncomingMessage, res: ServerResponse, url:
   if (method === 'GET' && path === '/page/file') {
     // Files an export, build or render wrote for the page to download: only under .studio/.
     const rel = url.searchParams.get('path') ?? ''
-    const contained = rel ? await page.ws.contain(rel) : undefined
-    const shown = contained?.rel.split(sep).join('/') ?? ''
-    if (!contained || !/^\.studio\/(export|build|render|diff)\//.test(shown) || !existsSync(contained.abs) || !statSync(contained.abs).isFile()) {
-      fail('not_found', `No exported file "${rel}".`)
-    }
-    sendFile(res, contained.abs, { 'content-disposition': `attachment; filename="${basename(contained.abs).replace(/[^A-Za-z0-9._-]/g, '_')}"`, 'cache-control': 'no-store' })
+    // Judged as written (no link is followed on the way, so where it is written is where it is).
+    const file = resolve(page.ws.root, rel)
+    const shown = relative(page.ws.root, file).split(sep).join('/')
+    const body = rel && /^\.studio\/(export|build|render|diff)\//.test(shown) ? workspaceFile(page.ws, file) : undefined
+    if (!body) fail('not_found', `No exported file "${rel}".`)
+    sendFile(res, file, { 'content-disposition': `attachment; filename="${basename(file).replace(/[^A-Za-z0-9._-]/g, '_')}"`, 'cache-control': 'no-store' }, body)
     return true
   }
   const window = /^\/api\/window\/([^/]+)$/.exec(path)

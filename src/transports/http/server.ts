@@ -8,7 +8,7 @@
  * API answers are no-store.
  */
 import { randomBytes } from 'node:crypto'
-import { mkdir, readFile, rm } from 'node:fs/promises'
+import { readFile, rm } from 'node:fs/promises'
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import { join } from 'node:path'
 import type { AddressInfo } from 'node:net'
@@ -18,6 +18,7 @@ import { dispatch } from '../../core/engine.js'
 import { ERROR_TITLES, errorType, fail, StudioError, toStudioError } from '../../core/errors.js'
 import { bool, DeckId, obj, openObj, opt, str } from '../../model/schema.js'
 import { packageRoot, type Workspace } from '../../store/workspace.js'
+import { mkdirInside } from '../../store/safe-open.js'
 import { deckUnpack, packDeck, unpackInto } from '../../actions/deck/bundle.js'
 import { BODY_LIMIT, BUNDLE_LIMIT, checkEdge, isLoopbackHost, pathSegment, policyFor, readBody, type EdgePolicy } from './edge.js'
 import { handlePage, isPublicPagePath, pageMethods } from './page.js'
@@ -221,7 +222,7 @@ const packAction = defineAction({
 async function fetchBundle(ctx: ActionContext, url: string, limit: number): Promise<string> {
   const { saveTo } = await import('../../net/guarded-fetch.js')
   const dir = join(ctx.ws.stateDir, 'tmp')
-  await mkdir(dir, { recursive: true })
+  mkdirInside(ctx.ws.root, dir)
   const file = join(dir, `bundle-fetch-${randomBytes(8).toString('hex')}.zip`)
   ctx.cleanup(() => rm(file, { force: true }))
   await saveTo(url, file, { limit, timeoutMs: FROM_URL_TIMEOUT_MS })
