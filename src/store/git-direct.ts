@@ -41,6 +41,7 @@ import { dirname, isAbsolute, join, resolve } from 'node:path'
 import { deflateSync, inflateSync } from 'node:zlib'
 import { StudioError } from '../core/errors.js'
 import { fault } from './fault.js'
+import { gitZoneOffset } from './git-zone.js'
 
 export interface Identity {
   name: string
@@ -611,9 +612,9 @@ function compareBytes(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0
 }
 
-/** git's timestamp: seconds and the local zone as +hhmm. */
+/** git's timestamp: seconds and the local zone as +hhmm (as the C library reads TZ: src/store/git-zone.ts). */
 function gitDate(date: Date): string {
-  const offset = -date.getTimezoneOffset()
+  const offset = gitZoneOffset(date)
   const abs = Math.abs(offset)
   return `${Math.floor(date.getTime() / 1000)} ${offset < 0 ? '-' : '+'}${String(Math.floor(abs / 60)).padStart(2, '0')}${String(abs % 60).padStart(2, '0')}`
 }
