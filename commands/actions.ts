@@ -30,7 +30,7 @@ export class ActionsShow extends Command {
   static summary = 'Describe one action'
   static description = 'The description GET /api/actions/{id} serves: id, label, doc, group, mutates, transports, milestone, implemented, input and output JSON Schema, cli, mcp, example.'
   static examples = ['<%= config.bin %> actions show deck.create --json']
-  static args = { id: Args.string({ description: 'Action id, e.g. deck.create.', required: true }) }
+  static args = { id: Args.string({ description: 'Action id, e.g. deck.create.', required: true, ignoreStdin: true }) }
   static flags = { json: Flags.boolean({ description: 'Print as JSON (the default output is JSON too).' }) }
 
   async run(): Promise<void> {

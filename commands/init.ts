@@ -11,7 +11,7 @@ export default class Init extends Command {
   static description =
     "Creates (or completes) a workspace: a git repository holding decks/ and decks/templates/, studio.json (workspace settings) and a .gitignore entry for .studio/ (local state). Sets core.fsync so committed objects and refs reach the disk, and registers studio's git drivers as `studio git setup` does (.gitattributes: readable deck diffs, decks merged at the model level). Safe to run twice."
   static examples = ['<%= config.bin %> init my-decks', '<%= config.bin %> init --json']
-  static args = { dir: Args.string({ description: 'Folder to make the workspace in (default: the working directory).' }) }
+  static args = { dir: Args.string({ description: 'Folder to make the workspace in (default: the working directory).', ignoreStdin: true }) }
   static flags = { json: Flags.boolean({ description: 'Print the result as JSON.' }) }
 
   async run(): Promise<void> {

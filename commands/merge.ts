@@ -21,10 +21,10 @@ export class MergeDriver extends Command {
   static description =
     'Run by git (registered by `studio git setup`): merges one deck file three ways at the model level, writes the result into the ours file and exits 0, or 1 when conflicts remain (recorded in .studio/merge/conflicts.json).'
   static args = {
-    base: Args.string({ description: "%O: the base version's temporary file.", required: true }),
-    ours: Args.string({ description: '%A: ours; the result is written here.', required: true }),
-    theirs: Args.string({ description: "%B: theirs' temporary file.", required: true }),
-    path: Args.string({ description: "%P: the file's path in the repository.", required: true }),
+    base: Args.string({ description: "%O: the base version's temporary file.", required: true, ignoreStdin: true }),
+    ours: Args.string({ description: '%A: ours; the result is written here.', required: true, ignoreStdin: true }),
+    theirs: Args.string({ description: "%B: theirs' temporary file.", required: true, ignoreStdin: true }),
+    path: Args.string({ description: "%P: the file's path in the repository.", required: true, ignoreStdin: true }),
   }
 
   async run(): Promise<void> {
@@ -65,7 +65,7 @@ export class MergeResolve extends Command {
     '<%= config.bin %> merge resolve 1 --theirs',
     "<%= config.bin %> merge resolve quarterly-review:deck/title --value '\"Q3 review\"'",
   ]
-  static args = { conflict: Args.string({ description: 'The conflict: its number in `studio merge status`, or its id.', required: true }) }
+  static args = { conflict: Args.string({ description: 'The conflict: its number in `studio merge status`, or its id.', required: true, ignoreStdin: true }) }
   static flags = {
     ours: Flags.boolean({ description: "Take ours' value.", exclusive: ['theirs', 'value'] }),
     theirs: Flags.boolean({ description: "Take theirs' value.", exclusive: ['ours', 'value'] }),

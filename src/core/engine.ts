@@ -374,6 +374,9 @@ class Call implements ActionContext {
       const emptied = removedDirs.has(folder)
       const against = emptied ? undefined : beforeState
       const files = changedDocFiles(against, next, { manifestText: Boolean(staged.preserve) })
+      // The files of the emptied folder the new document does not write again are removals of this
+      // write: leases are checked for those slides, and the committed state (committedDeck) drops them.
+      if (emptied && beforeState) for (const [rel, text] of changedDocFiles(beforeState, next)) if (text === null) files.set(rel, null)
       if (before && !emptied && !touchedDecks.has(deckId) && files.size === 0) {
         // Nothing changed: no new revision, no commit (a value set to itself, aligned blocks aligned again).
         finalDocs.set(deckId, next)

@@ -171,8 +171,18 @@ export function hostAllowed(host: string, own: readonly string[], allowHosts: re
   return false
 }
 
-/** Chromium flags beyond the renderer's: no name resolution of its own, no UDP around the route. */
-const CAPTURE_FLAGS = ['--host-resolver-rules=MAP * ~NOTFOUND', '--force-webrtc-ip-handling-policy=disable_non_proxied_udp', '--dns-prefetch-disable']
+/**
+ * Chromium flags beyond the renderer's: no name resolution of its own, no UDP around the route.
+ * WebRTC's policy is `--webrtc-ip-handling-policy` in current Chromium (156 ignores the older
+ * `--force-` spelling, kept for older builds): with no proxy, a page's RTCPeerConnection gathers no
+ * candidate and sends no STUN or TURN datagram.
+ */
+const CAPTURE_FLAGS = [
+  '--host-resolver-rules=MAP * ~NOTFOUND',
+  '--webrtc-ip-handling-policy=disable_non_proxied_udp',
+  '--force-webrtc-ip-handling-policy=disable_non_proxied_udp',
+  '--dns-prefetch-disable',
+]
 
 /** Response headers passed into the page (the rest, cookies included, stay out). */
 const PASSED_HEADERS = ['content-type', 'access-control-allow-origin', 'access-control-allow-credentials', 'access-control-expose-headers', 'content-language']

@@ -12,7 +12,7 @@ import { AnyBlock, BLOCK_KINDS, BLOCK_SCHEMAS, StoredSlide } from './blocks.js'
 import { BrandKit, ManifestSchema, SectionSchema, VersionSchema, type Block, type DeckDoc, type Slide } from './deck.js'
 import { SHEET, type LayoutOption } from './layouts.js'
 import { REGIONS, slotBoxes } from '../layout/boxes.js'
-import { arr, BlockId, Colour, type Schema } from './schema.js'
+import { arr, BlockId, Colour, RESERVED_DECK_IDS, type Schema } from './schema.js'
 import { blockTexts, parse, SLIDE_TEXT_FIELDS } from './text.js'
 import { paletteTokens } from './themes.js'
 import { slideKeys, slideMembership } from './slide-map.js'
@@ -222,6 +222,8 @@ async function check(key: string, value: unknown, prefix: string, issues: Issue[
 export async function documentIssues(doc: DeckDoc, slides?: Iterable<string>, context: CheckContext = {}): Promise<Issue[]> {
   const issues: Issue[] = []
   await check('model.manifest', doc.manifest, '/manifest', issues)
+  // Every write of a deck (an unpacked bundle, a pull, a create) passes here before anything lands.
+  if (RESERVED_DECK_IDS.has(doc.manifest.id)) issues.push({ pointer: '/manifest/id', message: `is "${doc.manifest.id}", a reserved name (decks/${doc.manifest.id} is not a deck's folder); choose another deck id` })
   const palette = paletteTokens(doc.manifest)
   if (!issues.length) {
     const colours: [string, string][] = []
@@ -277,8 +279,10 @@ export async function documentIssues(doc: DeckDoc, slides?: Iterable<string>, co
     }
   }
   const placed = new Map<string, number>()
-  doc.manifest.sections?.forEach((section, i) =>
-    section.slides?.forEach((id, j) => {
+  // A manifest of another shape has its issue from the schema above; the walk skips what is not a list.
+  const sections = Array.isArray(doc.manifest.sections) ? doc.manifest.sections : []
+  sections.forEach((section, i) =>
+    (Array.isArray(section?.slides) ? section.slides : []).forEach((id, j) => {
       if (!exists(id)) issues.push({ pointer: `/manifest/sections/${i}/slides/${j}`, message: `names slide "${id}", which has no file` })
       placed.set(id, (placed.get(id) ?? 0) + 1)
     }),

@@ -31,6 +31,10 @@ export function normalizeAngle(angle: number): number {
   return wrapped >= 360 || Object.is(wrapped, -0) ? 0 : wrapped
 }
 
+function isRecord<T>(value: T): value is T & Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value)
+}
+
 export function normalizeSlide(slide: Slide): Slide {
   const out: Slide = { ...slide }
   if (!out.notes) delete out.notes
@@ -38,9 +42,10 @@ export function normalizeSlide(slide: Slide): Slide {
   if (out.background === null || out.background === '') delete out.background
   if (out.layoutOptions && typeof out.layoutOptions === 'object' && !Object.keys(out.layoutOptions).length) delete out.layoutOptions
   if (Array.isArray(out.blocks)) {
-    const positioned = out.blocks.filter((b) => typeof b.z === 'number').sort((a, b) => (a.z as number) - (b.z as number))
+    const blocks = out.blocks.filter(isRecord)
+    const positioned = blocks.filter((b) => typeof b.z === 'number').sort((a, b) => (a.z as number) - (b.z as number))
     positioned.forEach((block, index) => (block.z = index))
-    for (const block of out.blocks) if (typeof block.angle === 'number') {
+    for (const block of blocks) if (typeof block.angle === 'number') {
       const angle = normalizeAngle(block.angle)
       if (angle === 0) delete block.angle
       else block.angle = angle
@@ -79,6 +84,10 @@ export function normalizeDoc(doc: DeckDoc): DeckDoc {
   }
   const listed = new Set<string>()
   const exists = slideMembership(slides)
+  // A document of another shape (a hand-made bundle) is left as it is for the model check to refuse.
+  if (!Array.isArray(manifest.sections) || !manifest.sections.every((section) => isRecord(section) && Array.isArray(section.slides))) {
+    return { manifest, slides, versions: doc.versions }
+  }
   manifest.sections = manifest.sections.map((section) => {
     const ids = section.slides.filter((id) => exists(id) && !listed.has(id))
     ids.forEach((id) => listed.add(id))

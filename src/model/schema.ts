@@ -47,6 +47,8 @@ export const lit = <T extends string | number | boolean>(value: T, extra: Schema
 export const ref = (name: string): Schema => ({ $ref: `#/$defs/${name}` })
 
 export const SLUG = '^[a-z0-9]+(?:-[a-z0-9]+)*$'
+/** Names under decks/ that are no deck's folder (decks/templates holds the templates): no deck is written under them. */
+export const RESERVED_DECK_IDS: ReadonlySet<string> = new Set(['templates'])
 export const DeckId = str({ pattern: SLUG, maxLength: 80, description: 'Deck id: a slug under decks/.' })
 export const TemplateId = str({ pattern: SLUG, maxLength: 80, description: 'Template id (slug of its name).' })
 export const SlideId = str({ pattern: '^[A-Za-z0-9][A-Za-z0-9_-]*$', maxLength: 120, description: 'Slide id, e.g. title-1.' })

@@ -26,6 +26,7 @@ import type { Archiver, ArchiverOptions } from 'archiver'
 import yauzl from 'yauzl'
 import { fail, StudioError } from '../core/errors.js'
 import { mkdirInside } from './safe-open.js'
+import { parseBundleJson } from './bundle-json.js'
 
 export const BUNDLE_VERSION = 1
 
@@ -396,12 +397,7 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 
 function parseManifest(bytes: Buffer | undefined): BundleManifest {
   if (bytes === undefined) fail('refused', 'The bundle is refused: it has no manifest.json at its root.')
-  let value: unknown
-  try {
-    value = JSON.parse(bytes.toString('utf8'))
-  } catch (error) {
-    fail('refused', `The bundle is refused: manifest.json is not valid JSON (${(error as Error).message}).`)
-  }
+  const value = parseBundleJson(bytes, MANIFEST_NAME)
   if (!isPlainObject(value)) fail('refused', 'The bundle is refused: manifest.json is not a JSON object.')
   const { bundleVersion, deckId, revision, files } = value
   if (typeof bundleVersion === 'number' && Number.isInteger(bundleVersion) && bundleVersion > BUNDLE_VERSION) {

@@ -10,8 +10,9 @@ import { gitDirOf } from './git.js'
  * temp file of the last one, as a kill inside the atomic writer does. `index-locked` instead creates
  * git's index.lock just before the commit (in STUDIO_FAULT_GIT_ROOT, default the working directory);
  * `in-commit` leaves git's index, HEAD and branch ref locks and kills the process, as a kill of
- * `git commit` itself does. Inside the in-process commit (git-direct.ts): `in-objects` (its objects
- * written, the branch not yet moved) and `after-ref` (the branch moved, the index not yet written).
+ * `git commit` itself does. Inside the in-process commit (git-direct.ts): `object-temps` (its objects
+ * written to temp files, not yet named), `in-objects` (its objects written, the branch not yet moved)
+ * and `after-ref` (the branch moved, the index not yet written).
  *
  * STUDIO_STALL=<point> stops the process (SIGSTOP) at that point instead, once, for the fencing tests:
  * a writer stalled past the lock's staleness while another takes the deck over, then resumed.

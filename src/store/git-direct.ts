@@ -17,7 +17,7 @@
  * immutable, so the ones read or written are kept by id and a packed one is asked for once. docs/storage.md#the-commit says the rest.
  */
 import { spawn, spawnSync } from 'node:child_process'
-import { createHash, randomBytes } from 'node:crypto'
+import { createHash } from 'node:crypto'
 import {
   appendFileSync,
   closeSync,
@@ -42,6 +42,8 @@ import { deflateSync, inflateSync } from 'node:zlib'
 import { StudioError } from '../core/errors.js'
 import { HeadMoved, type CommitFence } from './git.js'
 import { fault } from './fault.js'
+import { gitZoneOffset } from './git-zone.js'
+import { objectTempName } from './object-temps.js'
 
 export interface Identity {
   name: string
@@ -154,6 +156,7 @@ export class DirectCommitter {
         const tree = this.buildTree(this.commitTree(parent), files.map((f) => ({ parts: f.key.split('/'), blob: blobs.get(f.key) ?? null })))
         if (tree === undefined) return 'a path runs through something other than a folder'
         const commit = this.writeObject('commit', Buffer.from(commitText(tree ?? this.writeObject('tree', Buffer.alloc(0)), parent, request)))
+        fault('object-temps')
         await this.flushObjects()
         fault('in-objects')
         if (this.moveRef(ref, parent, commit, request)) break
@@ -434,7 +437,7 @@ export class DirectCommitter {
     const path = join(dir, oid.slice(2))
     if (existsSync(path) || this.pending.some((p) => p.path === path)) return oid
     mkdirSync(dir, { recursive: true })
-    const temp = join(dir, `tmp_obj_${randomBytes(6).toString('hex')}`)
+    const temp = join(dir, objectTempName())
     const fd = openSync(temp, 'wx', 0o444)
     this.pending.push({ fd, temp, path })
     writeSync(fd, deflateSync(raw, { level: 1 }))
@@ -643,9 +646,9 @@ function compareBytes(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0
 }
 
-/** git's timestamp: seconds and the local zone as +hhmm. */
+/** git's timestamp: seconds and the local zone as +hhmm (as the C library reads TZ: src/store/git-zone.ts). */
 function gitDate(date: Date): string {
-  const offset = -date.getTimezoneOffset()
+  const offset = gitZoneOffset(date)
   const abs = Math.abs(offset)
   return `${Math.floor(date.getTime() / 1000)} ${offset < 0 ? '-' : '+'}${String(Math.floor(abs / 60)).padStart(2, '0')}${String(abs % 60).padStart(2, '0')}`
 }

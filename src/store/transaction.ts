@@ -26,6 +26,7 @@ import type { Workspace } from './workspace.js'
 import { listFiles } from './decks.js'
 import { indexLockHolders } from './holders.js'
 import { fault } from './fault.js'
+import { dropObjectTemps } from './object-temps.js'
 
 export interface FileChange {
   /** Path relative to the workspace root. */
@@ -536,10 +537,13 @@ export function pendingKeys(ws: Workspace): string[] {
 /** Repairs every journal left in the workspace, each under its lock; returns the notes. */
 export async function repairPending(ws: Workspace): Promise<string[]> {
   const notes: string[] = []
-  for (const key of pendingKeys(ws)) {
+  const pending = pendingKeys(ws)
+  for (const key of pending) {
     const note = await withLocks(join(ws.stateDir, 'locks'), [key], () => repair(ws, key))
     if (note) notes.push(note)
   }
+  // A killed write (its journal was left) may have left temp object files too: only then are the object folders read.
+  if (pending.length) dropObjectTemps(ws.git.gitDir)
   await dropJournalTemps(ws)
   await dropOrphanPreImages(ws)
   return notes

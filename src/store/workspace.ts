@@ -13,9 +13,10 @@ import { readdir, readFile, realpath } from 'node:fs/promises'
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { fail } from '../core/errors.js'
+import { RESERVED_DECK_IDS } from '../model/schema.js'
 import { Git } from './git.js'
 
-export const RESERVED_DECK_IDS = new Set(['templates'])
+export { RESERVED_DECK_IDS }
 
 export interface WorkspaceConfig {
   /** The deck used when a call names none. */

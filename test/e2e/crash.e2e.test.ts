@@ -32,6 +32,10 @@ function leftovers(dir: string): string[] {
   }
   walk(join(dir, 'decks'))
   if (existsSync(join(dir, '.studio/journal'))) out.push(...readdirSync(join(dir, '.studio/journal')))
+  // Temp object files of the in-process commit (git-direct.ts), written before they are named.
+  for (const folder of readdirSync(join(dir, '.git/objects'))) {
+    if (/^[0-9a-f]{2}$/.test(folder)) out.push(...readdirSync(join(dir, '.git/objects', folder)).filter((n) => n.startsWith('tmp_obj')).map((n) => `.git/objects/${folder}/${n}`))
+  }
   return out
 }
 
@@ -86,9 +90,10 @@ const CASES: Case[] = [
 // Each test has a workspace of its own and spends most of its time waiting for the killed writer's
 // lock to go stale (src/store/lock.ts), so a few run at once.
 describe('a write killed at each fault point', { concurrency: 4 }, () => {
-  // in-objects and after-ref are inside the in-process commit (src/store/git-direct.ts): objects
-  // written and the branch not moved yet; the branch moved and the index not written yet.
-  for (const point of ['after-journal', 'mid-write', 'in-write', 'after-write', 'in-commit', 'in-objects', 'after-ref', 'after-commit']) {
+  // object-temps, in-objects and after-ref are inside the in-process commit (src/store/git-direct.ts):
+  // objects in temp files not named yet; objects written and the branch not moved yet; the branch
+  // moved and the index not written yet.
+  for (const point of ['after-journal', 'mid-write', 'in-write', 'after-write', 'in-commit', 'object-temps', 'in-objects', 'after-ref', 'after-commit']) {
     for (const c of CASES) {
       // A single-file write has no middle.
       if (point === 'mid-write' && c.name.startsWith('a rename')) continue

@@ -144,6 +144,27 @@ describe('the commit made in process', () => {
     }
   })
 
+  it('writes the author and committer time zone git commit writes, under every kind of TZ', async () => {
+    // Names ICU knows (west, east, half and quarter hours, a DST zone name) and POSIX rules it does not.
+    const zones = ['America/New_York', 'Asia/Kolkata', 'UTC', 'Pacific/Chatham', 'America/St_Johns', 'EST5EDT', 'IST-5:30', '<-0330>3:30', 'EST5EDT,M3.2.0,M11.1.0', 'AEST-10AEDT,M10.1.0,M4.1.0/3', 'XST+3:15']
+    const zoneOf = (dir: string) => {
+      const head = git(dir, 'cat-file', '-p', 'HEAD')
+      return ['author', 'committer'].map((who) => new RegExp(`^${who} .* \\d+ ([+-]\\d{4})$`, 'm').exec(head)?.[1])
+    }
+    for (const [i, TZ] of zones.entries()) {
+      const made = await traced(direct.dir, ['deck', 'rename', `Zone ${i}`], { TZ })
+      assert.equal(made.code, 0, `${TZ}: ${made.stdout}${made.stderr}`)
+      assert.ok(!made.commands.includes('commit'), `${TZ}: made in process`)
+      const byGit = await traced(handed.dir, ['deck', 'rename', `Zone ${i}`], { TZ, STUDIO_DIRECT_COMMIT: '0' })
+      assert.equal(byGit.code, 0, `${TZ} (git): ${byGit.stdout}${byGit.stderr}`)
+      assert.ok(byGit.commands.includes('commit'))
+      const zone = zoneOf(handed.dir)
+      assert.match(zone[0] ?? '', /^[+-]\d{4}$/)
+      assert.deepEqual(zoneOf(direct.dir), zone, `TZ=${TZ}`)
+      assertClean(direct.dir, `TZ=${TZ}`)
+    }
+  })
+
   it('writes messages as git -m cleans them', () => {
     for (const message of ['subject  \n\n\n\nbody\t \n\n', '\n\nlead\n \nx\n', 'one', '  indented\n\n\n']) {
       const expected = execFileSync('git', ['stripspace'], { input: message, encoding: 'utf8' })

@@ -7,6 +7,7 @@ import { fail } from '../../core/errors.js'
 import type { DeckDoc, Manifest, Slide, Version } from '../../model/deck.js'
 import { bool, DeckId, FilePath, int, obj, opt, str } from '../../model/schema.js'
 import { result, written } from '../../model/results.js'
+import { parseBundleJson } from '../../store/bundle-json.js'
 import { listFiles } from '../../store/decks.js'
 import { freeSiblingId } from './lifecycle.js'
 import { mkdirInside, readInside, refuseLinksUnder } from '../../store/safe-open.js'
@@ -75,13 +76,7 @@ export function bundleToDoc(files: Map<string, Buffer>): { doc: DeckDoc; extra: 
 
 /** Builds the deck document of a bundle's JSON files; every other file is handed to `other`. */
 function docOfBundle(read: (rel: string) => Buffer, paths: string[], other: (rel: string) => void): DeckDoc {
-  const parse = <T>(rel: string): T => {
-    try {
-      return JSON.parse(read(rel).toString('utf8')) as T
-    } catch (error) {
-      fail('refused', `Bundle file ${rel} is not valid JSON: ${(error as Error).message}`)
-    }
-  }
+  const parse = <T>(rel: string): T => parseBundleJson(read(rel), rel) as T
   if (!paths.includes('deck.json')) fail('refused', 'The bundle has no deck.json.')
   const manifest = parse<Manifest>('deck.json')
   const slides: Record<string, Slide> = Object.create(null)

@@ -109,6 +109,9 @@ export function commandFor(action: Action): typeof Command {
     const needed = arg.fields.some((f) => required.has(f))
     args[arg.name] = Args.string({
       description: `${needed ? '(required) ' : ''}${arg.fields.map((f) => (props[f]?.description as string) ?? f).join(' # ')}`,
+      // oclif would fill a missing argument from a piped stdin, reading all of it (git runs the
+      // textconv and merge drivers inside scripts whose stdin holds their own data).
+      ignoreStdin: true,
     })
   }
   const stdin = stdinField(form, props, action.stdinField)
