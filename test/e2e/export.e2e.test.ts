@@ -140,9 +140,9 @@ describe('export.run', () => {
       return files
     }
     // Every format once, then every format again more than a second later: a clock stamp would differ.
-    const first = await exported('.studio/same-a')
+    const first = await exported('.studio/export/same-a')
     await new Promise((resolve) => setTimeout(resolve, 1100))
-    const second = await exported('.studio/same-b')
+    const second = await exported('.studio/export/same-b')
     formats.forEach((args, i) => assert.ok(first[i].equals(second[i]), `${args.join(' ')}: two exports differ`))
   })
 

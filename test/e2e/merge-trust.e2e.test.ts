@@ -6,27 +6,15 @@
  * repository, nor at the bad path inside it.
  */
 import assert from 'node:assert/strict'
-import { execFile } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
-import { promisify } from 'node:util'
 import { after, describe, it } from 'node:test'
-import { studio, workspace, type CliResult } from '../helpers/studio.js'
+import { gitRun, studio, workspace, type CliResult } from '../helpers/studio.js'
 
-const run = promisify(execFile)
 type Ws = Awaited<ReturnType<typeof workspace>>
 
-async function gitRun(ws: Ws, ...args: string[]): Promise<{ code: number; out: string }> {
-  try {
-    const r = await run('git', args, { cwd: ws.dir })
-    return { code: 0, out: r.stdout + r.stderr }
-  } catch (error) {
-    const e = error as { code?: number; stdout?: string; stderr?: string }
-    return { code: typeof e.code === 'number' ? e.code : 1, out: `${e.stdout ?? ''}${e.stderr ?? ''}` }
-  }
-}
 
 async function ok(ws: Ws, args: string[]): Promise<CliResult> {
   const r = await studio(ws.dir, args)

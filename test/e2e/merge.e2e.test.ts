@@ -4,29 +4,17 @@
  * workspace with the brand sample deck, two branches edited through the CLI, then the merge.
  */
 import assert from 'node:assert/strict'
-import { execFile } from 'node:child_process'
 import { readFileSync, rmSync, writeFileSync, mkdirSync, existsSync } from 'node:fs'
 import { join } from 'node:path'
-import { promisify } from 'node:util'
 import { after, describe, it } from 'node:test'
 import fc from 'fast-check'
 import type { DeckDoc } from '../../src/model/deck.js'
 import { docFiles, readDeckFolder } from '../../src/store/decks.js'
 import { planEdits } from '../helpers/merge-edits.js'
-import { studio, workspace, type CliResult } from '../helpers/studio.js'
+import { gitRun, studio, workspace, type CliResult } from '../helpers/studio.js'
 
-const run = promisify(execFile)
 type Ws = Awaited<ReturnType<typeof workspace>>
 
-async function gitRun(ws: Ws, ...args: string[]): Promise<{ code: number; out: string }> {
-  try {
-    const r = await run('git', args, { cwd: ws.dir })
-    return { code: 0, out: r.stdout + r.stderr }
-  } catch (error) {
-    const e = error as { code?: number; stdout?: string; stderr?: string }
-    return { code: typeof e.code === 'number' ? e.code : 1, out: `${e.stdout ?? ''}${e.stderr ?? ''}` }
-  }
-}
 
 async function ok(ws: Ws, args: string[], stdin?: string): Promise<CliResult> {
   const r = await studio(ws.dir, args, stdin === undefined ? {} : { stdin })

@@ -108,6 +108,17 @@ export async function workspaceWithDeck(name = 'Test deck'): Promise<TestWorkspa
   return { ...ws, deckId: ws.deckId! }
 }
 
+/** Runs git in a workspace and answers its exit code and output, whether or not it failed. */
+export async function gitRun(ws: { dir: string }, ...args: string[]): Promise<{ code: number; out: string }> {
+  try {
+    const r = await run('git', args, { cwd: ws.dir })
+    return { code: 0, out: r.stdout + r.stderr }
+  } catch (error) {
+    const e = error as { code?: number; stdout?: string; stderr?: string }
+    return { code: typeof e.code === 'number' ? e.code : 1, out: `${e.stdout ?? ''}${e.stderr ?? ''}` }
+  }
+}
+
 export async function commitCount(git: (...args: string[]) => Promise<string>): Promise<number> {
   return Number((await git('rev-list', '--count', 'HEAD')).trim())
 }
