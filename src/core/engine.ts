@@ -24,12 +24,12 @@ import { committedDeck, noteServed, ownCommit, readBeforeMove, readDeck } from '
 import { plainDoc, stateOf, type DeckState } from '../store/deck-state.js'
 import { withLocks } from '../store/lock.js'
 import { leaseOf } from '../store/leases.js'
-import { applyChanges, repair, repairPending, type FileChange } from '../store/transaction.js'
+import type { FileChange } from '../store/transaction.js'
+import { repairIfPending } from '../store/pending.js'
 import { HeadMoved } from '../store/git.js'
 import { readHead } from '../store/head.js'
 import { RESERVED_DECK_IDS, type Workspace } from '../store/workspace.js'
 import { existsSync } from 'node:fs'
-import { lstatInside, readInside } from '../store/safe-open.js'
 import { readFile } from 'node:fs/promises'
 
 export interface CallOptions {
@@ -68,7 +68,7 @@ export async function dispatch(action: Action, input: Record<string, unknown>, o
   if (action.mutates || action.id === 'deck.repair') options.ws.refuseEmbeddedWrite(action.id)
   // A write a killed process left half-done is put back before anything reads (a deck whose creation
   // never committed is not listed; a revision is read after the repair, not before).
-  const notes = options.ws.embedded || action.id === 'deck.repair' ? [] : await repairPending(options.ws)
+  const notes = options.ws.embedded || action.id === 'deck.repair' ? [] : await repairIfPending(options.ws)
   const call = new Call(action, input, options, principal, notes)
   return call.run()
 }
@@ -231,6 +231,8 @@ class Call implements ActionContext {
     }
     this.targetId = await this.guardedDeck()
     this.heldKeys = [...(this.targetId ? [deckKey(this.targetId)] : []), ...((await this.action.locks?.(this.input)) ?? [])]
+    // The write path's modules load here, not at start: a read never needs them.
+    const { repair } = await import('../store/transaction.js')
     return withLocks(this.lockDir, this.heldKeys, async () => {
       for (const key of this.heldKeys) if (key !== (this.targetId && deckKey(this.targetId))) this.note(await repair(this.ws, key))
       if (this.targetId) this.note(await repair(this.ws, deckKey(this.targetId)))
@@ -314,6 +316,7 @@ class Call implements ActionContext {
   }
 
   private async commit(produced: unknown): Promise<CallResult> {
+    const [{ applyChanges, repair }, { lstatInside, readInside }] = await Promise.all([import('../store/transaction.js'), import('../store/safe-open.js')])
     const now = new Date().toISOString()
     const changes: FileChange[] = []
     const extraKeys: string[] = []

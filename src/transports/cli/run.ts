@@ -11,7 +11,7 @@ import type { Action, CliParsed } from '../../core/action.js'
 import { dispatch } from '../../core/engine.js'
 import { fail, FINDINGS_EXIT_CODE, StudioError, toStudioError } from '../../core/errors.js'
 import { Workspace } from '../../store/workspace.js'
-import { repairPending } from '../../store/transaction.js'
+import { repairIfPending } from '../../store/pending.js'
 import { coerce, properties, stdinField, type Form } from './form.js'
 import { genericInput } from './commands.js'
 
@@ -85,7 +85,7 @@ export async function runAction(action: Action, form: Form, argv: Record<string,
     const takesRevision = 'baseRevision' in properties(action.input)
     if (action.run && takesRevision && input.baseRevision === undefined) {
       // Read the revision after any crash repair, not before (a repaired write would make it stale).
-      if (!ws.embedded) notes.push(...(await repairPending(ws)))
+      if (!ws.embedded) notes.push(...(await repairIfPending(ws)))
       const revision = await currentRevision(ws, action, input, deck)
       if (revision !== undefined) {
         input.baseRevision = revision
