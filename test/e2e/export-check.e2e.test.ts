@@ -16,6 +16,7 @@ import { after, before, describe, it } from 'node:test'
 import { onPath } from '../../src/export/office.js'
 import { minimalPptx, PNG, zip, type Entries } from '../helpers/pptx.js'
 import { studio, type CliResult } from '../helpers/studio.js'
+import { skipUnlessPresent } from '../helpers/system.js'
 
 const run = promisify(execFile)
 const python = onPath('python3') ?? onPath('python') ?? '/usr/bin/python3'
@@ -45,7 +46,7 @@ describe('export.check', () => {
     assert.match(finding.reason, reason)
   }
 
-  it('passes a valid package: pages counted, LibreOffice agreeing, rasters and fonts listed, a thumbnail drawn', { skip: !hasLibreOffice && 'LibreOffice is not installed' }, async () => {
+  it('passes a valid package: pages counted, LibreOffice agreeing, rasters and fonts listed, a thumbnail drawn', { skip: skipUnlessPresent(hasLibreOffice, 'LibreOffice is not installed (apt-get install libreoffice-impress)') }, async () => {
     const result = await check('valid', minimalPptx({ slides: 3, hidden: 1, typeface: 'DejaVu Sans Mono' }))
     assert.equal(result.code, 0, result.stdout + result.stderr)
     const r = result.json
@@ -69,7 +70,7 @@ describe('export.check', () => {
     assert.ok(readFileSync(r.thumbnail).subarray(0, 8).equals(PNG.subarray(0, 8)), 'the thumbnail is a PNG')
   })
 
-  it('passes a package another writer made: LibreOffice saving the valid one as .pptx again', { skip: !hasLibreOffice && 'LibreOffice is not installed' }, async () => {
+  it('passes a package another writer made: LibreOffice saving the valid one as .pptx again', { skip: skipUnlessPresent(hasLibreOffice, 'LibreOffice is not installed (apt-get install libreoffice-impress)') }, async () => {
     const source = join(dir, 'source.pptx')
     writeFileSync(source, zip(minimalPptx({ slides: 2 })))
     const again = join(dir, 'again')

@@ -15,6 +15,7 @@ import JSZip from 'jszip'
 import { PDFDocument, PDFDict, PDFName } from 'pdf-lib'
 import { walkPackage } from '../../src/export/opc.js'
 import { commitCount, studio, workspace } from '../helpers/studio.js'
+import { skipUnlessPresent } from '../helpers/system.js'
 
 const haveSoffice = (() => {
   try {
@@ -108,7 +109,7 @@ describe('export.run', () => {
     assert.match(slide3, /<p:sld[^>]*show="0"/, 'the skipped slide is hidden')
   })
 
-  it('writes a native PPTX that passes the package walk and reads back within its threshold in LibreOffice', { skip: !haveSoffice && 'LibreOffice is not installed' }, async () => {
+  it('writes a native PPTX that passes the package walk and reads back within its threshold in LibreOffice', { skip: skipUnlessPresent(haveSoffice, 'LibreOffice is not installed (apt-get install libreoffice-impress)') }, async () => {
     const r = await run(['export', 'pptx', '--mode', 'native', '--theme', 'light', '--include-notes', '--verify', '--input', JSON.stringify({ slideIds: SLIDES })])
     assert.equal(r.code, 0, r.stdout)
     const file = join(ws.dir, r.json.files[0])
@@ -156,7 +157,7 @@ describe('export.run', () => {
     assert.equal(existsSync(join(ws.dir, '.studio/export/sample-light.docx')), false)
   })
 
-  it('verify reads the files back and passes on the brand sample; a tighter threshold fails it with the pages named (exit 7)', { skip: !haveSoffice && 'LibreOffice is not installed' }, async () => {
+  it('verify reads the files back and passes on the brand sample; a tighter threshold fails it with the pages named (exit 7)', { skip: skipUnlessPresent(haveSoffice, 'LibreOffice is not installed (apt-get install libreoffice-impress)') }, async () => {
     const pick = ['title-body-1', 'table-1', 'chart-1']
     const passed = await run(['export', 'pptx', '--theme', 'light', '--verify', '--input', JSON.stringify({ slideIds: pick })])
     assert.equal(passed.code, 0, passed.stdout)

@@ -15,6 +15,7 @@ import { after, before, describe, it } from 'node:test'
 import { EXPORT_FACES, SOURCE_FILE } from '../../src/export/fonts.js'
 import { findProgram } from '../../src/export/programs.js'
 import { ROOT, studio, workspace } from '../helpers/studio.js'
+import { requirePresent } from '../helpers/system.js'
 
 const COMMITTED = join(ROOT, 'fonts', 'export')
 const SOURCE = join(ROOT, 'node_modules', SOURCE_FILE)
@@ -67,7 +68,7 @@ describe('fonts.build cuts the export faces and checks the committed set', () =>
   })
 
   it('studio fonts build writes the standard and exact faces, named for presentation software, at their axes, byte for byte the committed set', { timeout: 240_000 }, async (t) => {
-    if (!python) return t.skip('no Python with fontTools on this machine (apt-get install python3-fonttools python3-brotli)')
+    if (!requirePresent(t, python, 'no Python with fontTools on this machine (apt-get install python3-fonttools python3-brotli)')) return
     // The default interpreter is .studio/venv/bin/python when it exists: a link to the one with fontTools.
     mkdirSync(join(ws.dir, '.studio', 'venv', 'bin'), { recursive: true })
     const venvPython = join(ws.dir, '.studio', 'venv', 'bin', 'python')
@@ -124,7 +125,7 @@ describe('fonts.build cuts the export faces and checks the committed set', () =>
   })
 
   it('studio fonts build --check exits 0 on the committed set and 1, naming each file, on an altered copy', { timeout: 240_000 }, async (t) => {
-    if (!python) return t.skip('no Python with fontTools on this machine')
+    if (!requirePresent(t, python, 'no Python with fontTools on this machine (apt-get install python3-fonttools python3-brotli)')) return
     const clean = await studio(ws.dir, ['fonts', 'build', '--check', '--json'], { env: { STUDIO_EXPORT_FONTS_DIR: '' } })
     assert.equal(clean.code, 0, clean.stdout + clean.stderr)
     assert.equal(clean.json.dir, 'fonts/export')
@@ -154,7 +155,7 @@ describe('fonts.build cuts the export faces and checks the committed set', () =>
   it('LibreOffice finds each committed face by the name a presentation names it with', { timeout: 120_000 }, async (t) => {
     const soffice = findProgram('soffice')
     const pdffonts = findProgram('pdffonts')
-    if (!soffice || !pdffonts) return t.skip('no soffice or pdffonts (apt-get install libreoffice-impress poppler-utils)')
+    if (!requirePresent(t, soffice && pdffonts, 'no soffice or pdffonts (apt-get install libreoffice-impress poppler-utils)')) return
     // An Impress document whose paragraphs name the typefaces, converted with only fontconfig's usual
     // fonts plus the committed folder: the PDF embeds the face each name should reach.
     const dir = join(temp, 'libreoffice')

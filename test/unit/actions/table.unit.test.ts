@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict'
-import { readFileSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
 import { describe, it } from 'node:test'
 import Ajv from 'ajv'
 import addFormats from 'ajv-formats'
@@ -7,7 +7,13 @@ import { ACTIONS, findAction } from '../../../src/actions/index.js'
 import { describeAction } from '../../../src/core/action.js'
 import { commandId, parseForm } from '../../../src/transports/cli/form.js'
 
-const spec = JSON.parse(readFileSync(new URL('../../../../shared/spec/actions.json', import.meta.url), 'utf8')).actions as {
+/**
+ * The spec's action list, kept in the repository (spec/actions.json) so the suite stands alone; the
+ * shared spec beside the checkout, where there is one, must say the same.
+ */
+const COPY = new URL('../../../spec/actions.json', import.meta.url)
+const SHARED = new URL('../../../../shared/spec/actions.json', import.meta.url)
+const spec = JSON.parse(readFileSync(COPY, 'utf8')).actions as {
   id: string
   cli: string | null
   mcp: string | null
@@ -15,6 +21,11 @@ const spec = JSON.parse(readFileSync(new URL('../../../../shared/spec/actions.js
 }[]
 
 describe('the action table against the spec', () => {
+  it('keeps a copy of the spec action list that matches the shared spec, when the shared spec is there', (t) => {
+    if (!existsSync(SHARED)) return t.skip('no ../shared/spec beside this checkout: the copy in spec/ stands alone')
+    assert.deepEqual(JSON.parse(readFileSync(COPY, 'utf8')), JSON.parse(readFileSync(SHARED, 'utf8')), 'spec/actions.json differs from ../shared/spec/actions.json: copy it again')
+  })
+
   it('declares every action the spec names, with its CLI form and MCP tool name exactly as written', () => {
     const problems: string[] = []
     for (const row of spec) {

@@ -18,6 +18,7 @@ import { plainText } from '../../../src/model/text.js'
 import { drawn, fieldBlocks } from '../../../src/layout/stack.js'
 import { themeFonts } from '../../../src/model/themes.js'
 import { ROOT } from '../../helpers/studio.js'
+import { skipUnlessPresent } from '../../helpers/system.js'
 
 const EMU = 7620
 
@@ -385,7 +386,7 @@ describe('native PPTX of the brand sample', () => {
     assert.deepEqual(paragraphsOf(objectXml(xml, 'b0')!), ['Three things moved this quarter, and one of them moved a lot.'])
   })
 
-  it('opens in LibreOffice with one page per slide (hidden slides left out of its PDF)', { skip: !hasSoffice() && 'soffice is not installed' }, () => {
+  it('opens in LibreOffice with one page per slide (hidden slides left out of its PDF)', { skip: skipUnlessPresent(hasSoffice(), 'soffice is not installed (apt-get install libreoffice-impress)') }, () => {
     const file = join(work, 'deck.pptx')
     writeFileSync(file, bytes)
     execFileSync('soffice', [`-env:UserInstallation=file://${join(work, 'profile')}`, '--headless', '--convert-to', 'pdf', '--outdir', work, file], { stdio: 'ignore', timeout: 120_000 })
