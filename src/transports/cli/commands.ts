@@ -48,6 +48,10 @@ function quote(value: unknown): string {
   return /^[A-Za-z0-9_./:@=,#-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`
 }
 
+/** One example value as an argument: a list comma-joined, an object as JSON, never `[object Object]`. */
+const argText = (value: unknown): string =>
+  Array.isArray(value) && value.every((v) => typeof v !== 'object') ? value.join(',') : typeof value === 'object' && value !== null ? JSON.stringify(value) : String(value)
+
 /** The action's example as a command line. */
 export function exampleLine(action: Action, form: Form): string {
   const props = properties(action.input)
@@ -55,7 +59,7 @@ export function exampleLine(action: Action, form: Form): string {
   const parts = ['<%= config.bin %>', ...form.path]
   for (const arg of form.args) {
     if (arg.fields.every((f) => example[f] !== undefined)) {
-      parts.push(quote(arg.fields.map((f) => (Array.isArray(example[f]) ? (example[f] as unknown[]).join(',') : example[f])).join('#')))
+      parts.push(quote(arg.fields.map((f) => argText(example[f])).join('#')))
       arg.fields.forEach((f) => delete example[f])
     }
   }

@@ -41,3 +41,15 @@ describe('the CLI command index', () => {
     }
   })
 })
+
+describe('the examples of the commands', () => {
+  it('write every example value as text a shell takes: an object as JSON, never [object Object]', async () => {
+    const { ACTIONS } = await import('../../../src/actions/index.js')
+    const { exampleLine } = await import('../../../src/transports/cli/commands.js')
+    const { parseForm } = await import('../../../src/transports/cli/form.js')
+    const lines = ACTIONS.filter((a) => a.cli).map((a) => exampleLine(a, parseForm(a.cli!)))
+    assert.deepEqual(lines.filter((line) => line.includes('[object Object]')), [])
+    const comment = ACTIONS.find((a) => a.id === 'comment.add')!
+    assert.match(exampleLine(comment, parseForm(comment.cli!)), /^<%= config.bin %> comment add '\{"/)
+  })
+})
