@@ -94,7 +94,8 @@ let pageOrigin = ''
 const NETWORKED = new Set(['asset.capture'])
 const exampleOf = (action: Action): Record<string, unknown> =>
   NETWORKED.has(action.id) ? { ...action.example, url: `${pageOrigin}${new URL(String(action.example!.url)).pathname}` } : action.example!
-const envOf = (action: Action): Record<string, string> => (NETWORKED.has(action.id) ? { STUDIO_FETCH_ALLOW_PRIVATE: '127.0.0.1' } : {})
+const FETCH_ALLOWED = { STUDIO_FETCH_ALLOW_PRIVATE: '127.0.0.1' }
+const envOf = (action: Action): Record<string, string> => (NETWORKED.has(action.id) ? FETCH_ALLOWED : {})
 
 /**
  * Examples a rule refuses for the contract's caller, an agent (`agent:contract`) on every transport:
@@ -145,7 +146,8 @@ async function mcpClient(dir: string, env: Record<string, string> = {}): Promise
 async function viaMcp(client: Client, dir: string, action: Action, input: Record<string, unknown>): Promise<Outcome> {
   let r: { isError?: boolean; structuredContent?: any }
   try {
-    r = (await client.callTool({ name: action.mcp!, arguments: input })) as typeof r
+    // Renders and exports can take long on a loaded machine: the SDK gives up after 60 s by default.
+    r = (await client.callTool({ name: action.mcp!, arguments: input }, undefined, { timeout: 600_000 })) as typeof r
   } catch (error) {
     // Arguments outside the tool's input schema are a protocol error (-32602) carrying the same error body.
     assert.ok(error instanceof McpError && error.code === ErrorCode.InvalidParams, `${action.id}: ${String(error)}`)
@@ -201,21 +203,26 @@ async function allInOrder<T>(promises: Promise<T>[]): Promise<T[]> {
 }
 
 /**
- * The tests of one part. The example runs on each transport from its own fresh copy of the fixture
- * (its own `studio serve` for H and for P, its own `studio mcp`), the transports side by side. The
- * refusals (unknown member, stale revision) commit nothing, so they all run against one shared copy,
- * through one `studio serve` and one `studio mcp` kept for the whole file (the CLI's in processes of
- * their own, side by side); the shared copy's commits and `git status` are held unchanged after each
- * action's refusals.
+ * The tests of one part. The example runs on each transport from the fixture's state, the transports
+ * side by side: the CLI in a fresh copy of its own (a process per call); MCP, HTTP and the window
+ * transport each in a copy of their own through one `studio mcp` or `studio serve` kept for the whole
+ * file, the copy put back to the fixture's commit after each run (`git reset --hard`, `git clean
+ * -fdx`, `.studio/` included), so the long-lived processes also show that they follow a checkout
+ * moved under them. The refusals (unknown member, stale revision) commit nothing, so they all run
+ * against one more copy, through a server and a client of its own (the CLI's in processes of their
+ * own); that copy's commits and `git status` are held unchanged after each action's refusals.
  */
 function contractTests(actions: Action[]): void {
   let fixture: string
+  let fixtureHead: string
   let cleanup: () => void
   let page: Server | undefined
   /** The copy the refusals run against, its server and its MCP client. */
   let shared: string
   let sharedServer: Served | undefined
   let sharedClient: Client | undefined
+  /** The copies the examples of M, H and P run in, with the client or server of each. */
+  const scratch = new Map<Transport, { dir: string; server?: Served; client?: Client }>()
   const copies: string[] = []
   const copy = async () => {
     const dir = mkdtempSync(join(tmpdir(), 'studio-contract-'))
@@ -234,13 +241,25 @@ function contractTests(actions: Action[]): void {
     const [info, validated] = await Promise.all([studio(fixture, ['info', '--json']), studio(fixture, ['validate', '--json'])])
     assert.equal(info.json.revision, FIXTURE_REVISION)
     assert.equal(validated.json.valid, true)
+    fixtureHead = (await git(fixture, 'rev-parse', 'HEAD')).trim()
+    const [m, h, p] = await Promise.all([copy(), copy(), copy()])
     shared = await copy()
-    // Stopped in after(); the TTL only bounds a run that dies before it.
-    ;[sharedServer, sharedClient] = await Promise.all([serve(shared, [], { ttl: 3600 }), mcpClient(shared)])
+    // Stopped in after(); the TTL only bounds a run that dies before it. The scratch servers and client
+    // let the networked examples reach the loopback page; the shared ones, for refusals, do not.
+    const [server, client, mcp, http, window] = await Promise.all([
+      serve(shared, [], { ttl: 3600 }),
+      mcpClient(shared),
+      mcpClient(m, FETCH_ALLOWED),
+      serve(h, [], { ttl: 3600, env: FETCH_ALLOWED }),
+      serve(p, [], { ttl: 3600, env: FETCH_ALLOWED }),
+    ])
+    ;[sharedServer, sharedClient] = [server, client]
+    scratch.set('M', { dir: m, client: mcp }).set('H', { dir: h, server: http }).set('P', { dir: p, server: window })
   })
   after(async () => {
-    await sharedClient?.close()
-    await sharedServer?.stop()
+    const all = [...scratch.values(), { server: sharedServer, client: sharedClient }]
+    await Promise.all(all.map((s) => s.client?.close()))
+    await Promise.all(all.map((s) => s.server?.stop()))
     page?.close()
     cleanup?.()
     for (const dir of copies) rmSync(dir, { recursive: true, force: true })
@@ -260,24 +279,21 @@ function contractTests(actions: Action[]): void {
     }
   })
 
-  /** The example on one transport, from a fresh copy: its outcome and the commits it made. */
+  /** The example on one transport: its outcome and the commits it made. */
   async function example(t: Transport, action: Action, input: Record<string, unknown>): Promise<{ outcome: Outcome; delta: number }> {
-    const dir = await copy()
+    const { dir, server, client } = scratch.get(t) ?? { dir: await copy() }
     const before = await commits(dir)
-    let server: Served | undefined
-    let client: Client | undefined
     try {
       let outcome: Outcome
       if (t === 'C') outcome = await viaCli(dir, action, input)
-      else if (t === 'M') outcome = await viaMcp((client = await mcpClient(dir, envOf(action))), dir, action, input)
-      else {
-        server = await serve(dir, [], { env: envOf(action) })
-        outcome = await (t === 'H' ? viaHttp : viaWindow)(server, dir, action, input)
-      }
+      else if (t === 'M') outcome = await viaMcp(client!, dir, action, input)
+      else outcome = await (t === 'H' ? viaHttp : viaWindow)(server!, dir, action, input)
       return { outcome, delta: (await commits(dir)) - before }
     } finally {
-      await client?.close()
-      await server?.stop()
+      if (t !== 'C') {
+        await git(dir, 'reset', '-q', '--hard', fixtureHead)
+        await git(dir, 'clean', '-q', '-f', '-d', '-x')
+      }
     }
   }
 
