@@ -176,4 +176,4 @@ for (const command of Object.values(plugin.manifest.commands)) {
   for (const part of [...Object.values(command.flags ?? {}), ...Object.values(command.args ?? {})]) delete part.description
 }
 writeFileSync(join(root, 'oclif.manifest.json'), JSON.stringify(plugin.manifest))
-console.log(`built dist/cli.js, ${entries.length} validators and ${logos.marks.length} logos in ${Date.now() - started} ms`)
+console.error(`built dist/cli.js, ${entries.length} validators and ${logos.marks.length} logos in ${Date.now() - started} ms`)
