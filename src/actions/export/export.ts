@@ -42,7 +42,7 @@ export const exportRun = defineAction<any, any>({
     includeSkipped,
     includeNotes,
     includeComments: opt(bool({ default: false, description: 'Comment threads as classic comment parts (editors and owners only); off by default.' })),
-    out: opt(str({ default: '.studio/export', description: 'Output directory; .studio/export when absent.' })),
+    out: opt(str({ default: '.studio/export', description: 'Output directory, .studio/export when absent; or, for one theme, the file itself (a name ending in .pptx or .pdf, as the format).' })),
     batch: opt(openObj('Hosted only: render one batch of slides into a job.')),
     merge: opt(openObj('Hosted only: build the file from the stored batches.')),
   }),
