@@ -76,7 +76,8 @@ if (!existsSync(indexFile) || readFileSync(indexFile, 'utf8') !== indexSource) w
 const cliBuild = await build({
   // merge-driver: `studio merge driver` without oclif (git starts it once per file it merges).
   // codec-child: the codec process (src/media/codec.ts), started per job beside this folder.
-  entryPoints: { cli: join(root, 'src/cli.ts'), 'merge-driver': join(root, 'src/merge-driver-entry.ts'), 'codec-child': join(root, 'src/media/codec-child.ts') },
+  // not-found: oclif's command_not_found hook (package.json oclif.hooks), loaded only when no command matched.
+  entryPoints: { cli: join(root, 'src/cli.ts'), 'not-found': join(root, 'src/transports/cli/not-found.ts'), 'merge-driver': join(root, 'src/merge-driver-entry.ts'), 'codec-child': join(root, 'src/media/codec-child.ts') },
   plugins: [lazyOclifDeps],
   logOverride: { 'unsupported-require-call': 'silent' },
   outdir: dist,
@@ -176,4 +177,4 @@ for (const command of Object.values(plugin.manifest.commands)) {
   for (const part of [...Object.values(command.flags ?? {}), ...Object.values(command.args ?? {})]) delete part.description
 }
 writeFileSync(join(root, 'oclif.manifest.json'), JSON.stringify(plugin.manifest))
-console.log(`built dist/cli.js, ${entries.length} validators and ${logos.marks.length} logos in ${Date.now() - started} ms`)
+console.error(`built dist/cli.js, ${entries.length} validators and ${logos.marks.length} logos in ${Date.now() - started} ms`)

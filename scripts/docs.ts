@@ -154,7 +154,7 @@ export function errorsMarkdown(): string {
   const ownCodes = ACTIONS.filter((a) => a.reportsErrors && a.cli && a.findingsExitCode !== undefined)
   out.push(
     '',
-    'Exit code 0 is success. A command that prints help or its version exits 0; an unknown command or flag exits 2 (oclif).',
+    'Exit code 0 is success. A command that prints help or its version exits 0; an unknown command or flag exits 2 as `invalid_input` (with `--json`, the error object on stdout; an unknown command\'s carries the nearest commands in `details.suggestions`, as `studio deck rename`).',
     '',
     `Exit code ${FINDINGS_EXIT_CODE}: a check ran and its result reports errors, so CI can gate on it. The result is printed as on`,
     'success (with `--json`, the same JSON object as exit 0) and HTTP and MCP answer it as a success; only the exit code differs.',

@@ -65,7 +65,8 @@ export async function dispatch(action: Action, input: Record<string, unknown>, o
   if (!action.run) fail('not_implemented', `${action.id} is declared (milestone ${action.milestone}) but not implemented on this instance.`, { details: { implemented: false } })
   await validateInput(action.id, validationSchema(action.input), input)
   const principal = principalFor(options.author, options.transport, options.email)
-  if (action.mutates || action.id === 'deck.repair') options.ws.refuseEmbeddedWrite(action.id)
+  // Outside a workspace nothing is written: no commit, and no file (a render, an export, a bundle) in the package's folder.
+  if (action.mutates || action.annotations?.writes || action.id === 'deck.repair') options.ws.refuseEmbeddedWrite(action.id)
   // A write a killed process left half-done is put back before anything reads (a deck whose creation
   // never committed is not listed; a revision is read after the repair, not before).
   const notes = options.ws.embedded || action.id === 'deck.repair' ? [] : await repairIfPending(options.ws)

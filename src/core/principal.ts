@@ -1,9 +1,10 @@
 /**
  * Who is calling. A local checkout has no accounts: the caller owns every deck. The author is what
  * commits and leases are attributed to: `--author` / `x-studio-author` / `?author=`, else
- * `agent:http` over HTTP and MCP; on the command line and the page `STUDIO_AUTHOR`, then git's own `user.name`
+ * `agent:http` over HTTP and MCP; on the command line `STUDIO_AUTHOR`, then git's own `user.name`
  * and `user.email` (the CLI transport reads them, see cliIdentity in src/transports/cli/run.ts),
- * then the local user.
+ * then the local user; the page of a local `studio serve` git's identity first (src/transports/http/page.ts).
+ * Any of them may be written `Name <address>`, as git writes an author.
  */
 import { userInfo } from 'node:os'
 import { fail } from './errors.js'
@@ -21,13 +22,26 @@ const AUTHOR_RE = /^[^\u0000-\u001f\u007f<>]{1,120}$/u
 /** A git address a commit can carry: no spaces, controls, < or >. */
 const EMAIL_RE = /^[^\s\u0000-\u001f\u007f<>]{1,254}$/u
 
-/** The caller; `email` (git's user.email on the CLI) is kept when git could write it, else derived from the name at commit time. */
+/** An author given as git writes one, `Name <address>`: the two parts. */
+const ADDRESSED_RE = /^([^<>]*?)\s*<([^<>]*)>$/u
+
+/**
+ * The caller; `email` (git's user.email on the CLI) is kept when git could write it, else derived
+ * from the name at commit time. An author written `Ana <ana@example.com>` brings its own address,
+ * which wins over `email`.
+ */
 export function principalFor(author: string | undefined, transport: string, email?: string): Principal {
   let name = author?.trim()
+  const addressed = name ? ADDRESSED_RE.exec(name) : null
+  if (addressed) {
+    name = addressed[1].trim()
+    email = addressed[2].trim()
+    if (!name || !EMAIL_RE.test(email)) fail('invalid_input', 'An author with an address is written as git writes one: "Name <address>", a name and an address without spaces.', { path: 'author' })
+  }
   // The command line and the page are the person at this machine (on a checkout, the one who ran
   // `studio serve`); HTTP and MCP callers unnamed are agents.
   if (!name) name = transport === 'C' || transport === 'P' ? process.env.STUDIO_AUTHOR?.trim() || localUser() : 'agent:http'
-  if (!AUTHOR_RE.test(name)) fail('invalid_input', 'The author must be 1 to 120 printable characters without < or >.', { path: 'author' })
+  if (!AUTHOR_RE.test(name)) fail('invalid_input', 'The author must be 1 to 120 printable characters without < or > (or "Name <address>").', { path: 'author' })
   const address = email?.trim()
   return { author: name, ...(address && EMAIL_RE.test(address) ? { email: address } : {}), kind: name.startsWith('agent:') ? 'agent' : 'person', owner: true }
 }

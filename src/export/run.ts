@@ -11,7 +11,7 @@
  *   page over its mode's threshold fails the export (CLI exit 7).
  */
 import { existsSync, readFileSync } from 'node:fs'
-import { join, relative } from 'node:path'
+import { basename, dirname, join, relative } from 'node:path'
 import { mkdirInside, readAssetSync, readInsideSync, writeInside } from '../store/safe-open.js'
 import type { ActionContext } from '../core/action.js'
 import { fail } from '../core/errors.js'
@@ -154,7 +154,13 @@ export async function runExport(ctx: ActionContext, read: DeckDoc, input: Export
   const { slides, replaced } = input.excludeShareAlike ? withoutShareAlike(chosen, deckDir) : { slides: chosen, replaced: [] }
   if (replaced.length) doc = { ...doc, slides: { ...doc.slides, ...Object.fromEntries(slides.map((s) => [s.id, s])) } }
   const appearances: Appearance[] = input.theme ?? ['light', 'dark']
-  const { abs: outDir } = await ctx.outputPath(input.out ?? '.studio/export', '/out')
+  // `--out talk.pdf`: an out ending in the format's extension is the one file an export of one theme writes.
+  const single = input.out !== undefined && input.out.toLowerCase().endsWith(`.${format}`)
+  if (single && appearances.length !== 1) {
+    fail('invalid_input', `out names one .${format} file, but an export of both themes writes two files and a zip: pick one theme (--theme light or --theme dark), or name a folder.`, { pointer: '/out' })
+  }
+  const target = (await ctx.outputPath(input.out ?? '.studio/export', '/out')).abs
+  const outDir = single ? dirname(target) : target
   mkdirInside(ctx.ws.root, outDir)
   const warnings: string[] = []
   const measurements: Record<string, unknown> = {}
@@ -172,7 +178,7 @@ export async function runExport(ctx: ActionContext, read: DeckDoc, input: Export
   const outline = slides.map((slide, i) => ({ title: slideTitle(slide) || `Slide ${i + 1}`, section: sections.get(slide.id) ?? '', page: i }))
 
   for (const appearance of appearances) {
-    const name = `${deckId}-${appearance}.${format}`
+    const name = single ? basename(target) : `${deckId}-${appearance}.${format}`
     const path = join(outDir, name)
     let bytes: Buffer
     let pages = slides.length

@@ -142,7 +142,7 @@ export class Workspace {
     if (!this.embedded) return
     fail(
       'read_only',
-      `No studio workspace here: ${what} would write into Deck Studio's own folder, which only shows the embedded default deck. Run \`studio init\` to make a workspace here (or pass --root / set STUDIO_ROOT).`,
+      `No studio workspace here: ${what} would write into Deck Studio's own folder, which only shows the embedded default deck and never changes. Run \`studio init\` to make a workspace here, then \`studio deck create "My deck"\` (or pass --root / set STUDIO_ROOT).`,
     )
   }
 

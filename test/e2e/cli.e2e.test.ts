@@ -36,11 +36,18 @@ const READ_MODULES = new Set([
   'wordwrap', 'write-file-atomic', 'wsl-utils',
 ])
 
-/** The JavaScript files a cold `studio info --json` resolves (traced), their bytes, and the bytes by module. */
-function coldRead(): { bytes: number; modules: Map<string, number> } {
+/**
+ * A folder outside any workspace, where studio shows the package's embedded deck and writes nothing.
+ * Commands never run in the checkout itself: there it is a workspace, and even a read writes its cache.
+ */
+const PLAIN = mkdtempSync(join(tmpdir(), 'studio-plain-'))
+process.once('exit', () => rmSync(PLAIN, { recursive: true, force: true }))
+
+/** The JavaScript files a cold `studio info --json` in `cwd` resolves (traced), their bytes, and the bytes by module. */
+function coldRead(cwd: string): { bytes: number; modules: Map<string, number> } {
   const trace = join(mkdtempSync(join(tmpdir(), 'studio-trace-')), 'modules.txt')
   execFileSync(process.execPath, ['--import', join(ROOT, 'test/helpers/trace-imports.mjs'), BIN, 'info', '--json'], {
-    cwd: ROOT,
+    cwd,
     env: { ...process.env, STUDIO_TRACE_FILE: trace },
   })
   const meta = JSON.parse(readFileSync(join(ROOT, 'dist', 'meta.json'), 'utf8')) as { outputs: Record<string, { bytes: number; inputs: Record<string, { bytesInOutput: number }> }> }
@@ -65,14 +72,14 @@ function coldRead(): { bytes: number; modules: Map<string, number> } {
 
 describe('the generated command line', () => {
   it('lists the table with studio actions --json, as GET /api/actions/{id} will describe each', async () => {
-    const listed = await studio(ROOT, ['actions', '--json'])
+    const listed = await studio(PLAIN, ['actions', '--json'])
     assert.equal(listed.code, 0)
     assert.equal(listed.json.length, ACTIONS.length)
-    const shown = await studio(ROOT, ['actions', 'show', 'deck.rename', '--json'])
+    const shown = await studio(PLAIN, ['actions', 'show', 'deck.rename', '--json'])
     assert.equal(shown.json.cli, 'studio deck rename <name>')
     assert.equal(shown.json.mcp, 'deck_rename')
     assert.equal(shown.json.input.properties.baseRevision.type, 'integer')
-    assert.equal((await studio(ROOT, ['actions', 'show', 'no.such', '--json'])).code, 3)
+    assert.equal((await studio(PLAIN, ['actions', 'show', 'no.such', '--json'])).code, 3)
   })
 
   it('exits 7 from studio validate and studio deck lint when they find errors, 0 on a clean deck, printing the result either way', async () => {
@@ -159,7 +166,7 @@ describe('the generated command line', () => {
   })
 
   it('shows the doc, the inputs and the example in every command help', async () => {
-    const help = await studio(ROOT, ['deck', 'copy', '--help'])
+    const help = await studio(PLAIN, ['deck', 'copy', '--help'])
     assert.equal(help.code, 0)
     assert.match(help.stdout, /starts at revision 0 with an empty version log/)
     assert.match(help.stdout, /slideIds\?: string\[\]/)
@@ -176,19 +183,23 @@ describe('the generated command line', () => {
     }
   })
 
-  it('keeps a read free of heavy modules: studio info --json loads no sharp, playwright, pptxgenjs, ajv, archiver or yauzl', () => {
+  it('keeps a read free of heavy modules: studio info --json loads no sharp, playwright, pptxgenjs, ajv, archiver or yauzl', async () => {
+    const ws = await workspaceWithDeck('Traced')
     const trace = join(mkdtempSync(join(tmpdir(), 'studio-trace-')), 'modules.txt')
     execFileSync(process.execPath, ['--import', join(ROOT, 'test/helpers/trace-imports.mjs'), BIN, 'info', '--json'], {
-      cwd: ROOT,
+      cwd: ws.dir,
       env: { ...process.env, STUDIO_TRACE_FILE: trace },
     })
     const loaded = readFileSync(trace, 'utf8')
     assert.match(loaded, /dist\/cli\.js/)
     for (const heavy of ['sharp', 'playwright', 'pptxgenjs', 'archiver', 'yauzl', '/ajv/', '@modelcontextprotocol', 'undici']) assert.ok(!loaded.includes(heavy), `${heavy} was loaded`)
+    ws.cleanup()
   })
 
-  it(`keeps a cold read's start-up path small: studio info --json evaluates at most ${READ_BUDGET / 1000} KB of JavaScript`, () => {
-    const { bytes, modules } = coldRead()
+  it(`keeps a cold read's start-up path small: studio info --json evaluates at most ${READ_BUDGET / 1000} KB of JavaScript`, async () => {
+    const ws = await workspaceWithDeck('Traced')
+    const { bytes, modules } = coldRead(ws.dir)
+    ws.cleanup()
     const added = [...modules].filter(([name]) => !READ_MODULES.has(name)).sort((a, b) => b[1] - a[1])
     assert.ok(
       bytes <= READ_BUDGET,
@@ -199,24 +210,26 @@ describe('the generated command line', () => {
     )
   })
 
-  it('sees the modules a command does load (the tracer works): deck pack loads archiver', () => {
+  it('sees the modules a command does load (the tracer works): deck pack loads archiver', async () => {
+    const ws = await workspaceWithDeck('Traced')
     const trace = join(mkdtempSync(join(tmpdir(), 'studio-trace-')), 'modules.txt')
-    const out = join(mkdtempSync(join(tmpdir(), 'studio-pack-')), 'welcome.zip')
-    execFileSync(process.execPath, ['--import', join(ROOT, 'test/helpers/trace-imports.mjs'), BIN, 'deck', 'pack', 'welcome', '--out', out, '--json'], {
-      cwd: ROOT,
+    const out = join(mkdtempSync(join(tmpdir(), 'studio-pack-')), 'traced.zip')
+    execFileSync(process.execPath, ['--import', join(ROOT, 'test/helpers/trace-imports.mjs'), BIN, 'deck', 'pack', ws.deckId, '--out', out, '--json'], {
+      cwd: ws.dir,
       env: { ...process.env, STUDIO_TRACE_FILE: trace },
     })
+    ws.cleanup()
     assert.match(readFileSync(trace, 'utf8'), /node_modules\/archiver\//)
   })
 
-  it('reads the embedded default deck straight after install', async () => {
-    const info = await studio(ROOT, ['info', '--json'])
+  it('reads the embedded default deck straight after install, outside any workspace', async () => {
+    const info = await studio(PLAIN, ['info', '--json'])
     assert.equal(info.code, 0, info.stderr)
     assert.equal(info.json.id, 'welcome')
   })
 
   it('prints people output without colour when NO_COLOR is set or stdout is not a terminal', async () => {
-    const out = await studio(ROOT, ['info'])
+    const out = await studio(PLAIN, ['info'])
     assert.doesNotMatch(out.stdout + out.stderr, /\u001b\[/)
     assert.match(out.stdout, /Welcome to Deck Studio/)
   })

@@ -9,9 +9,11 @@ import { cpSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
+import { guardCheckout } from './checkout-guard.js'
 
 export const ROOT = new URL('../..', import.meta.url).pathname.replace(/\/$/, '')
 export const BIN = join(ROOT, 'bin', 'studio.js')
+guardCheckout(ROOT)
 const run = promisify(execFile)
 
 export interface CliResult {

@@ -1,4 +1,5 @@
-import { join } from 'node:path'
+import { rename } from 'node:fs/promises'
+import { basename, dirname, join, relative } from 'node:path'
 import type { ActionContext, CliParsed } from '../../core/action.js'
 import { defineAction } from '../../core/action.js'
 import { fail } from '../../core/errors.js'
@@ -62,19 +63,36 @@ export async function newestRender(ws: Workspace, doc: DeckDoc, slide: Slide) {
   return lastRender(doc, slide, ws.deckDir(doc.manifest.id), join(ws.root, RENDER_DIR, doc.manifest.id), ws.root)
 }
 
-export async function renderDeckSlides(ctx: ActionContext, doc: DeckDoc, slides: Slide[], options: { appearances: Appearance[]; scale: 1 | 2; format: 'png' | 'jpg'; out?: string }) {
-  const { renderSlides } = await import('../../render/pipeline.js')
-  return renderSlides({
+export async function renderDeckSlides(ctx: ActionContext, doc: DeckDoc, slides: Slide[], options: { appearances: Appearance[]; scale: 1 | 2; format: 'png' | 'jpg'; out?: string; outMayBeFile?: boolean }) {
+  const { renderSlides, imageName } = await import('../../render/pipeline.js')
+  // `--out title.png`: an out ending in the format's extension is the one image a render of one slide in one theme writes.
+  const single = options.outMayBeFile === true && options.out !== undefined && options.out.toLowerCase().endsWith(`.${options.format}`)
+  if (single && slides.length * options.appearances.length !== 1) {
+    fail('invalid_input', `out names one .${options.format} file, but this render writes ${slides.length * options.appearances.length} images: render one slide in one theme, or name a folder.`, { pointer: '/out' })
+  }
+  const target = single ? (await ctx.outputPath(options.out!, '/out')).abs : undefined
+  const rendered = await renderSlides({
     doc,
     deckDir: ctx.ws.deckDir(doc.manifest.id),
     slides,
     appearances: options.appearances,
     scale: options.scale,
     format: options.format,
-    outDir: await outFolder(ctx, doc, options.out),
+    outDir: target ? dirname(target) : await outFolder(ctx, doc, options.out),
     root: ctx.ws.root,
     onProgress: (done, total) => ctx.progress(done, total, 'Rendering'),
   })
+  if (target) {
+    // Rendered under its usual name beside the target, then renamed with its sidecar (<file>.json).
+    const made = join(dirname(target), imageName(slides[0].id, options.appearances[0], options.scale, options.format))
+    if (made !== target) {
+      await rename(made, target)
+      await rename(`${made}.json`, `${target}.json`)
+    }
+    const record = rendered.records[0]
+    record.file = relative(ctx.ws.root, target) || basename(target)
+  }
+  return rendered
 }
 
 export const renderSlide = defineAction({
@@ -92,7 +110,7 @@ export const renderSlide = defineAction({
     themes: opt(themes),
     scale: opt(oneOf([1, 2], { description: 'Pixels per sheet pixel (1 when absent).' })),
     format: opt(oneOf(['png', 'jpg'], { description: 'Image format (png when absent).' })),
-    out: opt({ ...FilePath('Output directory; .studio/render in the workspace when absent. Over HTTP and MCP it must be inside the workspace.'), default: RENDER_DIR }),
+    out: opt({ ...FilePath('Output directory (images go to <out>/<deckId>/); .studio/render in the workspace when absent; or, for one slide in one theme, the image file itself (a name ending in .png or .jpg, as the format). Over HTTP and MCP it must be inside the workspace.'), default: RENDER_DIR }),
   }),
   output: result({ renders: arr(RenderRecord, { description: 'Render records, per slide then appearance.' }) }),
   cli: 'render <slideIds> --theme <themes> --out <out> --json',
@@ -103,7 +121,7 @@ export const renderSlide = defineAction({
   run: async (ctx, input: { slideIds: 'all' | string[]; themes?: Appearance[]; scale?: 1 | 2; format?: 'png' | 'jpg'; out?: string }) => {
     const doc = await ctx.target()
     const slides = pickSlides(doc, input.slideIds)
-    const { records } = await renderDeckSlides(ctx, doc, slides, { appearances: appearancesOf(doc, input.themes), scale: input.scale ?? 1, format: input.format ?? 'png', out: input.out })
+    const { records } = await renderDeckSlides(ctx, doc, slides, { appearances: appearancesOf(doc, input.themes), scale: input.scale ?? 1, format: input.format ?? 'png', out: input.out, outMayBeFile: true })
     return { renders: records }
   },
   human: (r: { renders: { file: string; reused: boolean }[] }) => r.renders.map((x) => `${x.file}${x.reused ? '  (unchanged)' : ''}`).join('\n'),

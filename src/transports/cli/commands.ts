@@ -200,7 +200,7 @@ export function commandTable(extra: Record<string, () => Promise<typeof Command>
     getOwnPropertyDescriptor: (_, id) => (typeof id === 'string' && known(id) ? { enumerable: true, configurable: true, value: get(id) } : undefined),
   })
   async function prepare(argv: readonly string[] | 'all'): Promise<void> {
-    if (argv !== 'all' && !argv.includes('--help')) {
+    if (argv !== 'all' && !argv.includes('--help') && !argv.includes('-h')) {
       const words: string[] = []
       for (const arg of argv) {
         if (arg.startsWith('-')) break

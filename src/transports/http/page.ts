@@ -167,10 +167,10 @@ async function modelData() {
 }
 let modelCache: Promise<unknown> | undefined
 
-let identity: Promise<string | undefined> | undefined
-/** The person at this machine: git's user.name of the workspace, read once. */
-function localAuthor(ws: Workspace): Promise<string | undefined> {
-  identity ??= ws.git.identity().then((i) => i.name, () => undefined)
+let identity: Promise<{ name?: string; email?: string }> | undefined
+/** The person at this machine: git's user.name and user.email of the workspace, read once, for the page's commits. */
+function localIdentity(ws: Workspace): Promise<{ name?: string; email?: string }> {
+  identity ??= ws.git.identity().catch(() => ({}))
   return identity
 }
 
@@ -296,7 +296,8 @@ export async function handlePage(req: IncomingMessage, res: ServerResponse, url:
     if (!input || typeof input !== 'object' || Array.isArray(input)) fail('invalid_input', 'The body must be a JSON object holding the action input.')
     const deck = deckParam(url, page.defaultDeck)
     const named = (req.headers['x-studio-author'] as string | undefined) ?? url.searchParams.get('author') ?? undefined
-    const author = named ?? (action.mutates ? await localAuthor(page.ws) : undefined) ?? 'page'
+    const local = named === undefined && action.mutates ? await localIdentity(page.ws) : {}
+    const author = named ?? local.name ?? 'page'
     const forceQuery = url.searchParams.get('force')
     const force = req.headers['x-studio-force'] === '1' || forceQuery === '' || forceQuery === 'true' || forceQuery === '1'
     const { result } = await dispatch(action, input as Record<string, unknown>, {
@@ -304,6 +305,7 @@ export async function handlePage(req: IncomingMessage, res: ServerResponse, url:
       transport: 'P',
       deck,
       author,
+      ...(named === undefined && local.name && local.email ? { email: local.email } : {}),
       force,
       ...(typeof client === 'string' ? { clientId: client } : {}),
     })
