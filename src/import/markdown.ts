@@ -234,6 +234,7 @@ function pushMarp(tokens: Token[], line: number, deck: MdDeck, state: MarpState)
   }
   const background = directive('backgroundColor')
   if (typeof background === 'string' && HEX.test(background.trim())) slide.background = background.trim().toLowerCase()
+  if (directive('color') !== undefined) deck.findings.push({ slide: index, element: 'color', reason: 'Text colours (the color directive) are not imported; the theme colours the text.' })
   if (notes.length) slide.notes = notes.join('\n\n')
   deck.slides.push(slide)
 }

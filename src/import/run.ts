@@ -178,7 +178,9 @@ export async function importMarkdown(ctx: ActionContext, input: ImportInput, pre
     for (const field of ['title', 'subtitle', 'byline', 'attribution'] as const) if (plan[field] !== undefined) slide[field] = plan[field]
     if (blocks.length || !['title', 'section'].includes(plan.layout)) slide.blocks = blocks
     if (source.notes) slide.notes = source.notes.slice(0, 50000)
-    if (source.background) slide.background = source.background
+    // The theme colours the text: a background is kept only where that text stays readable on it.
+    if (source.background && isDark(source.background) === (doc.manifest.defaults?.appearance === 'dark')) slide.background = source.background
+    else if (source.background) deck.findings.push({ slide: source.index, element: 'background', reason: `The background ${source.background} is left out: the theme's text would be hard to read on it.` })
     doc.slides[slideId] = slide
     slideIds.push(slideId)
     layouts.push(plan.layout)
@@ -243,6 +245,16 @@ export async function importMarkdown(ctx: ActionContext, input: ImportInput, pre
       revision: next.manifest.revision,
     }
   }
+}
+
+/** Whether a hex colour is dark (relative luminance under 0.4). */
+function isDark(hex: string): boolean {
+  const full = hex.length === 4 ? hex.replace(/^#(.)(.)(.)$/, '#$1$1$2$2$3$3') : hex
+  const [r, g, b] = [1, 3, 5].map((i) => {
+    const c = parseInt(full.slice(i, i + 2), 16) / 255
+    return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4
+  })
+  return 0.2126 * r + 0.7152 * g + 0.0722 * b < 0.4
 }
 
 function titleOf(slide: Slide): string | null {
