@@ -204,7 +204,7 @@ export function deckMarkdown(
       if (out.length && out[out.length - 1].startsWith('> ')) out[out.length - 1] += `\n>\n${by}`
       else out.push(by)
     }
-    if (options.notes && slide.notes?.trim()) out.push(`<!--\n${slide.notes.trim().replace(/--+>/g, (s) => s.split('').join(' '))}\n-->`)
+    if (options.notes && slide.notes?.trim()) out.push(`<!--\n${slide.notes.trim().replace(/--+>/g, (s) => `${s.slice(0, -1)} >`)}\n-->`)
     return out.join('\n\n')
   })
   return { markdown: `${front.join('\n')}\n\n${bodies.join('\n\n---\n\n')}\n`, pictures, skipped }

@@ -11,8 +11,8 @@
  * top-level thematic breaks (`---`, as Marpit does on markdown-it's tokens, so a `---` under a
  * paragraph is a setext heading), newlines inside a paragraph are line breaks (Marp's `breaks`),
  * HTML comments are directives when every key is one (`_class: lead`, `paginate: true`) and
- * presenter notes otherwise. A file with Slidev's keys in its front matter (or a `::right::` slot)
- * is read as Slidev: slides split at `---` lines outside code fences, a `---` followed at once by a
+ * presenter notes otherwise. A file with Slidev's keys or themes in its front matter, a `::right::`
+ * slot or a slide front matter opening with `layout:` is read as Slidev: slides split at `---` lines outside code fences, a `---` followed at once by a
  * line of text opens that slide's front matter (`layout: two-cols`), the last comment of a slide is
  * its notes. Anything else is read with Marp's rules.
  */
@@ -88,6 +88,7 @@ const SLIDEV_KEYS = new Set([
   'canvasWidth', 'aspectRatio', 'routerMode', 'themeConfig', 'addons', 'seoMeta', 'favicon', 'titleTemplate', 'presenter', 'record', 'contextMenu',
   'wakeLock', 'monaco', 'selectable', 'hideInToc', 'clicks', 'level', 'routeAlias', 'preload', 'dragPos', 'src', 'hide', 'disabled',
 ])
+const SLIDEV_THEMES = new Set(['seriph', 'apple-basic', 'bricks', 'shibainu'])
 /** Slidev's built-in layouts → ours (a layout absent here is chosen from the content). */
 const SLIDEV_LAYOUTS: Record<string, LayoutName | 'lead'> = {
   cover: 'lead', intro: 'lead', section: 'section', quote: 'quote', statement: 'statement', fact: 'big-number', center: 'main-point',
@@ -140,8 +141,11 @@ export function parseMarkdown(bytes: Buffer): MdDeck {
   if (source.includes('\u0000')) fail('invalid_input', 'The file holds NUL bytes: it is not Markdown text.', { pointer: '/from' })
   const lines = source.replace(/^\uFEFF/, '').replace(/\r\n?/g, '\n').split('\n')
   const { data: head, body } = headmatter(lines)
-  const dialect: Dialect =
-    head.marp === true ? 'marp' : Object.keys(head).some((k) => SLIDEV_KEYS.has(k)) || lines.some((l) => /^::(right|left|default)::\s*$/.test(l)) ? 'slidev' : 'marp'
+  const slidev =
+    Object.keys(head).some((k) => SLIDEV_KEYS.has(k)) ||
+    (typeof head.theme === 'string' && SLIDEV_THEMES.has(head.theme)) ||
+    lines.some((l, i) => /^::(right|left|default)::\s*$/.test(l) || (/^---\s*$/.test(l) && /^layout:\s*\S/.test(lines[i + 1] ?? '')))
+  const dialect: Dialect = head.marp !== true && slidev ? 'slidev' : 'marp'
   const deck: MdDeck = { dialect, slides: [], findings: [] }
   if (typeof head.title === 'string' && head.title.trim()) deck.title = head.title.trim().slice(0, 200)
   if (typeof head.theme === 'string') {

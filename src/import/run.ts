@@ -173,7 +173,7 @@ export async function importMarkdown(ctx: ActionContext, input: ImportInput, pre
     takenSlides.add(slideId)
     let n = 0
     let code = 0
-    const blocks: Block[] = plan.blocks.map((p) => toBlock(p, p.kind === 'heading' && p.title ? 'title' : p.kind === 'text' && p.code ? `code${++code}` : `b${++n}`, assetOf, prepared))
+    const blocks: Block[] = plan.blocks.map((p) => toBlock(plan.layout, p, p.kind === 'heading' && p.title ? 'title' : p.kind === 'text' && p.code ? `code${++code}` : `b${++n}`, assetOf, prepared))
     const slide: Slide = { id: slideId, layout: plan.layout }
     for (const field of ['title', 'subtitle', 'byline', 'attribution'] as const) if (plan[field] !== undefined) slide[field] = plan[field]
     if (blocks.length || !['title', 'section'].includes(plan.layout)) slide.blocks = blocks
@@ -263,13 +263,13 @@ function titleOf(slide: Slide): string | null {
   return heading ? plainOf(heading.text as string) : null
 }
 
-function toBlock(p: Placed, blockId: string, assetOf: (src: string, alt: string) => string, prepared: MdPrepared): Block {
+function toBlock(layout: string, p: Placed, blockId: string, assetOf: (src: string, alt: string) => string, prepared: MdPrepared): Block {
   switch (p.kind) {
     case 'heading':
       return { id: blockId, kind: 'heading', slot: p.slot, ...(p.title ? {} : { level: p.level }), text: p.text }
     case 'text':
       // Code keeps its lines close together, as an editor shows them.
-      return { id: blockId, kind: 'text', slot: p.slot, text: p.text, ...(p.code ? { size: 22, spacing: { line: 1.2 } } : {}) }
+      return { id: blockId, kind: 'text', slot: p.slot, text: p.text, ...(p.code ? { spacing: { line: 1.15 } } : {}) }
     case 'list':
       return { id: blockId, kind: 'list', slot: p.slot, marker: p.marker, ...(p.start !== undefined ? { start: p.start } : {}), items: p.items }
     case 'table':
@@ -284,6 +284,8 @@ function toBlock(p: Placed, blockId: string, assetOf: (src: string, alt: string)
         ...(aspect ? { aspect } : {}),
         ...(p.picture.title ? { caption: p.picture.title.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;') } : {}),
         ...(p.background ? { background: true } : {}),
+        // A chart or a portrait is shown whole; only a picture that fills a side or the sheet is cropped to it.
+        ...(p.background || layout === 'picture-left' || layout === 'picture-full' ? {} : { fit: 'contain' }),
       }
     }
   }
