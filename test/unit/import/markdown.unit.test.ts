@@ -143,6 +143,11 @@ describe('reading Slidev Markdown', () => {
     assert.equal(slide.notes, 'The note.')
   })
 
+  it('takes no notes from a comment that does not end the slide', () => {
+    const deck = read('---\ntransition: fade\n---\n# A\n\n<!-- a remark, not notes -->\n\ntext after it\n')
+    assert.equal(deck.slides[0].notes, undefined)
+  })
+
   it('joins a paragraph\'s lines with a space (Slidev does not break lines)', () => {
     const deck = read('---\nlayout: center\n---\none\ntwo\n')
     assert.deepEqual(deck.slides[0].blocks, [{ kind: 'text', text: 'one two' }])
