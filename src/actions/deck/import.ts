@@ -1,6 +1,6 @@
-import { existsSync, mkdirSync, readdirSync, realpathSync, statSync, writeFileSync } from 'node:fs'
+import { existsSync, lstatSync, mkdirSync, readdirSync, realpathSync, statSync, writeFileSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
-import { basename, dirname, extname, isAbsolute, join, relative, resolve } from 'node:path'
+import { basename, dirname, extname, isAbsolute, join, relative, resolve, sep } from 'node:path'
 import { defineAction } from '../../core/action.js'
 import { deckKey } from '../../core/engine.js'
 import { fail } from '../../core/errors.js'
@@ -8,7 +8,7 @@ import type { Block, DeckDoc, Slide } from '../../model/deck.js'
 import { cloneDoc } from '../../model/deck.js'
 import { freeSlideId } from '../../model/edit.js'
 import { plainOf } from '../../model/lint.js'
-import { arr, DeckId, int, obj, opt, ref, SectionId, SlideId, str } from '../../model/schema.js'
+import { arr, bool, DeckId, int, obj, opt, ref, SectionId, SlideId, str } from '../../model/schema.js'
 import { written } from '../../model/results.js'
 import { HREF, serialize, type Marks, type Run } from '../../model/text.js'
 import { canonicalJson } from '../../store/canonical.js'
@@ -318,23 +318,37 @@ interface StagedAsset {
   alt: string
 }
 
-/** The file a picture's src names next to the HTML file, or why it cannot come over. */
-function pictureFile(src: string, htmlDir: string): { path: string } | { reason: string } {
+/**
+ * The file a picture's src names next to the source file, or why it cannot come over. With
+ * `noLinks` (Markdown), a path through any symbolic link inside the folder is refused too.
+ */
+export function pictureFile(src: string, sourceDir: string, what = 'the HTML file', noLinks = false): { path: string } | { reason: string } {
   if (!src.trim()) return { reason: 'The picture has no src.' }
-  if (/^[a-z][a-z0-9+.-]*:/i.test(src) || src.startsWith('//')) return { reason: `"${src.slice(0, 80)}" is not a file next to the HTML (add remote pictures with asset.add).` }
+  if (/^https?:/i.test(src) && noLinks) return { reason: `"${src.slice(0, 120)}" is a remote picture and was not fetched: add it with \`studio asset add <url>\` (fetched through the guard) and place it on the slide.` }
+  if (/^[a-z][a-z0-9+.-]*:/i.test(src) || src.startsWith('//')) return { reason: `"${src.slice(0, 80)}" is not a file next to ${what} (add remote pictures with asset.add).` }
   let rel: string
   try {
     rel = decodeURIComponent(src.replace(/[?#].*$/, ''))
   } catch {
     return { reason: `"${src}" is not a readable path.` }
   }
-  if (isAbsolute(rel)) return { reason: `"${src}" is an absolute path; only files next to the HTML are copied.` }
-  const path = resolve(htmlDir, rel)
-  const inside = relative(htmlDir, path)
-  if (!inside || inside.startsWith('..') || isAbsolute(inside)) return { reason: `"${src}" lies outside the HTML file's folder.` }
-  if (!existsSync(path) || !statSync(path).isFile()) return { reason: `"${src}" does not exist next to the HTML file.` }
-  const real = relative(realpathSync(htmlDir), realpathSync(path))
-  if (!real || real.startsWith('..') || isAbsolute(real)) return { reason: `"${src}" links to a file outside the HTML file's folder.` }
+  if (isAbsolute(rel)) return { reason: `"${src}" is an absolute path; only files next to ${what} are copied.` }
+  const path = resolve(sourceDir, rel)
+  const inside = relative(sourceDir, path)
+  if (!inside || inside.startsWith('..') || isAbsolute(inside)) return { reason: `"${src}" lies outside ${what}'s folder.` }
+  if (noLinks) {
+    // Every component from the folder down is looked at with lstat: no link is followed.
+    let at = sourceDir
+    for (const part of inside.split(sep)) {
+      at = join(at, part)
+      const stat = lstatSync(at, { throwIfNoEntry: false })
+      if (!stat) return { reason: `"${src}" does not exist next to ${what}.` }
+      if (stat.isSymbolicLink()) return { reason: `"${src}" goes through a symbolic link; only plain files inside ${what}'s folder are copied.` }
+    }
+  }
+  if (!existsSync(path) || !statSync(path).isFile()) return { reason: `"${src}" does not exist next to ${what}.` }
+  const real = relative(realpathSync(sourceDir), realpathSync(path))
+  if (!real || real.startsWith('..') || isAbsolute(real)) return { reason: `"${src}" links to a file outside ${what}'s folder.` }
   const ext = extname(path).toLowerCase()
   if (!PICTURE_TYPES.has(ext)) return { reason: `"${src}" is not a PNG, JPEG, GIF, WebP or AVIF picture${ext === '.svg' ? ' (SVG is sanitized on the way in: add it with asset.add)' : ''}.` }
   if (statSync(path).size > MAX_PICTURE_BYTES) return { reason: `"${src}" is larger than ${MAX_PICTURE_BYTES / 1024 / 1024} MB.` }
@@ -342,7 +356,7 @@ function pictureFile(src: string, htmlDir: string): { path: string } | { reason:
 }
 
 /** An asset id not used in the deck's assets/ folder nor by this import. */
-function freeAssetId(slugify: (text: string) => string, base: string, taken: Set<string>): string {
+export function freeAssetId(slugify: (text: string) => string, base: string, taken: Set<string>): string {
   const stem = (slugify(base).slice(0, 100).replace(/-+$/, '') || 'picture').replace(/^-+/, '')
   if (!taken.has(stem)) return stem
   for (let n = 2; ; n++) if (!taken.has(`${stem}-${n}`)) return `${stem}-${n}`
@@ -350,13 +364,14 @@ function freeAssetId(slugify: (text: string) => string, base: string, taken: Set
 
 // ---------------------------------------------------------------------------------------------
 
-interface ImportInput {
+export interface ImportInput {
   from: string
-  into: string
+  into?: string
 }
 
-interface ImportResult {
+export interface ImportResult {
   id: string
+  created: boolean
   section: string
   slideIds: string[]
   slides: Slide[]
@@ -366,39 +381,70 @@ interface ImportResult {
   revision: number
 }
 
+/** Whether the source is read as Markdown: by its extension, else by its first bytes (HTML opens with a tag). */
+export function isMarkdownSource(path: string, head: Buffer): boolean {
+  const ext = extname(path).toLowerCase()
+  if (ext === '.md' || ext === '.markdown') return true
+  if (ext === '.html' || ext === '.htm' || ext === '.xhtml') return false
+  return !/^\s*</.test(head.subarray(0, 512).toString('utf8').replace(/^\uFEFF/, ''))
+}
+
 export const importRun = defineAction({
   id: 'import.run',
-  label: 'Import a prototype deck',
+  label: 'Import a deck from HTML or Markdown',
   doc:
-    'Imports a prototype deck HTML file into an existing deck, in one write: every <section> (or element of class "slide") becomes a title-body slide appended to the last section. ' +
+    'Imports a file in one write. A Markdown file (.md, .markdown, or content that is not HTML) is read as Marp or Slidev Markdown (docs/markdown.md): front matter, `---` slide separators, ' +
+    'headings, lists, tables, images, code, presenter notes in comments and per-slide layout hints; each slide gets the layout a designer would choose, local pictures next to the file are copied into assets/ ' +
+    '(remote ones are reported, never fetched). Without `into` a new deck is created, its id the slug of the front matter title or the file name (409 id_taken when that deck exists); ' +
+    '`into` names a deck to append to, or the id of a new one. ' +
+    'A prototype deck HTML file is imported into an existing deck (`into` required): every <section> (or element of class "slide") becomes a title-body slide appended to the last section. ' +
     'h1/h2 → the heading in the title slot; p → text; ul/ol → list (nested lists → levels); table → table; img → picture, when the file lies next to the HTML ' +
     '(copied into assets/ with an asset record carrying its alt); aside.notes → speaker notes; every other element is reported as skipped. ' +
-    'The import report (slides, assets, skipped elements) is written to .studio/import/<time>.json, local and not committed; its path is in the result.',
+    'A file that cannot be read writes nothing. The import report (slides, assets, skipped elements) is written to .studio/import/<time>.json, local and not committed; its path is in the result.',
   group: 'deck',
   milestone: 'M2',
   mutates: true,
   transports: 'C',
   deck: { kind: 'none' },
-  locks: (input: ImportInput) => [deckKey(input.into)],
-  input: obj({ from: str({ minLength: 1, description: 'The HTML file (relative to the working directory).' }), into: { ...DeckId, description: 'The deck the slides are appended to.' } }),
+  locks: async (input: ImportInput) => {
+    if (input.into) return [deckKey(input.into)]
+    const { markdownDeckId } = await import('../../import/run.js')
+    const id = await markdownDeckId(input)
+    return id ? [deckKey(id)] : []
+  },
+  input: obj({
+    from: str({ minLength: 1, description: 'The HTML or Markdown file (relative to the working directory).' }),
+    into: opt({ ...DeckId, description: 'The deck the slides are appended to (required for HTML). For Markdown: a new deck of this id when none exists; absent, a new deck named by the front matter title or the file name.' }),
+  }),
   output: written({
     id: DeckId,
-    section: { ...SectionId, description: 'The section the slides were appended to.' },
+    created: bool({ description: 'Whether the import created the deck.' }),
+    section: { ...SectionId, description: 'The section the slides were appended to (the last one).' },
     slideIds: arr(SlideId, { description: 'Ids of the slides imported, in order.' }),
     slides: arr(ref('Slide'), { description: 'The imported slides, normalized.' }),
     assets: arr(str(), { description: 'Asset ids copied in.' }),
     skipped: arr(
-      obj({ slide: opt(int({ minimum: 1, description: '1-based position of the source slide element; absent for the page around the slides.' })), element: str(), reason: str() }),
-      { description: 'Elements left out.' },
+      obj({ slide: opt(int({ minimum: 1, description: '1-based position of the source slide; absent for the file as a whole.' })), element: str(), reason: str() }),
+      { description: 'Elements left out, and pictures not copied (remote ones are never fetched).' },
     ),
     report: str({ description: 'Path of the import report (workspace-relative).' }),
   }),
   cli: 'import <from> --into <into>',
   mcp: null,
   example: { from: 'prototype.html', into: 'quarterly-review' },
-  run: async (ctx, input: ImportInput) => {
+  prepare: async (_ctx, input: ImportInput) => {
+    const { prepareMarkdown } = await import('../../import/run.js')
+    return prepareMarkdown(input)
+  },
+  run: async (ctx, input: ImportInput, prepared) => {
+    if (prepared) {
+      const { importMarkdown } = await import('../../import/run.js')
+      return importMarkdown(ctx, input, prepared)
+    }
+    const into = input.into
+    if (!into) fail('invalid_input', 'An HTML import appends to an existing deck: name it with --into.', { pointer: '/into' })
     const { default: slugify } = await import('@sindresorhus/slugify')
-    if (!ctx.ws.deckExists(input.into)) fail('not_found', `No deck "${input.into}"; create it first (studio deck create).`, { pointer: '/into' })
+    if (!ctx.ws.deckExists(into)) fail('not_found', `No deck "${into}"; create it first (studio deck create).`, { pointer: '/into' })
     const htmlPath = resolve(input.from)
     if (!existsSync(htmlPath) || !statSync(htmlPath).isFile()) fail('not_found', `No file "${input.from}".`, { pointer: '/from' })
     if (statSync(htmlPath).size > MAX_HTML_BYTES) fail('payload_too_large', `"${input.from}" is larger than ${MAX_HTML_BYTES / 1024 / 1024} MB.`, { pointer: '/from' })
@@ -410,9 +456,9 @@ export const importRun = defineAction({
 
     const skipped: Skipped[] = []
     const drafts = elements.map((element, i) => readSlide(element, i + 1, skipped))
-    const current = await ctx.load(input.into)
+    const current = await ctx.load(into)
     const doc: DeckDoc = cloneDoc(current)
-    const deckDir = ctx.ws.deckDir(input.into)
+    const deckDir = ctx.ws.deckDir(into)
     const assetDir = join(deckDir, 'assets')
     const takenAssets = new Set(existsSync(assetDir) ? readdirSync(assetDir).map((name) => name.replace(/(@\dx)?\.[^.]+(\.[^.]+)?$/, '')) : [])
     const assets = new Map<string, StagedAsset>()
@@ -454,10 +500,10 @@ export const importRun = defineAction({
     const section = doc.manifest.sections[doc.manifest.sections.length - 1]
     section.slides.push(...slideIds)
 
-    ctx.stage(input.into, doc)
+    ctx.stage(into, doc)
     for (const asset of assets.values()) {
-      ctx.stageFile(`decks/${input.into}/assets/${asset.file}`, asset.bytes)
-      ctx.stageFile(`decks/${input.into}/assets/${asset.id}.json`, canonicalJson({ id: asset.id, role: 'picture', alt: asset.alt, source: { title: basename(asset.source) } }))
+      ctx.stageFile(`decks/${into}/assets/${asset.file}`, asset.bytes)
+      ctx.stageFile(`decks/${into}/assets/${asset.id}.json`, canonicalJson({ id: asset.id, role: 'picture', alt: asset.alt, source: { title: basename(asset.source) } }))
     }
 
     // The report is local state (.studio/, git-ignored): written after the commit, never committed.
@@ -469,13 +515,14 @@ export const importRun = defineAction({
     ctx.after(({ revision }) => {
       mkdirSync(join(ctx.ws.stateDir, 'import'), { recursive: true })
       const slides = slideIds.map((id, i) => ({ id, source: `slide element ${drafts[i].index}`, title: drafts[i].title === undefined ? null : plainOf(drafts[i].title!), blocks: doc.slides[id].blocks?.length ?? 0, notes: Boolean(drafts[i].notes) }))
-      const body = { from: htmlPath, into: input.into, section: section.id, at: new Date().toISOString(), revision, slides, assets: assetList, skipped }
+      const body = { from: htmlPath, into, section: section.id, at: new Date().toISOString(), revision, slides, assets: assetList, skipped }
       writeFileSync(join(ctx.ws.stateDir, 'import', name), JSON.stringify(body, null, 2) + '\n')
     })
     return (docs: Map<string, DeckDoc | null>): ImportResult => {
-      const next = docs.get(input.into)!
+      const next = docs.get(into)!
       return {
-        id: input.into,
+        id: into,
+        created: false,
         section: section.id,
         slideIds,
         slides: slideIds.map((id) => next.slides[id]),
@@ -489,7 +536,7 @@ export const importRun = defineAction({
   human: (result: unknown) => {
     const r = result as ImportResult
     return [
-      `Imported ${r.slideIds.length} slide${r.slideIds.length === 1 ? '' : 's'} into ${r.id} (section ${r.section}, revision ${r.revision}): ${r.slideIds.join(', ')}`,
+      `Imported ${r.slideIds.length} slide${r.slideIds.length === 1 ? '' : 's'} into ${r.created ? 'the new deck ' : ''}${r.id} (section ${r.section}, revision ${r.revision}): ${r.slideIds.join(', ')}`,
       `${r.assets.length} picture${r.assets.length === 1 ? '' : 's'} copied${r.assets.length ? `: ${r.assets.join(', ')}` : ''}`,
       ...(r.skipped.length ? [`${r.skipped.length} element${r.skipped.length === 1 ? '' : 's'} skipped:`, ...r.skipped.map((s) => `  ${s.slide ? `slide ${s.slide}: ` : ''}<${s.element}> ${s.reason}`)] : []),
       `Report: ${r.report}`,

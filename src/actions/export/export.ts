@@ -279,6 +279,79 @@ export const exportText = defineAction({
   human: (result: unknown) => (result as TextExport).text,
 })
 
+export const exportMarkdown = defineAction({
+  id: 'export.markdown',
+  label: 'Export Markdown',
+  doc:
+    'Writes the deck as Marp Markdown (docs/markdown.md): front matter (marp, title, theme, paginate), one slide per `---`, headings, text, lists, tables, code, ' +
+    'pictures as relative paths to copies of their asset files in <name>-assets/ beside the Markdown, presenter notes as HTML comments, and the layout as a Marp class ' +
+    '(`lead` for a title slide; Slidev\'s `::right::` opens a right column). import.run reads it back with the same text, order, notes and pictures. ' +
+    'What Markdown cannot hold (colours, sizes, positions, shapes without text, lines, shaders, HTML blocks) is left out and listed in `skipped`; a chart is written as a table of its data. ' +
+    'Skipped slides are left out unless includeSkipped is set or they are named in slideIds. `out` is a folder (the file is <deckId>.md) or a file ending in .md.',
+  group: 'export',
+  milestone: 'M2',
+  mutates: false,
+  transports: 'CMH',
+  input: obj({
+    slideIds,
+    includeSkipped,
+    notes: opt(bool({ default: true, description: 'Write speaker notes as comments; on by default (--no-notes leaves them out).' })),
+    out: opt(str({ default: '.studio/export', description: 'A folder (the file is <deckId>.md) or a file name ending in .md; .studio/export when absent.' })),
+  }),
+  output: result({
+    file: str({ description: 'The Markdown file written (workspace-relative when inside the workspace).' }),
+    pictures: arr(str(), { description: 'The picture files written beside it, in <name>-assets/.' }),
+    slides: arr(SlideId, { description: 'The slide ids exported, in order.' }),
+    skipped: arr(obj({ slideId: SlideId, blockId: opt(str()), reason: str() }), { description: 'What Markdown cannot hold, left out (or written in another form).' }),
+    revision: { ...CurrentRevision, description: 'The revision exported.' },
+  }),
+  cli: 'export md <slideIds> --include-skipped --no-notes --out <out>',
+  mcp: 'deck_export_markdown',
+  annotations: { writes: true, idempotent: true },
+  example: { slideIds: 'all', out: '.studio/export' },
+  run: async (ctx, input: { slideIds?: 'all' | string[]; includeSkipped?: boolean; notes?: boolean; out?: string }) => {
+    const doc = await ctx.target()
+    const named = Array.isArray(input.slideIds) ? input.slideIds : undefined
+    named?.forEach((id, i) => {
+      if (!Object.hasOwn(doc.slides, id)) fail('not_found', `No slide "${id}" in deck "${doc.manifest.id}".`, { pointer: `/slideIds/${i}` })
+    })
+    const wanted = named ? new Set(named) : undefined
+    const slides = orderedSlides(doc).filter((slide) => (wanted ? wanted.has(slide.id) : !slide.skip || input.includeSkipped))
+    const out = input.out ?? '.studio/export'
+    const target = (await ctx.outputPath(/\.(md|markdown)$/i.test(out) ? out : join(out, `${doc.manifest.id}.md`), '/out')).abs
+    const stem = basename(target).replace(/\.(md|markdown)$/i, '')
+    const deckDir = ctx.ws.deckDir(doc.manifest.id)
+    const { assetFileName, deckMarkdown } = await import('../../export/markdown.js')
+    const { readAssetSync } = await import('../../store/safe-open.js')
+    const alt = (assetId: string) => {
+      const record = join(deckDir, 'assets', `${assetId}.json`)
+      try {
+        const parsed = JSON.parse(readAssetSync(record).toString('utf8')) as { alt?: unknown }
+        return typeof parsed.alt === 'string' ? parsed.alt : ''
+      } catch {
+        return ''
+      }
+    }
+    const built = deckMarkdown(doc, slides, { notes: input.notes !== false, dir: `${stem}-assets`, alt, fileOf: (assetId) => assetFileName(deckDir, assetId) })
+    const pictures: string[] = []
+    for (const file of [...new Set(built.pictures.values())].sort()) {
+      const path = join(dirname(target), `${stem}-assets`, file)
+      await writeInside(ctx.ws.root, path, readAssetSync(join(deckDir, 'assets', file)))
+      pictures.push(shownPath(ctx.ws.root, path))
+    }
+    await writeInside(ctx.ws.root, target, built.markdown)
+    return { file: shownPath(ctx.ws.root, target), pictures, slides: slides.map((s) => s.id), skipped: built.skipped, revision: doc.manifest.revision }
+  },
+  human: (r: { file: string; pictures: string[]; skipped: { slideId: string; blockId?: string; reason: string }[] }) =>
+    [r.file, ...(r.pictures.length ? [`${r.pictures.length} picture${r.pictures.length === 1 ? '' : 's'} beside it`] : []), ...r.skipped.map((s) => `${s.slideId}${s.blockId ? ` ${s.blockId}` : ''}: ${s.reason}`)].join('\n'),
+})
+
+/** A path as results show it: workspace-relative inside the workspace. */
+const shownPath = (root: string, path: string) => {
+  const rel = relative(root, path)
+  return rel && !rel.startsWith('..') ? rel : path
+}
+
 export const buildRun = defineAction({
   id: 'build.run',
   label: 'Build standalone HTML',

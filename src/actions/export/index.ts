@@ -1,4 +1,4 @@
 import type { Action } from '../../core/action.js'
-import { buildRun, exportCheck, exportRun, exportText, fontsBuild } from './export.js'
+import { buildRun, exportCheck, exportMarkdown, exportRun, exportText, fontsBuild } from './export.js'
 
-export default [exportRun, exportCheck, exportText, buildRun, fontsBuild] as Action[]
+export default [exportRun, exportCheck, exportText, exportMarkdown, buildRun, fontsBuild] as Action[]

@@ -28,13 +28,15 @@ const isSectionHeader = (doc: DeckDoc) => (id: string) => own(doc.slides, id)?.l
 export const slideInsert = defineAction({
   id: 'slide.insert',
   label: 'Insert slide',
-  doc: 'Inserts a slide document into a section, after a named slide or first in the section. Its id defaults to <layout>-<n> with the first free n.',
+  doc:
+    'Inserts a slide document into a section, after a named slide or first in the section. With `after` alone the section is the one holding that slide; ' +
+    'with neither, the slide lands at the end of the deck. Its id defaults to <layout>-<n> with the first free n.',
   group: 'slide',
   milestone: 'M2',
   mutates: true,
   transports: 'CMHP',
   input: obj({
-    sectionId: { ...SectionId, description: 'The section the slide lands in.' },
+    sectionId: opt({ ...SectionId, description: "The section the slide lands in; the section of `after` when absent (the deck's last section when both are absent)." }),
     after: opt({ ...SlideId, description: 'The slide it follows (a slide of that section); first in the section when absent.' }),
     slide: SlideInput,
     baseRevision: BR,
@@ -49,13 +51,15 @@ export const slideInsert = defineAction({
     slide: { layout: 'title-body', blocks: [{ id: 'title', kind: 'heading', slot: 'title', text: 'Why now' }] },
     baseRevision: 3,
   },
-  run: async (ctx, input: { sectionId: string; after?: string; slide: Slide }) => {
+  run: async (ctx, input: { sectionId?: string; after?: string; slide: Slide }) => {
     await checkInputBlocks(input.slide.blocks, '/slide/blocks')
     let id = ''
     return stageDeck(
       ctx,
       (doc) => {
-        const at = landing(doc, input)
+        // Neither a section nor a slide named: after the deck's last slide.
+        const last = doc.manifest.sections.at(-1)?.slides.at(-1)
+        const at = input.sectionId === undefined && input.after === undefined && last !== undefined ? landing(doc, { after: last }) : landing(doc, input)
         id = newSlideId(doc, input.slide.layout, input.slide.id, '/slide/id', ctx.clientId)
         const slide = { ...structuredClone(input.slide), id }
         checkSlide(slide, '/slide')

@@ -185,6 +185,7 @@ export const COMMAND_INDEX: ReadonlyMap<string, readonly [number, string]> = new
   ['export', [37, 'exportRun']],
   ['export:check', [37, 'exportCheck']],
   ['export:txt', [37, 'exportText']],
+  ['export:md', [37, 'exportMarkdown']],
   ['build', [37, 'buildRun']],
   ['fonts:build', [37, 'fontsBuild']],
   ['asset:add', [38, 'assetAdd']],
