@@ -70,6 +70,12 @@ export function actionsMarkdown(): string {
     'Mutating actions take `baseRevision` (the revision you read) and answer 409 with the current document when it is stale;',
     'on the command line `--rev` gives it, and without `--rev` the current revision is read and used.',
     '',
+    '<a id="examples"></a>Every example works as written on the deck a new user has after `studio init` and',
+    '`studio deck create "Quarterly review"` (deck `quarterly-review` at revision 0, one slide `title-1` in section `main`).',
+    'Where it needs more (a slide with a table, a canvas slide, a logo, a version, a trashed deck), the calls that make it',
+    'come first, in order, each with the revision it leaves; `studio <command> --help` shows them as command lines and',
+    '`GET /api/actions/{id}` as `given`. The contract test runs every example so.',
+    '',
   ]
   const groups = [...new Set(ACTIONS.map((a) => a.group))]
   const done = ACTIONS.filter((a) => a.implemented).length
@@ -97,6 +103,10 @@ export function actionsMarkdown(): string {
         }
       } else out.push('', 'No input.')
       out.push(...resultTables(a.output))
+      if (a.given?.length) {
+        out.push('', 'First, on a new deck ([examples](#examples)):', '')
+        for (const step of a.given) out.push(`- \`${step.action}\` \`${JSON.stringify(step.input)}\` → revision ${step.revision}`)
+      }
       out.push('', `Example input: \`${JSON.stringify(a.example)}\``)
     }
   }

@@ -37,7 +37,14 @@ export interface ActionSpec<I = any, O = any, P = any> {
   cli: string | null
   /** The MCP tool name exactly as the spec writes it; null where the action has no MCP tool. */
   mcp: string | null
+  /**
+   * An input that works as written on a new user's deck (`studio deck create "Quarterly review"`:
+   * quarterly-review at revision 0, slide title-1 in section main) after the `given` steps; its
+   * baseRevision is the revision the last step leaves.
+   */
   example: Record<string, unknown>
+  /** The calls that make what the example needs and a new deck lacks (src/actions/given.ts), in order. */
+  given?: GivenStep[]
   /** Which deck this action guards; defaults to the current deck when it mutates with a baseRevision. */
   deck?: DeckTarget
   /** Extra lock keys held for the whole call (e.g. `template-<slug>`), beside the guarded deck's. */
@@ -78,6 +85,13 @@ export interface ActionSpec<I = any, O = any, P = any> {
 export interface Action<I = any, O = any, P = any> extends ActionSpec<I, O, P> {
   transportSet: ReadonlySet<TransportLetter>
   implemented: boolean
+}
+
+/** One call made before an example: an action, its input, and the deck's revision after it. */
+export interface GivenStep {
+  action: string
+  input: Record<string, unknown>
+  revision: number
 }
 
 /** Parsed command-line values handed to `cliInput`: flags by their long name, args by placeholder. */
@@ -184,6 +198,7 @@ export function describeAction(action: Action) {
     output: action.output,
     cli: action.cli === null ? null : `studio ${action.cli}`,
     mcp: action.mcp,
+    given: action.given ?? [],
     example: action.example,
   }
 }

@@ -132,7 +132,7 @@ export const assetAdd = defineAction<AddInput, any, PreparedAdd>({
     if (black !== undefined) input.treatment = { ...(input.treatment as object | undefined), black: Number(black) }
     return input
   },
-  example: { file: 'photos/harbour.jpg', id: 'harbour-dusk', role: 'picture', alt: 'Container cranes at the harbour at dusk', artist: 'A. Photographer', license: 'CC BY 4.0', baseRevision: 3 },
+  example: { file: 'photos/harbour.jpg', id: 'harbour-dusk', role: 'picture', alt: 'Container cranes at the harbour at dusk', artist: 'A. Photographer', license: 'CC BY 4.0', baseRevision: 0 },
   prepare: async (ctx, input: AddInput) => {
     if (input.upload !== undefined) fail('not_implemented', 'asset.add upload: hosted uploads are not built on this instance yet; add the picture from a file, a data: URL or a URL.', { pointer: '/upload', details: { implemented: false } })
     const attach = input.replaceSource !== undefined

@@ -10,6 +10,7 @@ import { canonicalJson } from '../../store/canonical.js'
 import { arr, bool, BR, int, lit, num, obj, oneOf, openObj, opt, ref, str } from '../../model/schema.js'
 import { RevisionIfWritten, written } from '../../model/results.js'
 import { AssetId, Plate, Treatment } from './schemas.js'
+import { WITH_LOGO_ASSET } from '../given.js'
 
 export const assetDither = defineAction<any, any>({
   id: 'asset.dither',
@@ -49,7 +50,8 @@ export const assetDither = defineAction<any, any>({
     const gamma = parsed.flags.gamma
     return gamma === undefined ? parsed.input : { ...parsed.input, params: { ...(parsed.input.params as object | undefined), gamma: Number(gamma) } }
   },
-  example: { assetId: 'harbour', pattern: 'bayer8', cell: 2, tone: 'two', baseRevision: 3 },
+  given: WITH_LOGO_ASSET,
+  example: { assetId: 'github', pattern: 'bayer8', cell: 2, tone: 'two', baseRevision: 1 },
   run: async (ctx, input: DitherInput) => {
     const doc = await ctx.target()
     const deckId = doc.manifest.id

@@ -36,7 +36,7 @@ export const materialCapture = defineAction<CaptureInput, any>({
   }),
   cli: 'material capture <materialId> --preset <preset> --uniforms <uniforms> --anchor <anchors> --two-tone --plate <plate>',
   mcp: 'deck_material_capture',
-  example: { materialId: 'paper:mesh-gradient', anchors: [0, 2400], role: 'opener', alt: 'A slow coral and violet gradient', baseRevision: 3 },
+  example: { materialId: 'paper:mesh-gradient', anchors: [0, 2400], role: 'opener', alt: 'A slow coral and violet gradient', baseRevision: 0 },
   run: async (ctx, input: CaptureInput) => {
     const { aspectOf, findMaterial, frameKey, presetsFor, resolveUniforms, FRAME_LONG_SIDE } = await import('../../media/shaders.js')
     const { stageFrame } = await import('./frames.js')

@@ -11,6 +11,7 @@ import type { FramePicture } from './frames.js'
 import { blockOfKind } from '../block/canvas.js'
 import { Backend, MaterialId } from './schemas.js'
 import { CategorySchema, ControlSchema, deckPresets, materialMembers, stillsOf } from './shader-common.js'
+import { WITH_CANVAS_SLIDE } from '../given.js'
 
 export const shaderList = defineAction({
   id: 'shader.list',
@@ -87,14 +88,8 @@ export const shaderFrame = defineAction<FrameInput, any>({
     parsed.input.bytes !== undefined || parsed.input.upload !== undefined || process.stdin.isTTY
       ? parsed.input
       : { ...parsed.input, bytes: readFileSync(0).toString('base64') },
-  example: {
-    slideId: 'freeform-4',
-    blockId: 'b6',
-    frameKey: '7260c5eb5e21fcde',
-    bytes: 'iVBORw0KGgoAAAANSUhEUgAAABAAAAAJCAIAAAC0SDtlAAAACXBIWXMAAAPoAAAD6AG1e1JrAAAAFUlEQVQYlWNoiftOEmIY1RA3GEIJAPktCiBHLsdpAAAAAElFTkSuQmCC',
-    renderer: 'ANGLE (Apple, ANGLE Metal Renderer: Apple M2, Unspecified Version)',
-    baseRevision: 3,
-  },
+  given: WITH_CANVAS_SLIDE,
+  example: { slideId: 'freeform-4', blockId: 'b6', frameKey: '7260c5eb5e21fcde', bytes: 'iVBORw0KGgoAAAANSUhEUgAAABAAAAAJCAIAAAC0SDtlAAAACXBIWXMAAAPoAAAD6AG1e1JrAAAAFUlEQVQYlWNoiftOEmIY1RA3GEIJAPktCiBHLsdpAAAAAElFTkSuQmCC', renderer: 'ANGLE (Apple, ANGLE Metal Renderer: Apple M2, Unspecified Version)', baseRevision: 2 },
   run: async (ctx, input: FrameInput) => {
     if (input.upload !== undefined) fail('not_implemented', 'Hosted uploads are not built on this instance yet; send the frame as bytes.', { pointer: '/upload', details: { implemented: false } })
     const { blockRecipe, checkFrameBytes, frameKey, staleFrame } = await import('./frames.js')
@@ -123,7 +118,8 @@ export const shaderCapture = defineAction<{ slideId: string; blockId: string; ba
   output: frameResult,
   cli: 'shader capture <slideId> <blockId>',
   mcp: 'deck_shader_capture',
-  example: { slideId: 'freeform-4', blockId: 'b6', baseRevision: 3 },
+  given: WITH_CANVAS_SLIDE,
+  example: { slideId: 'freeform-4', blockId: 'b6', baseRevision: 2 },
   run: async (ctx, input: { slideId: string; blockId: string; backend?: 'swiftshader' | 'angle-metal' }) => {
     const { blockRecipe, frameKey } = await import('./frames.js')
     const { frameSize, presetsFor } = await import('../../media/shaders.js')

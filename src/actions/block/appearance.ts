@@ -16,6 +16,7 @@ import { gather, given, targetAsList } from './cli.js'
 import { blockIn, editSlide, findBlocks, followConnectors, isCanvas, humanResult } from './canvas.js'
 import { blockId, blockIds, slideId } from './common.js'
 import { readAssetSync } from '../../store/safe-open.js'
+import { WITH_BODY_SLIDE, WITH_CANVAS_SLIDE } from '../given.js'
 
 const SHADOW_FIELDS = ['color', 'opacity', 'angle', 'distance', 'blur'] as const
 
@@ -55,7 +56,8 @@ export const blockSetAlt = defineAction({
   mcp: 'deck_set_alt_text',
   human: humanResult,
   annotations: { idempotent: true },
-  example: { slideId: 'freeform-4', blockId: 'b3', alt: 'The Acme logo: a blue triangle', baseRevision: 3 },
+  given: WITH_CANVAS_SLIDE,
+  example: { slideId: 'freeform-4', blockId: 'b3', alt: 'The Acme logo: a blue triangle', baseRevision: 2 },
   run: (ctx, input: { slideId: string; blockId: string; alt: string; baseRevision: number }) =>
     editSlide(
       ctx,
@@ -119,7 +121,8 @@ export const blockShadow = defineAction({
     return { ...targetAsList(parsed, [...SHADOW_FIELDS, 'on', 'shadow']), shadow }
   },
   annotations: { idempotent: true },
-  example: { slideId: 'freeform-4', blockIds: ['b1', 'b2'], shadow: { opacity: 0.25, blur: 24 }, baseRevision: 3 },
+  given: WITH_CANVAS_SLIDE,
+  example: { slideId: 'freeform-4', blockIds: ['b1', 'b2'], shadow: { opacity: 0.25, blur: 24 }, baseRevision: 2 },
   run: (ctx, input: { slideId: string; blockIds: string[]; shadow: Record<string, unknown> | null; baseRevision: number }) =>
     editSlide(
       ctx,
@@ -160,7 +163,8 @@ export const blockAutofit = defineAction({
   mcp: 'deck_set_autofit',
   human: humanResult,
   annotations: { idempotent: true },
-  example: { slideId: 'title-body-2', blockId: 'b2', autofit: 'shrink', apply: true, baseRevision: 3 },
+  given: WITH_BODY_SLIDE,
+  example: { slideId: 'title-body-2', blockId: 'b2', autofit: 'shrink', apply: true, baseRevision: 1 },
   run: (ctx, input: { slideId: string; blockId: string; autofit: 'none' | 'shrink' | 'grow'; apply?: boolean; baseRevision: number }) =>
     editSlide(
       ctx,

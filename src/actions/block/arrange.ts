@@ -7,6 +7,7 @@ import { written } from '../../model/results.js'
 import { contentBox, SHEET } from '../../layout/index.js'
 import { canvasSlide, editSlide, findBlocks, followConnectors, moveTo, placedOf, posOf, setStack, stackOf, humanResult } from './canvas.js'
 import { blockId, blockIds, slideId } from './common.js'
+import { WITH_CANVAS_SLIDE } from '../given.js'
 
 interface AlignInput {
   slideId: string
@@ -66,7 +67,8 @@ export const blockAlign = defineAction({
   mcp: 'deck_align_blocks',
   human: humanResult,
   annotations: { idempotent: true },
-  example: { slideId: 'freeform-4', blockIds: ['b1', 'b5'], edge: 'left', baseRevision: 3 },
+  given: WITH_CANVAS_SLIDE,
+  example: { slideId: 'freeform-4', blockIds: ['b1', 'b5'], edge: 'left', baseRevision: 2 },
   run: (ctx, input: AlignInput) =>
     editSlide(
       ctx,
@@ -113,7 +115,8 @@ export const blockDistribute = defineAction({
   mcp: 'deck_distribute_blocks',
   human: humanResult,
   annotations: { idempotent: true },
-  example: { slideId: 'freeform-4', blockIds: ['b1', 'b2', 'b3'], axis: 'horizontal', baseRevision: 3 },
+  given: WITH_CANVAS_SLIDE,
+  example: { slideId: 'freeform-4', blockIds: ['b1', 'b2', 'b3'], axis: 'horizontal', baseRevision: 2 },
   run: (ctx, input: DistributeInput) =>
     editSlide(
       ctx,
@@ -148,7 +151,8 @@ export const blockOrder = defineAction({
   cli: 'block order <slideId>#<blockId> --move <move> --z <z>',
   mcp: 'deck_order_block',
   human: humanResult,
-  example: { slideId: 'freeform-4', blockId: 'b1', move: 'front', baseRevision: 3 },
+  given: WITH_CANVAS_SLIDE,
+  example: { slideId: 'freeform-4', blockId: 'b1', move: 'front', baseRevision: 2 },
   run: (ctx, input: OrderInput) =>
     editSlide(
       ctx,

@@ -6,6 +6,7 @@ import { arr, bool, BR, nullable, num, obj, oneOf, opt, ref, str } from '../../m
 import { written } from '../../model/results.js'
 import { blockIn, blockOfKind, editSlide, humanResult } from './canvas.js'
 import { blockId, slideId } from './common.js'
+import { WITH_CANVAS_SLIDE } from '../given.js'
 
 interface ChartData {
   categories: string[]
@@ -77,12 +78,8 @@ export const chartSetData = defineAction({
   human: humanResult,
   stdinField: 'data',
   annotations: { idempotent: true },
-  example: {
-    slideId: 'freeform-4',
-    blockId: 'b5',
-    data: { categories: ['Q1', 'Q2', 'Q3'], series: [{ name: 'Revenue', values: [12, 15, 19] }] },
-    baseRevision: 3,
-  },
+  given: WITH_CANVAS_SLIDE,
+  example: { slideId: 'freeform-4', blockId: 'b5', data: { categories: ['Q1', 'Q2', 'Q3'], series: [{ name: 'Revenue', values: [12, 15, 19] }] }, baseRevision: 2 },
   run: (ctx, input: { slideId: string; blockId: string; data: ChartData; baseRevision: number }) =>
     editChart(ctx, input, (chart) => {
       chart.data = structuredClone(input.data)
@@ -109,7 +106,8 @@ export const chartSetType = defineAction({
   mcp: 'deck_set_chart_type',
   human: humanResult,
   annotations: { idempotent: true },
-  example: { slideId: 'freeform-4', blockId: 'b5', type: 'column', stacked: true, baseRevision: 3 },
+  given: WITH_CANVAS_SLIDE,
+  example: { slideId: 'freeform-4', blockId: 'b5', type: 'column', stacked: true, baseRevision: 2 },
   run: (ctx, input: { slideId: string; blockId: string; type: string; stacked?: boolean; baseRevision: number }) =>
     editChart(ctx, input, (chart) => {
       if (input.stacked && !STACKING.has(input.type)) fail('invalid_input', `A ${input.type} chart does not stack; stacked is for bar, column and area charts.`, { pointer: '/stacked' })

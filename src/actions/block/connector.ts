@@ -6,6 +6,7 @@ import { BlockId, BR, obj, oneOf, opt, ref } from '../../model/schema.js'
 import { written } from '../../model/results.js'
 import { blockIn, blockOfKind, blocksOf, canvasSlide, editSlide, lineEnds, nextBlockId, routeConnector, setLineEnds, topZ, humanResult } from './canvas.js'
 import { blockId, slideId } from './common.js'
+import { WITH_CANVAS_SLIDE } from '../given.js'
 
 type SideInput = 'auto' | 'top' | 'right' | 'bottom' | 'left' | 'center'
 
@@ -49,7 +50,8 @@ export const blockConnect = defineAction({
   cli: 'block connect <slideId> --from <from> --to <to> --line <lineId> --from-side <fromSide> --to-side <toSide>',
   mcp: 'deck_connect_blocks',
   human: humanResult,
-  example: { slideId: 'freeform-4', from: 'b2', to: 'b5', fromSide: 'bottom', baseRevision: 3 },
+  given: WITH_CANVAS_SLIDE,
+  example: { slideId: 'freeform-4', from: 'b2', to: 'b5', fromSide: 'bottom', baseRevision: 2 },
   run: (ctx, input: ConnectInput) =>
     editSlide(
       ctx,
@@ -96,7 +98,8 @@ export const blockDisconnect = defineAction({
   mcp: 'deck_disconnect_blocks',
   human: humanResult,
   annotations: { idempotent: true },
-  example: { slideId: 'freeform-4', blockId: 'b4', end: 'both', baseRevision: 3 },
+  given: WITH_CANVAS_SLIDE,
+  example: { slideId: 'freeform-4', blockId: 'b4', end: 'both', baseRevision: 2 },
   run: (ctx, input: { slideId: string; blockId: string; end?: 'start' | 'end' | 'both'; baseRevision: number }) =>
     editSlide(
       ctx,

@@ -35,6 +35,7 @@ import {
 } from './canvas.js'
 import { blockId, blockIds, slideId } from './common.js'
 import { readAssetSync } from '../../store/safe-open.js'
+import { WITH_BODY_SLIDE, WITH_CANVAS_SLIDE, WITH_COLUMNS_SLIDE } from '../given.js'
 
 const blockResult = written({ block: { ...ref('Block'), description: 'The block after the write.' }, slide: ref('Slide') })
 
@@ -185,6 +186,7 @@ export const blockGet = defineAction({
   cli: 'block get <slideId>#<blockId>',
   mcp: 'deck_get_block',
   human: humanResult,
+  given: WITH_BODY_SLIDE,
   example: { slideId: 'title-body-2', blockId: 'b1' },
   run: async (ctx, input: { slideId: string; blockId: string }) => {
     const doc = await ctx.target()
@@ -217,7 +219,8 @@ export const blockSet = defineAction({
   mcp: 'deck_update_block',
   human: humanResult,
   annotations: { idempotent: true },
-  example: { slideId: 'title-body-2', blockId: 'b1', path: '/text', value: 'Costs fell by two thirds.', baseRevision: 3 },
+  given: WITH_BODY_SLIDE,
+  example: { slideId: 'title-body-2', blockId: 'b1', path: '/text', value: 'Costs fell by two thirds.', baseRevision: 1 },
   run: (ctx, input: SetInput) =>
     editSlide(
       ctx,
@@ -261,7 +264,8 @@ export const blockInsert = defineAction({
   mcp: 'deck_insert_block',
   human: humanResult,
   stdinField: 'block',
-  example: { slideId: 'title-body-2', slot: 'body', after: 'b1', block: { id: 'b3', kind: 'text', text: 'Margins grew by a third.' }, baseRevision: 3 },
+  given: WITH_BODY_SLIDE,
+  example: { slideId: 'title-body-2', slot: 'body', after: 'b1', block: { id: 'b3', kind: 'text', text: 'Margins grew by a third.' }, baseRevision: 1 },
   run: async (ctx, input: InsertInput) => {
     await checkInputBlock(input.block, '/block')
     return editSlide(
@@ -315,7 +319,8 @@ export const blockRemove = defineAction({
   mcp: 'deck_remove_block',
   human: humanResult,
   annotations: { destructive: true },
-  example: { slideId: 'title-body-2', blockId: 'b2', baseRevision: 3 },
+  given: WITH_BODY_SLIDE,
+  example: { slideId: 'title-body-2', blockId: 'b2', baseRevision: 1 },
   run: (ctx, input: { slideId: string; blockId: string; baseRevision: number }) =>
     editSlide(
       ctx,
@@ -352,7 +357,8 @@ export const blockMove = defineAction({
   mcp: 'deck_move_block',
   human: humanResult,
   annotations: { idempotent: true },
-  example: { slideId: 'two-columns-3', blockId: 'b1', slot: 'right', after: 'b2', baseRevision: 3 },
+  given: WITH_COLUMNS_SLIDE,
+  example: { slideId: 'two-columns-3', blockId: 'b1', slot: 'right', after: 'b2', baseRevision: 1 },
   run: (ctx, input: MoveInput) =>
     editSlide(
       ctx,
@@ -387,7 +393,8 @@ export const blockDuplicate = defineAction({
   cli: 'block duplicate <slideId> --blocks <blockIds>',
   mcp: 'deck_duplicate_block',
   human: humanResult,
-  example: { slideId: 'freeform-4', blockIds: ['b1', 'b2', 'b4'], baseRevision: 3 },
+  given: WITH_CANVAS_SLIDE,
+  example: { slideId: 'freeform-4', blockIds: ['b1', 'b2', 'b4'], baseRevision: 2 },
   run: (ctx, input: { slideId: string; blockIds: string[]; baseRevision: number }) =>
     editSlide(
       ctx,

@@ -6,6 +6,7 @@ import { written } from '../../model/results.js'
 import { blocksOf, canvasSlide, editSlide, findBlocks, humanResult } from './canvas.js'
 import { blockIds, slideId } from './common.js'
 import { forgetUngrouped, rememberUngrouped, ungroupedSet } from './ungrouped.js'
+import { WITH_CANVAS_SLIDE } from '../given.js'
 
 interface GroupInput {
   slideId: string
@@ -64,7 +65,8 @@ export const blockGroup = defineAction({
   cli: 'block group <slideId> --blocks <blockIds> --as <group>',
   mcp: 'deck_group_blocks',
   human: humanResult,
-  example: { slideId: 'freeform-4', blockIds: ['b1', 'b2'], group: 'hero', baseRevision: 3 },
+  given: WITH_CANVAS_SLIDE,
+  example: { slideId: 'freeform-4', blockIds: ['b1', 'b2'], group: 'hero', baseRevision: 2 },
   run: (ctx, input: GroupInput) =>
     editSlide(
       ctx,
@@ -101,7 +103,8 @@ export const blockUngroup = defineAction({
   mcp: 'deck_ungroup_blocks',
   human: humanResult,
   annotations: { idempotent: true },
-  example: { slideId: 'freeform-4', blockIds: ['b1'], baseRevision: 3 },
+  given: WITH_CANVAS_SLIDE,
+  example: { slideId: 'freeform-4', blockIds: ['b1'], baseRevision: 2 },
   run: async (ctx, input: UngroupInput) => {
     const deckId = (await ctx.target()).manifest.id
     return editSlide(
@@ -150,7 +153,8 @@ export const blockRegroup = defineAction({
   mcp: 'deck_regroup_blocks',
   human: humanResult,
   annotations: { idempotent: true },
-  example: { slideId: 'freeform-4', blockIds: ['b1', 'b2'], group: 'hero', baseRevision: 3 },
+  given: WITH_CANVAS_SLIDE,
+  example: { slideId: 'freeform-4', blockIds: ['b1', 'b2'], group: 'hero', baseRevision: 2 },
   run: async (ctx, input: GroupInput & { group: string }) => {
     const deckId = (await ctx.target()).manifest.id
     return editSlide(

@@ -12,6 +12,7 @@ import { written } from '../../model/results.js'
 import { gather, given, numeric, without } from './cli.js'
 import { blockIn, blockOfKind, canvasSlide, editSlide, isCanvas, humanResult } from './canvas.js'
 import { blockId, slideId } from './common.js'
+import { WITH_CANVAS_SLIDE } from '../given.js'
 
 const fraction = (side: string) => opt(num({ minimum: 0, maximum: 0.99, description: `Fraction trimmed from the ${side}, 0 to 0.99; 0 when absent.` }))
 const TRIM_SIDES = ['left', 'right', 'top', 'bottom'] as const
@@ -64,7 +65,8 @@ export const blockCrop = defineAction({
   human: humanResult,
   cliInput: (parsed) => ({ ...without(parsed.input, TRIM_SIDES), trim: gather(parsed, TRIM_SIDES) ?? parsed.input.trim ?? {} }),
   annotations: { idempotent: true },
-  example: { slideId: 'freeform-4', blockId: 'b3', trim: { left: 0.1, right: 0.1 }, baseRevision: 3 },
+  given: WITH_CANVAS_SLIDE,
+  example: { slideId: 'freeform-4', blockId: 'b3', trim: { left: 0.1, right: 0.1 }, baseRevision: 2 },
   run: (ctx, input: { slideId: string; blockId: string; trim: Trim; baseRevision: number }) =>
     editPicture(
       ctx,
@@ -101,7 +103,8 @@ export const blockMask = defineAction({
   human: humanResult,
   cliInput: (parsed) => ({ ...parsed.input, ...(parsed.input.mask === 'none' ? { mask: null } : {}) }),
   annotations: { idempotent: true },
-  example: { slideId: 'freeform-4', blockId: 'b3', mask: 'circle', baseRevision: 3 },
+  given: WITH_CANVAS_SLIDE,
+  example: { slideId: 'freeform-4', blockId: 'b3', mask: 'circle', baseRevision: 2 },
   run: (ctx, input: { slideId: string; blockId: string; mask: string | null; baseRevision: number }) =>
     editPicture(ctx, input, (picture) => {
       if (input.mask === null) delete picture.mask
@@ -126,7 +129,8 @@ export const blockResetImage = defineAction({
   mcp: 'deck_reset_image',
   human: humanResult,
   annotations: { idempotent: true },
-  example: { slideId: 'freeform-4', blockId: 'b3', baseRevision: 3 },
+  given: WITH_CANVAS_SLIDE,
+  example: { slideId: 'freeform-4', blockId: 'b3', baseRevision: 2 },
   run: (ctx, input: { slideId: string; blockId: string; baseRevision: number }) =>
     editPicture(ctx, input, (picture) => {
       const removed = IMAGE_EDITS.filter((field) => picture[field] !== undefined)
@@ -169,7 +173,8 @@ export const blockAdjust = defineAction({
     return input
   },
   annotations: { idempotent: true },
-  example: { slideId: 'freeform-4', blockId: 'b3', brightness: 0.1, contrast: null, baseRevision: 3 },
+  given: WITH_CANVAS_SLIDE,
+  example: { slideId: 'freeform-4', blockId: 'b3', brightness: 0.1, contrast: null, baseRevision: 2 },
   run: (ctx, input: { slideId: string; blockId: string; transparency?: number | null; brightness?: number | null; contrast?: number | null; baseRevision: number }) =>
     editPicture(ctx, input, (picture) => {
       if (ADJUSTMENTS.every((name) => input[name] === undefined)) fail('invalid_input', 'Give transparency, brightness or contrast.', { pointer: '/brightness' })

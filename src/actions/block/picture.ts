@@ -16,6 +16,7 @@ import { pictureIn } from './image.js'
 import { defined, gather, given, without } from './cli.js'
 import { blockId, blockIds, slideId } from './common.js'
 import { readAssetSync } from '../../store/safe-open.js'
+import { WITH_CANVAS_SLIDE } from '../given.js'
 
 /** Closed shape presets a picture can be masked to (the spec does not show the list). */
 
@@ -61,7 +62,8 @@ export const pictureDither = defineAction<any, any>({
     return { ...rest, dither: defined({ ...base, ...(gather(parsed, DITHER_FIELDS) ?? {}) }) }
   },
   annotations: { idempotent: true },
-  example: { slideId: 'freeform-4', blockId: 'b3', dither: { pattern: 'bayer8', tone: 'two', cell: 2 }, baseRevision: 3 },
+  given: WITH_CANVAS_SLIDE,
+  example: { slideId: 'freeform-4', blockId: 'b3', dither: { pattern: 'bayer8', tone: 'two', cell: 2 }, baseRevision: 2 },
   run: async (ctx, input: { slideId: string; blockId: string; dither: Record<string, unknown> | null }) => {
     let after: { doc: DeckDoc; block: Block } | undefined
     const staged = await editSlide(ctx, input.slideId, (doc) => {
@@ -145,7 +147,7 @@ export const pictureMaterialize = defineAction<any, any>({
   cli: 'picture materialize <slideIds> --prune --scale <scale> --dry-run',
   mcp: 'deck_materialize_pictures',
   annotations: { idempotent: true },
-  example: { slideIds: 'all', scale: 2, dryRun: true, baseRevision: 3 },
+  example: { slideIds: 'all', scale: 2, dryRun: true, baseRevision: 0 },
   run: async (ctx, input: { slideIds?: string[] | 'all'; blockIds?: string[]; prune?: boolean; scale?: 1 | 2; dryRun?: boolean }) => {
     const doc = await ctx.target()
     const deckId = doc.manifest.id

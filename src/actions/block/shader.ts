@@ -8,6 +8,7 @@ import { contentBox, slotBoxes, type Box as SheetBox, type LayoutOptions } from 
 import { blockIn, blockOfKind, blocksOf, canvasSlide, editSlide, humanResult, nextBlockId, setStack, stackOf } from './canvas.js'
 import { pointerTokens, setAtPointer } from './edit.js'
 import { blockId, slideId } from './common.js'
+import { WITH_BODY_SLIDE, WITH_CANVAS_SLIDE } from '../given.js'
 
 export const shaderInsert = defineAction({
   id: 'shader.insert',
@@ -32,7 +33,8 @@ export const shaderInsert = defineAction({
   cli: 'shader insert <slideId> <materialId> --preset <preset> --controls <controls> --at <at>',
   mcp: 'deck_shader_insert',
   human: humanResult,
-  example: { slideId: 'title-body-2', materialId: 'paper:mesh-gradient', preset: 'dusk', controls: { speed: 0.5, grain: 0.2 }, baseRevision: 3 },
+  given: WITH_BODY_SLIDE,
+  example: { slideId: 'title-body-2', materialId: 'paper:mesh-gradient', preset: 'dusk', controls: { speed: 0.5, grain: 0.2 }, baseRevision: 1 },
   run: async (ctx, input: InsertInput) => {
     const { blockControls, findMaterial, presetsFor, resolveUniforms } = await import('../../media/shaders.js')
     const { largestFreeRect } = await import('../../layout/free.js')
@@ -107,7 +109,8 @@ export const shaderSet = defineAction({
   mcp: 'deck_shader_set',
   human: humanResult,
   annotations: { idempotent: true },
-  example: { slideId: 'freeform-4', blockId: 'b6', path: '/controls/speed', value: 0.5, baseRevision: 3 },
+  given: WITH_CANVAS_SLIDE,
+  example: { slideId: 'freeform-4', blockId: 'b6', path: '/controls/speed', value: 0.5, baseRevision: 2 },
   run: async (ctx, input: { slideId: string; blockId: string; path: string; value?: unknown }) => {
     const { blockControls, checkUniforms, findMaterial, presetsFor, resolveUniforms, writeControls } = await import('../../media/shaders.js')
     return editSlide(

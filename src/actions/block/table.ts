@@ -6,6 +6,7 @@ import { arr, BR, int, obj, opt, ref, str } from '../../model/schema.js'
 import { written } from '../../model/results.js'
 import { blockIn, blockOfKind, editSlide, humanResult } from './canvas.js'
 import { blockId, slideId } from './common.js'
+import { WITH_COLUMNS_SLIDE } from '../given.js'
 
 interface TableInput {
   slideId: string
@@ -70,7 +71,8 @@ export const tableInsertRows = defineAction({
   cli: 'table insert-rows <slideId>#<blockId> --at <at> --count <count>',
   mcp: 'deck_insert_table_rows',
   human: humanResult,
-  example: { slideId: 'two-columns-3', blockId: 'b3', at: 2, count: 1, baseRevision: 3 },
+  given: WITH_COLUMNS_SLIDE,
+  example: { slideId: 'two-columns-3', blockId: 'b3', at: 2, count: 1, baseRevision: 1 },
   run: (ctx, input: TableInput & { at?: number; count?: number }) =>
     editTable(ctx, input, (rows) => {
       const at = insertionAt(input.at, rows.length, 'rows')
@@ -94,7 +96,8 @@ export const tableRemoveRows = defineAction({
   mcp: 'deck_remove_table_rows',
   human: humanResult,
   annotations: { destructive: true },
-  example: { slideId: 'two-columns-3', blockId: 'b3', rows: [1], baseRevision: 3 },
+  given: WITH_COLUMNS_SLIDE,
+  example: { slideId: 'two-columns-3', blockId: 'b3', rows: [1], baseRevision: 1 },
   run: (ctx, input: TableInput & { rows: number[] }) =>
     editTable(ctx, input, (rows) => {
       const removed = checkRemoval(input.rows, rows.length, 'rows')
@@ -115,7 +118,8 @@ export const tableInsertColumns = defineAction({
   cli: 'table insert-columns <slideId>#<blockId> --at <at> --count <count>',
   mcp: 'deck_insert_table_columns',
   human: humanResult,
-  example: { slideId: 'two-columns-3', blockId: 'b3', count: 1, baseRevision: 3 },
+  given: WITH_COLUMNS_SLIDE,
+  example: { slideId: 'two-columns-3', blockId: 'b3', count: 1, baseRevision: 1 },
   run: (ctx, input: TableInput & { at?: number; count?: number }) =>
     editTable(ctx, input, (rows, table) => {
       const width = rows[0]?.length ?? 0
@@ -145,7 +149,8 @@ export const tableRemoveColumns = defineAction({
   mcp: 'deck_remove_table_columns',
   human: humanResult,
   annotations: { destructive: true },
-  example: { slideId: 'two-columns-3', blockId: 'b3', columns: [1], baseRevision: 3 },
+  given: WITH_COLUMNS_SLIDE,
+  example: { slideId: 'two-columns-3', blockId: 'b3', columns: [1], baseRevision: 1 },
   run: (ctx, input: TableInput & { columns: number[] }) =>
     editTable(ctx, input, (rows, table) => {
       const width = rows[0]?.length ?? 0
@@ -178,7 +183,8 @@ export const tableSetCell = defineAction({
   mcp: 'deck_set_table_cell',
   human: humanResult,
   annotations: { idempotent: true },
-  example: { slideId: 'two-columns-3', blockId: 'b3', row: 1, column: 1, text: '1 day', baseRevision: 3 },
+  given: WITH_COLUMNS_SLIDE,
+  example: { slideId: 'two-columns-3', blockId: 'b3', row: 1, column: 1, text: '1 day', baseRevision: 1 },
   run: (ctx, input: TableInput & { row: number; column: number; text: string }) =>
     editTable(ctx, input, (rows) => {
       if (input.row >= rows.length) fail('not_found', `The table has ${rows.length} rows; there is no row ${input.row}.`, { pointer: '/row' })

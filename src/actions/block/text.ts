@@ -9,6 +9,7 @@ import { written } from '../../model/results.js'
 import { blockText, checkRange, checkStyle, paragraphs, plainText, SLIDE_HREF_PREFIX, styleRange, type StyleMarks } from '../../model/text.js'
 import { defined, numeric, range, targetAsList, without } from './cli.js'
 import { blockId, blockIds, slideId } from './common.js'
+import { WITH_BODY_SLIDE } from '../given.js'
 
 export { LIST_PRESETS }
 
@@ -182,7 +183,8 @@ export const textStyle = defineAction({
     const rawRange = parsed.flags.range ?? parsed.input.range
     return defined({ ...without(parsed.input, ['marks', 'range']), range: range(rawRange), marks })
   },
-  example: { slideId: 'title-body-2', blockId: 'b1', path: '/text', range: [0, 5], marks: { italic: true, color: 'accent' }, baseRevision: 3 },
+  given: WITH_BODY_SLIDE,
+  example: { slideId: 'title-body-2', blockId: 'b1', path: '/text', range: [0, 5], marks: { italic: true, color: 'accent' }, baseRevision: 1 },
   run: (ctx, input: { slideId: string; blockId: string; path: string; range: [number, number]; marks: StyleMarks }) => {
     checkStyle(input.marks, '/marks')
     return styleText(ctx, input, input.marks)
@@ -213,7 +215,8 @@ export const textList = defineAction({
   output: written({ slide: ref('Slide'), block: { ...ref('Block'), description: 'The list block after the write.' } }),
   cli: 'text list <slideId>#<blockId> --marker <marker> --preset <preset> --items <items> --level <level>',
   mcp: 'deck_set_list',
-  example: { slideId: 'title-body-2', blockId: 'b2', marker: 'number', preset: 'decimal', baseRevision: 3 },
+  given: WITH_BODY_SLIDE,
+  example: { slideId: 'title-body-2', blockId: 'b2', marker: 'number', preset: 'decimal', baseRevision: 1 },
   run: (
     ctx,
     input: { slideId: string; blockId: string; marker?: 'rule' | 'bullet' | 'number'; preset?: string; items?: number[]; level?: number; levelBy?: 1 | -1 },
@@ -278,7 +281,8 @@ export const textSpacing = defineAction({
     return input
   },
   annotations: { idempotent: true },
-  example: { slideId: 'title-body-2', blockIds: ['b2'], line: 1.2, after: 12, baseRevision: 3 },
+  given: WITH_BODY_SLIDE,
+  example: { slideId: 'title-body-2', blockIds: ['b2'], line: 1.2, after: 12, baseRevision: 1 },
   run: (ctx, input: { slideId: string; blockIds: string[]; line?: number | null; before?: number | null; after?: number | null }) =>
     editSlide(
       ctx,
@@ -314,7 +318,8 @@ export const textColumns = defineAction({
   mcp: 'deck_set_columns',
   cliInput: (parsed) => targetAsList(parsed),
   annotations: { idempotent: true },
-  example: { slideId: 'title-body-2', blockIds: ['b2'], columns: 2, baseRevision: 3 },
+  given: WITH_BODY_SLIDE,
+  example: { slideId: 'title-body-2', blockIds: ['b2'], columns: 2, baseRevision: 1 },
   run: (ctx, input: { slideId: string; blockIds: string[]; columns: 1 | 2 | 3 }) =>
     editSlide(
       ctx,
@@ -358,7 +363,8 @@ export const textIndent = defineAction({
   cli: 'text indent <slideId>#<blockId> --by <by> --to <to> --items <items>',
   mcp: 'deck_set_indent',
   cliInput: (parsed) => targetAsList(parsed),
-  example: { slideId: 'title-body-2', blockIds: ['b2'], by: 1, baseRevision: 3 },
+  given: WITH_BODY_SLIDE,
+  example: { slideId: 'title-body-2', blockIds: ['b2'], by: 1, baseRevision: 1 },
   run: (ctx, input: { slideId: string; blockIds: string[]; by?: 1 | -1; to?: number; items?: number[] }) =>
     editSlide(
       ctx,
@@ -429,7 +435,8 @@ export const textLink = defineAction({
     return defined({ ...without(parsed.input, ['url', 'slide', 'clear', 'link', 'range']), range: range(rawRange), link })
   },
   annotations: { idempotent: true },
-  example: { slideId: 'title-body-2', blockId: 'b1', path: '/text', range: [0, 10], link: { url: 'https://example.com/report' }, baseRevision: 3 },
+  given: WITH_BODY_SLIDE,
+  example: { slideId: 'title-body-2', blockId: 'b1', path: '/text', range: [0, 10], link: { url: 'https://example.com/report' }, baseRevision: 1 },
   run: async (ctx, input: { slideId: string; blockId: string; path: string; range: [number, number]; link: { url: string } | { slide: string } | null }) => {
     const link = input.link
     let href: string | null = null

@@ -21,6 +21,7 @@ import { written } from '../../model/results.js'
 import { given, targetAsList, without } from './cli.js'
 import { canvasSlide, editSlide, findBlocks, followConnectors, isPointLine, lineEnds, moveTo, placedOf, placementOf, posOf, setLineEnds, setPlacement, humanResult } from './canvas.js'
 import { blockId, blockIds, slideId } from './common.js'
+import { WITH_CANVAS_SLIDE } from '../given.js'
 
 type About = 'each' | 'selection'
 
@@ -112,7 +113,8 @@ export const blockRotate = defineAction({
   mcp: 'deck_rotate_block',
   human: humanResult,
   cliInput: (parsed) => targetAsList(parsed),
-  example: { slideId: 'freeform-4', blockIds: ['b1'], by: 15, baseRevision: 3 },
+  given: WITH_CANVAS_SLIDE,
+  example: { slideId: 'freeform-4', blockIds: ['b1'], by: 15, baseRevision: 2 },
   run: (ctx, input: RotateInput) =>
     editSlide(
       ctx,
@@ -155,7 +157,8 @@ export const blockFlip = defineAction({
   mcp: 'deck_flip_block',
   human: humanResult,
   cliInput: (parsed) => targetAsList(parsed),
-  example: { slideId: 'freeform-4', blockIds: ['b1', 'b2'], axis: 'h', about: 'selection', baseRevision: 3 },
+  given: WITH_CANVAS_SLIDE,
+  example: { slideId: 'freeform-4', blockIds: ['b1', 'b2'], axis: 'h', about: 'selection', baseRevision: 2 },
   run: (ctx, input: FlipInput) =>
     editSlide(
       ctx,
@@ -194,7 +197,8 @@ export const blockResize = defineAction({
   mcp: 'deck_resize_block',
   human: humanResult,
   annotations: { idempotent: true },
-  example: { slideId: 'freeform-4', blockId: 'b1', w: 320, h: 240, anchor: 'center', baseRevision: 3 },
+  given: WITH_CANVAS_SLIDE,
+  example: { slideId: 'freeform-4', blockId: 'b1', w: 320, h: 240, anchor: 'center', baseRevision: 2 },
   run: (ctx, input: { slideId: string; blockId: string; w?: number; h?: number; anchor?: string; baseRevision: number }) =>
     editSlide(
       ctx,
@@ -230,7 +234,8 @@ export const blockNudge = defineAction({
   cli: 'block nudge <slideId> --blocks <blockIds> --dx <dx> --dy <dy> --snap',
   mcp: 'deck_nudge_blocks',
   human: humanResult,
-  example: { slideId: 'freeform-4', blockIds: ['b1', 'b2'], dx: 8, dy: 0, baseRevision: 3 },
+  given: WITH_CANVAS_SLIDE,
+  example: { slideId: 'freeform-4', blockIds: ['b1', 'b2'], dx: 8, dy: 0, baseRevision: 2 },
   run: (ctx, input: { slideId: string; blockIds: string[]; dx?: number; dy?: number; snap?: boolean; baseRevision: number }) =>
     editSlide(
       ctx,
@@ -273,7 +278,8 @@ export const blockLock = defineAction({
   human: humanResult,
   cliInput: (parsed) => ({ ...without(parsed.input, ['off']), locked: given(parsed, 'off') ? false : (parsed.input.locked ?? true) }),
   annotations: { idempotent: true },
-  example: { slideId: 'freeform-4', blockIds: ['b3'], locked: true, baseRevision: 3 },
+  given: WITH_CANVAS_SLIDE,
+  example: { slideId: 'freeform-4', blockIds: ['b3'], locked: true, baseRevision: 2 },
   run: (ctx, input: { slideId: string; blockIds: string[]; locked: boolean; baseRevision: number }) =>
     editSlide(
       ctx,

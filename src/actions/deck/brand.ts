@@ -17,7 +17,7 @@ export const deckBrandKit = defineAction({
   cli: 'deck brand-kit < kit.json',
   mcp: 'deck_set_brand_kit',
   stdinField: 'kit',
-  example: { kit: { name: 'Acme', footer: 'Acme Corp · Confidential', palette: { accent: '#d9480f' } }, baseRevision: 3 },
+  example: { kit: { name: 'Acme', footer: 'Acme Corp · Confidential', palette: { accent: '#d9480f' } }, baseRevision: 0 },
   run: async (ctx, input: { kit: DeckDoc['manifest']['brandKit'] | null }) => {
     const doc = cloneDoc(await ctx.target())
     for (const slot of ['logo', 'footerLogo'] as const) {

@@ -13,6 +13,7 @@ import { defaultTemplateId, findTemplate, readTemplateDeck } from '../../store/t
 import { RESERVED_DECK_IDS, type Workspace } from '../../store/workspace.js'
 import { deckCounts } from './read.js'
 import { deckKey } from '../../core/engine.js'
+import { WITH_TRASHED_DECK } from '../given.js'
 
 /** The slug of a title, usable as a deck id; never a reserved name. (slugify loads on first use: 33 KB of transliteration tables.) */
 export async function slugOf(text: string): Promise<string> {
@@ -117,7 +118,7 @@ export const deckCopy = defineAction({
   }),
   cli: 'deck copy <id> --name <name> --id <newId> --slides <slideIds> --remove-notes --copy-comments',
   mcp: 'deck_copy',
-  example: { id: 'quarterly-review', name: 'Quarterly review (EU)', baseRevision: 3 },
+  example: { id: 'quarterly-review', name: 'Quarterly review (EU)', baseRevision: 0 },
   run: async (ctx, input: { id: string; name: string; newId?: string; slideIds?: string[]; removeNotes?: boolean; copyComments?: boolean }) => {
     const source = await ctx.target()
     const newId = input.newId ?? (await slugOf(input.name))
@@ -161,7 +162,8 @@ function stateChange(id: 'deck.trash' | 'deck.restore') {
     }),
     cli: trash ? 'deck trash <id>' : 'deck restore <id>',
     mcp: trash ? 'deck_trash' : 'deck_restore',
-    example: trash ? { id: 'quarterly-review', baseRevision: 3 } : { id: 'old-pitch', baseRevision: 1 },
+    ...(trash ? {} : { given: WITH_TRASHED_DECK }),
+    example: { id: 'quarterly-review', baseRevision: trash ? 0 : 1 },
     annotations: { idempotent: false, destructive: true },
     run: async (ctx, input: { id: string }) => {
       const doc = cloneDoc(await ctx.target())
@@ -194,7 +196,7 @@ export const deckRemove = defineAction({
   output: written({ id: DeckId, removed: lit(true), revision: RevisionIfWritten }),
   cli: 'deck remove <id> --confirm',
   mcp: null,
-  example: { id: 'quarterly-review', confirm: true, baseRevision: 3 },
+  example: { id: 'quarterly-review', confirm: true, baseRevision: 0 },
   annotations: { destructive: true },
   run: async (ctx, input: { id: string }) => {
     await ctx.target()

@@ -6,6 +6,7 @@ import { SHEET } from '../../model/layouts.js'
 import { anyOf, arr, bool, BR, Colour, DeckId, lit, nullable, num, obj, oneOf, opt, ref, SectionId, SlideId, str, unknown, type Schema } from '../../model/schema.js'
 import { written } from '../../model/results.js'
 import { findTheme, THEMES } from '../../model/themes.js'
+import { WITH_BODY_SLIDE } from '../given.js'
 
 type Staged = (docs: Map<string, DeckDoc | null>) => unknown
 
@@ -73,7 +74,7 @@ export const deckRename = defineAction({
   output: written({ id: DeckId, title: str({ description: 'The new title.' }) }),
   cli: 'deck rename <name>',
   mcp: 'deck_rename',
-  example: { name: 'Quarterly review, final', baseRevision: 3 },
+  example: { name: 'Quarterly review, final', baseRevision: 0 },
   run: (ctx, input: { name: string }) => editManifest(ctx, (m) => applyDeckSet(m, '/title', input.name), (m) => ({ title: m.title })),
 })
 
@@ -93,7 +94,7 @@ export const deckSet = defineAction({
   }),
   cli: 'deck set <path> <value>',
   mcp: 'deck_set',
-  example: { path: '/defaults/appearance', value: 'dark', baseRevision: 3 },
+  example: { path: '/defaults/appearance', value: 'dark', baseRevision: 0 },
   run: (ctx, input: { path: DeckSetPath; value?: unknown }) =>
     editManifest(
       ctx,
@@ -127,7 +128,7 @@ export const deckSetBackground = defineAction({
   output: written({ id: DeckId, background: { ...nullable(Colour), description: 'The background now, or null.' } }),
   cli: 'deck background --color <color>',
   mcp: 'deck_set_background',
-  example: { background: '#f5f1e8', baseRevision: 3 },
+  example: { background: '#f5f1e8', baseRevision: 0 },
   cliInput: (parsed: CliParsed) => ({ background: null, ...parsed.input, ...(parsed.flags.color !== undefined ? { background: parsed.flags.color } : {}) }),
   run: (ctx, input: { background: unknown }) =>
     editManifest(
@@ -198,7 +199,7 @@ export const deckGuides = defineAction({
   }),
   cli: 'deck guides --add-vertical <x> --add-horizontal <y> --remove-vertical <x> --remove-horizontal <y> --set <json> --clear',
   mcp: 'deck_set_guides',
-  example: { add: [{ axis: 'vertical', at: 800 }], baseRevision: 3 },
+  example: { add: [{ axis: 'vertical', at: 800 }], baseRevision: 0 },
   cliInput: (parsed: CliParsed) => {
     const f = parsed.flags
     const refs = (key: string, axis: 'vertical' | 'horizontal') => numbers(f[key]).map((at) => ({ axis, at }))
@@ -235,13 +236,8 @@ export const sectionSet = defineAction({
   cli: 'sections set < sections.json',
   annotations: { destructive: true, idempotent: true },
   mcp: 'deck_set_sections',
-  example: {
-    sections: [
-      { id: 'intro', title: 'Introduction', slides: ['title-1', 'title-body-2', 'two-columns-3'] },
-      { id: 'appendix', title: 'Appendix', slides: ['freeform-4'] },
-    ],
-    baseRevision: 3,
-  },
+  given: WITH_BODY_SLIDE,
+  example: { sections: [{ id: 'intro', title: 'Introduction', slides: ['title-1'] }, { id: 'appendix', title: 'Appendix', slides: ['title-body-2'] }], baseRevision: 1 },
   stdinField: 'sections',
   run: (ctx, input: { sections: { id: string; title: string; slides: string[] }[] }) =>
     editManifest(

@@ -9,6 +9,7 @@ import { replaceAll, replaceAllPlain, slideTexts } from '../../model/text.js'
 import { own } from '../../model/own.js'
 import { given, without } from '../block/cli.js'
 import { readAssetRecords } from './lint.js'
+import { WITH_BODY_SLIDE } from '../given.js'
 
 interface Replacement {
   from: string
@@ -125,7 +126,8 @@ export const deckTailor = defineAction({
   cli: 'tailor --replace <from>=<to> --skip <skip> --logo <assetId> --logo-alt <replaceAlt>',
   mcp: 'deck_tailor',
   cliInput: tailorCliInput,
-  example: { replacements: [{ from: 'Acme', to: 'Globex' }], skip: ['two-columns-3'], baseRevision: 3 },
+  given: WITH_BODY_SLIDE,
+  example: { replacements: [{ from: 'Acme', to: 'Globex' }], skip: ['title-1'], baseRevision: 1 },
   run: async (ctx, input: TailorInput) => {
     const current = await ctx.target()
     const deckId = current.manifest.id

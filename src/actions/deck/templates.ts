@@ -13,6 +13,7 @@ import { docFiles } from '../../store/decks.js'
 import { DEFAULT_TEMPLATE, defaultTemplateId, findTemplate, listTemplates, orgDir, readTemplateDeck, type TemplateCard, type TemplateInfo } from '../../store/templates.js'
 import type { ActionContext } from '../../core/action.js'
 import { slugOf } from './lifecycle.js'
+import { WITH_TEMPLATE } from '../given.js'
 
 const card = (t: TemplateInfo) => ({
   id: t.id,
@@ -133,7 +134,7 @@ export const templateCreate = defineAction({
   }),
   cli: 'template create <deckId> <name> --sentence <sentence>',
   mcp: 'deck_create_template',
-  example: { deckId: 'quarterly-review', name: 'Quarterly review', baseRevision: 3 },
+  example: { deckId: 'quarterly-review', name: 'Quarterly review', baseRevision: 0 },
   run: async (ctx, input: { deckId: string; name: string; sentence?: string }) => {
     const doc = await ctx.target()
     const templates = await listTemplates(ctx.ws)
@@ -175,7 +176,8 @@ export const templateUpdate = defineAction({
   }),
   cli: 'template update <id> <deckId>',
   mcp: 'deck_update_template',
-  example: { id: 'quarterly-review', deckId: 'quarterly-review', baseRevision: 3 },
+  given: WITH_TEMPLATE,
+  example: { id: 'quarterly-review', deckId: 'quarterly-review', baseRevision: 0 },
   run: async (ctx, input: { id: string; deckId: string; sentence?: string }) => {
     const template = await orgTemplate(ctx, input.id)
     const doc = await ctx.target()
@@ -199,6 +201,7 @@ export const templateRename = defineAction({
   output: written({ id: TemplateId, name: str({ description: 'The new name.' }), revision: RevisionIfWritten }),
   cli: 'template rename <id> <name>',
   mcp: 'deck_rename_template',
+  given: WITH_TEMPLATE,
   example: { id: 'quarterly-review', name: 'Quarterly business review' },
   annotations: { idempotent: true },
   run: async (ctx, input: { id: string; name: string }) => {
@@ -223,6 +226,7 @@ export const templateDelete = defineAction({
   output: written({ id: TemplateId, removed: lit(true), revision: RevisionIfWritten }),
   cli: 'template delete <id> --confirm',
   mcp: 'deck_delete_template',
+  given: WITH_TEMPLATE,
   example: { id: 'quarterly-review', confirm: true },
   annotations: { destructive: true },
   run: async (ctx, input: { id: string }) => {

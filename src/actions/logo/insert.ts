@@ -277,7 +277,7 @@ export const logoInsert = defineAction<InsertInput, any>({
   }),
   cli: 'logo insert <slug> --variant <variant> --slide <slideId> --every-slide --kit --block <blockId>',
   mcp: 'deck_logo_insert',
-  example: { slug: 'github', variant: 'mono', slideId: 'title-1', baseRevision: 3 },
+  example: { slug: 'github', variant: 'mono', slideId: 'title-1', baseRevision: 0 },
   run,
   human: (r: { asset: { id: string; width: number; height: number }; block: { id: string } | null; variant: string; reads: boolean }) =>
     `Stored logo ${r.asset.id} (${r.variant}${r.reads ? '' : ', may not stand out on this ground'})${r.block ? ` as block ${r.block.id}` : ''}`,

@@ -11,6 +11,7 @@ import { DitherSchema, MaterialId } from '../block/picture.js'
 import { given, without } from '../block/cli.js'
 import { checkSlideIds, stageDeck } from './common.js'
 import { readAssetSync } from '../../store/safe-open.js'
+import { WITH_LOGO_ASSET } from '../given.js'
 
 /** The `--dither` switch: the deck's two-tone screen with its defaults. */
 const ditherSwitch = (parsed: CliParsed) => {
@@ -45,7 +46,7 @@ export const slideSetBackground = defineAction({
     return { ...rest, background: color === 'none' ? null : { color } }
   },
   annotations: { idempotent: true },
-  example: { slideIds: ['title-1'], background: { color: 'ink' }, baseRevision: 3 },
+  example: { slideIds: ['title-1'], background: { color: 'ink' }, baseRevision: 0 },
   run: async (ctx, input: { slideIds: string[]; background: { color: string } | null }) =>
     stageDeck(
       ctx,
@@ -88,7 +89,8 @@ export const slideSetBackgroundPicture = defineAction<BackgroundPictureInput, an
   cli: 'slide background-picture <slideIds> --asset <assetId> --file <file> --url <url> --alt <alt> --dither --no-replace',
   mcp: 'deck_set_slide_background_picture',
   cliInput: ditherSwitch,
-  example: { slideIds: ['title-1'], assetId: 'harbour', alt: 'The harbour at dawn', baseRevision: 3 },
+  given: WITH_LOGO_ASSET,
+  example: { slideIds: ['title-1'], assetId: 'github', alt: 'The harbour at dawn', baseRevision: 1 },
   prepare: async (ctx, input: BackgroundPictureInput) => {
     const forms = (['assetId', 'file', 'url', 'upload'] as const).filter((k) => input[k] !== undefined)
     if (forms.length !== 1) fail('invalid_input', 'Name the picture once: assetId, file, url or upload.', { pointer: `/${forms[1] ?? 'assetId'}` })
@@ -211,7 +213,7 @@ export const slideSetBackgroundMaterial = defineAction<BackgroundMaterialInput, 
   cli: 'slide background-material <slideIds> <materialId> --preset <preset> --anchor <anchor> --dither',
   mcp: 'deck_set_slide_background_material',
   cliInput: ditherSwitch,
-  example: { slideIds: ['title-1'], materialId: 'paper:mesh-gradient', preset: 'dusk', anchor: 1200, baseRevision: 3 },
+  example: { slideIds: ['title-1'], materialId: 'paper:mesh-gradient', preset: 'dusk', anchor: 1200, baseRevision: 0 },
   run: async (ctx, input: BackgroundMaterialInput) => {
     if (input.frame?.upload !== undefined) fail('not_implemented', 'Hosted uploads are not built on this instance yet; send the frame as bytes.', { pointer: '/frame/upload', details: { implemented: false } })
     if (input.frame && input.frame.bytes === undefined) fail('invalid_input', 'A frame carries its bytes (base64 PNG).', { pointer: '/frame/bytes' })

@@ -9,6 +9,7 @@ import { blocksOf, convertToCanvas, placeInStack } from '../../model/mutations/s
 import { arr, BlockId, Box, BR, int, obj, oneOf, opt, ref, SlideId, str } from '../../model/schema.js'
 import { written } from '../../model/results.js'
 import { numeric } from '../block/cli.js'
+import { WITH_CANVAS_SLIDE } from '../given.js'
 
 const KINDS = ['grid', 'hierarchy', 'timeline', 'process', 'relationship', 'cycle'] as const
 type Kind = (typeof KINDS)[number]
@@ -185,7 +186,8 @@ export const diagramInsert = defineAction({
     const parts = pos.split(',').map((p) => numeric(p.trim()))
     return parts.length === 4 ? { ...parsed.input, pos: { x: parts[0], y: parts[1], w: parts[2], h: parts[3] } } : parsed.input
   },
-  example: { slideId: 'freeform-4', kind: 'process', count: 4, style: 'outline', baseRevision: 3 },
+  given: WITH_CANVAS_SLIDE,
+  example: { slideId: 'freeform-4', kind: 'process', count: 4, style: 'outline', baseRevision: 2 },
   run: async (ctx, input: { slideId: string; kind: Kind; count: number; style?: Style; pos?: Rect; after?: string }) => {
     if (input.pos && (input.pos.w < MIN_SIDE || input.pos.h < MIN_SIDE)) {
       fail('invalid_input', `A diagram needs a box at least ${MIN_SIDE} × ${MIN_SIDE} px.`, { pointer: input.pos.w < MIN_SIDE ? '/pos/w' : '/pos/h' })

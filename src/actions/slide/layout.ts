@@ -10,6 +10,7 @@ import { arr, BlockId, BR, obj, oneOf, opt, ref, SlideId, SlideIds } from '../..
 import { written } from '../../model/results.js'
 import { numeric, without } from '../block/cli.js'
 import { checkSlideIds, stageDeck } from './common.js'
+import { WITH_BODY_SLIDE } from '../given.js'
 
 const LAYOUT_OPTIONS = ['type', 'ratio', 'gap', 'layout'] as const
 
@@ -55,7 +56,8 @@ export const slideSetLayout = defineAction({
     return { ...without(parsed.input, LAYOUT_OPTIONS), layout: options }
   },
   annotations: { idempotent: true },
-  example: { slideId: 'title-body-2', layout: { type: 'two-columns' }, baseRevision: 3 },
+  given: WITH_BODY_SLIDE,
+  example: { slideId: 'title-body-2', layout: { type: 'two-columns' }, baseRevision: 1 },
   run: async (ctx, input: { slideId: string; layout: LayoutInput }) => {
     const { type, ...options } = input.layout
     let dropped: string[] = []
@@ -94,7 +96,8 @@ export const slideApplyLayout = defineAction({
   cli: 'slide apply-layout <slideIds> <layout>',
   mcp: 'deck_apply_layout',
   annotations: { idempotent: true },
-  example: { slideIds: ['title-body-2'], layout: 'two-columns', baseRevision: 3 },
+  given: WITH_BODY_SLIDE,
+  example: { slideIds: ['title-body-2'], layout: 'two-columns', baseRevision: 1 },
   run: async (ctx, input: { slideIds: string[]; layout: string }) => {
     const dropped: Record<string, string[]> = {}
     return stageDeck(
@@ -125,7 +128,8 @@ export const slideToCanvas = defineAction({
   cli: 'slide to-canvas <slideIds>',
   mcp: 'deck_slide_to_canvas',
   annotations: { idempotent: true },
-  example: { slideIds: ['title-body-2'], baseRevision: 3 },
+  given: WITH_BODY_SLIDE,
+  example: { slideIds: ['title-body-2'], baseRevision: 1 },
   run: async (ctx, input: { slideIds: string[] }) => {
     const converted: string[] = []
     return stageDeck(

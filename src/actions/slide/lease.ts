@@ -33,7 +33,7 @@ export const slideLease = defineAction({
   cli: 'lease <slideId> --minutes <minutes> --force --release',
   mcp: 'deck_lease_slide',
   annotations: { idempotent: true },
-  example: { slideId: 'title-body-2', minutes: 10 },
+  example: { slideId: 'title-1', minutes: 10 },
   run: async (ctx, input: { slideId: string; minutes?: number; force?: boolean; release?: boolean }) => {
     const doc = await ctx.target()
     const deckId = doc.manifest.id

@@ -3,6 +3,7 @@ import { arr, bool, BR, obj, ref, SlideIds } from '../../model/schema.js'
 import { written } from '../../model/results.js'
 import { given, without } from '../block/cli.js'
 import { checkSlideIds, stageDeck } from './common.js'
+import { WITH_BODY_SLIDE } from '../given.js'
 
 export const slideSkip = defineAction({
   id: 'slide.skip',
@@ -23,7 +24,8 @@ export const slideSkip = defineAction({
   // `--off` shows again; without it the slides are skipped (unless --input says otherwise).
   cliInput: (parsed) => ({ ...without(parsed.input, ['off']), skip: given(parsed, 'off') === true ? false : parsed.input.skip ?? true }),
   annotations: { idempotent: true },
-  example: { slideIds: ['title-body-2'], skip: true, baseRevision: 3 },
+  given: WITH_BODY_SLIDE,
+  example: { slideIds: ['title-body-2'], skip: true, baseRevision: 1 },
   run: async (ctx, input: { slideIds: string[]; skip: boolean }) =>
     stageDeck(
       ctx,

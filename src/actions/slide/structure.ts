@@ -13,6 +13,7 @@ import { arr, bool, BR, DeckId, nullable, obj, oneOf, opt, ref, SectionId, Slide
 import { written } from '../../model/results.js'
 import { checkInputBlocks } from '../../model/check.js'
 import { checkSlide, checkSlideIds, insertRun, landing, sectionIdOf, slideAssets, SlideInput, stageDeck } from './common.js'
+import { WITH_BODY_SLIDE } from '../given.js'
 
 const Sections = arr(ref('Section'), { description: 'The section list after the write.' })
 
@@ -45,12 +46,7 @@ export const slideInsert = defineAction({
   cli: 'slide insert --section <sectionId> --after <after> < slide.json',
   mcp: 'deck_insert_slide',
   stdinField: 'slide',
-  example: {
-    sectionId: 'opening',
-    after: 'title-1',
-    slide: { layout: 'title-body', blocks: [{ id: 'title', kind: 'heading', slot: 'title', text: 'Why now' }] },
-    baseRevision: 3,
-  },
+  example: { sectionId: 'main', after: 'title-1', slide: { layout: 'title-body', blocks: [{ id: 'title', kind: 'heading', slot: 'title', text: 'Why now' }] }, baseRevision: 0 },
   run: async (ctx, input: { sectionId?: string; after?: string; slide: Slide }) => {
     await checkInputBlocks(input.slide.blocks, '/slide/blocks')
     let id = ''
@@ -84,7 +80,8 @@ export const slideRemove = defineAction({
   cli: 'slide remove <slideId>',
   mcp: 'deck_remove_slide',
   annotations: { destructive: true },
-  example: { slideId: 'title-body-2', baseRevision: 3 },
+  given: WITH_BODY_SLIDE,
+  example: { slideId: 'title-body-2', baseRevision: 1 },
   run: async (ctx, input: { slideId: string }) => {
     let sectionId: string | undefined
     return stageDeck(
@@ -118,7 +115,8 @@ export const slideMove = defineAction({
   cli: 'slide move <slideId> --to <sectionId> --after <after>',
   mcp: 'deck_move_slide',
   annotations: { idempotent: true },
-  example: { slideId: 'title-body-2', sectionId: 'detail', after: 'two-columns-3', baseRevision: 3 },
+  given: WITH_BODY_SLIDE,
+  example: { slideId: 'title-1', sectionId: 'main', after: 'title-body-2', baseRevision: 1 },
   run: async (ctx, input: { slideId: string; sectionId: string; after?: string }) =>
     stageDeck(
       ctx,
@@ -154,7 +152,7 @@ export const slideNew = defineAction({
   output: written({ slide: ref('Slide'), sectionId: { ...SectionId, description: 'The section holding it.' }, sections: Sections }),
   cli: 'slide new --layout <layout> --after <after> --section <sectionId> --id <id>',
   mcp: 'deck_new_slide',
-  example: { layout: 'title-body', after: 'title-1', baseRevision: 3 },
+  example: { layout: 'title-body', after: 'title-1', baseRevision: 0 },
   run: async (ctx, input: { layout: string; after?: string; sectionId?: string; id?: string }) => {
     let id = ''
     return stageDeck(
@@ -186,7 +184,8 @@ export const slideDuplicate = defineAction({
   }),
   cli: 'slide duplicate <slideIds>',
   mcp: 'deck_duplicate_slide',
-  example: { slideIds: ['title-body-2'], baseRevision: 3 },
+  given: WITH_BODY_SLIDE,
+  example: { slideIds: ['title-body-2'], baseRevision: 1 },
   run: async (ctx, input: { slideIds: string[] }) => {
     const copies: { id: string; from: string }[] = []
     return stageDeck(
@@ -257,7 +256,7 @@ export const slideImport = defineAction({
   }),
   cli: 'slide import <sourceDeckId> <slideIds> --after <after> --section <sectionId>',
   mcp: 'deck_import_slides',
-  example: { sourceDeckId: 'quarterly-review', slideIds: ['title-body-2', 'freeform-4'], after: 'freeform-4', baseRevision: 3 },
+  example: { sourceDeckId: 'quarterly-review', slideIds: ['title-1'], after: 'title-1', baseRevision: 0 },
   run: async (ctx, input: { sourceDeckId: string; slideIds: string[]; after?: string; sectionId?: string }) => {
     if (!ctx.ws.deckExists(input.sourceDeckId)) fail('not_found', `No deck "${input.sourceDeckId}".`, { pointer: '/sourceDeckId' })
     const source = await ctx.load(input.sourceDeckId)

@@ -5,6 +5,7 @@ import { findSlide } from '../../model/edit.js'
 import { arr, bool, BR, int, obj, opt, ref, SlideId, SlideIds, str } from '../../model/schema.js'
 import { written } from '../../model/results.js'
 import { replaceAll, replaceAllPlain, slideTexts } from '../../model/text.js'
+import { WITH_BODY_SLIDE } from '../given.js'
 
 interface ReplaceInput {
   find: string
@@ -67,7 +68,8 @@ export const textReplaceAll = defineAction({
   }),
   cli: 'text replace <find> <replace> --match-case --slides <slideIds>',
   mcp: 'deck_replace_text',
-  example: { find: 'Acme', replace: 'Globex', baseRevision: 3 },
+  given: WITH_BODY_SLIDE,
+  example: { find: 'Acme', replace: 'Globex', baseRevision: 1 },
   human: (answer: unknown) => {
     const result = answer as { replacements: number; changed: Changed[]; revision: number }
     return result.replacements

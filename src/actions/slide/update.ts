@@ -13,6 +13,7 @@ import { written } from '../../model/results.js'
 import { without } from '../block/cli.js'
 import { assetRecords, checkSlide, findingsOf, SlideInput } from './common.js'
 import { MUTATION_KINDS, MutationsSchema } from './mutations.js'
+import { WITH_BODY_SLIDE } from '../given.js'
 
 /** `--set /pointer=value`: the value is JSON when it parses, else the literal string; `--set /pointer` alone writes true. */
 function setMutation(pair: string) {
@@ -98,15 +99,8 @@ export const slideUpdate = defineAction({
     const listed = Array.isArray(rest.mutations) ? rest.mutations : []
     return { ...rest, mutations: [...listed, ...pairs.map(setMutation)] }
   },
-  example: {
-    slideId: 'title-body-2',
-    baseRevision: 3,
-    mutations: [
-      { kind: 'text.replace', pointer: '/blocks/0/text', text: 'Why now' },
-      { kind: 'notes.set', notes: 'Pause here for questions.' },
-      { kind: 'deck.set', path: '/title', value: 'Q3 review' },
-    ],
-  },
+  given: WITH_BODY_SLIDE,
+  example: { slideId: 'title-body-2', baseRevision: 1, mutations: [{ kind: 'text.replace', pointer: '/blocks/0/text', text: 'Why now' }, { kind: 'notes.set', notes: 'Pause here for questions.' }, { kind: 'deck.set', path: '/title', value: 'Q3 review' }] },
   run: async (ctx, input: { slideId: string; mutations: Mutation[] }) => {
     const current = await ctx.target()
     findSlide(current, input.slideId)
@@ -136,11 +130,8 @@ export const slideReplace = defineAction({
   mcp: 'deck_replace_slide',
   stdinField: 'slide',
   annotations: { idempotent: true },
-  example: {
-    slideId: 'title-body-2',
-    baseRevision: 3,
-    slide: { id: 'title-body-2', layout: 'title-body', blocks: [{ id: 'b1', kind: 'heading', slot: 'title', text: 'Why now' }] },
-  },
+  given: WITH_BODY_SLIDE,
+  example: { slideId: 'title-body-2', baseRevision: 1, slide: { id: 'title-body-2', layout: 'title-body', blocks: [{ id: 'b1', kind: 'heading', slot: 'title', text: 'Why now' }] } },
   run: async (ctx, input: { slideId: string; slide: Slide }) => {
     await checkInputBlocks(input.slide.blocks, '/slide/blocks')
     const current = await ctx.target()

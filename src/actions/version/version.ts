@@ -14,6 +14,7 @@ import { diffDecks, proseLines } from '../../history/diff.js'
 import { RANGE, REF, splitRange } from '../../history/git.js'
 import { groupByAuthor, groupByTarget, summarize, type AuthorGroup, type BlockGroup } from '../../history/mutations.js'
 import { textconv } from '../../history/textconv.js'
+import { WITH_BODY_SLIDE, WITH_VERSION } from '../given.js'
 
 const revision = (description: string) => opt(int({ minimum: 0, description }))
 const ref = (description: string) => opt(str({ pattern: REF, description }))
@@ -205,7 +206,8 @@ export const diffRun = defineAction({
   cli: 'diff <from> <to> --staged --render --theme <themes> --out <out>',
   annotations: { writes: true, idempotent: true },
   mcp: 'deck_diff',
-  example: { from: 0, to: 3 },
+  given: WITH_BODY_SLIDE,
+  example: { from: 0, to: 1 },
   cliInput: refArgs,
   run: async (ctx, input: DiffInput) => {
     if (input.textconv !== undefined) {
@@ -301,7 +303,8 @@ export const versionRestore = defineAction<{ n: number }, any>({
   cli: 'version restore <n>',
   annotations: { destructive: true },
   mcp: 'deck_version_restore',
-  example: { n: 1, baseRevision: 3 },
+  given: WITH_VERSION,
+  example: { n: 1, baseRevision: 2 },
   run: async (ctx, input: { n: number }) => {
     const current = await ctx.target()
     const id = current.manifest.id

@@ -52,10 +52,10 @@ function quote(value: unknown): string {
 const argText = (value: unknown): string =>
   Array.isArray(value) && value.every((v) => typeof v !== 'object') ? value.join(',') : typeof value === 'object' && value !== null ? JSON.stringify(value) : String(value)
 
-/** The action's example as a command line. */
-export function exampleLine(action: Action, form: Form): string {
+/** The action's example (or another input of it) as a command line. */
+export function exampleLine(action: Action, form: Form, input: Record<string, unknown> = action.example): string {
   const props = properties(action.input)
-  const example = { ...action.example }
+  const example = { ...input }
   const parts = ['<%= config.bin %>', ...form.path]
   for (const arg of form.args) {
     if (arg.fields.every((f) => example[f] !== undefined)) {
@@ -90,6 +90,25 @@ export function exampleLine(action: Action, form: Form): string {
   let line = parts.join(' ')
   if (stdinValue !== undefined) line = `echo ${quote(JSON.stringify(stdinValue))} | ${line}`
   return line
+}
+
+/** The actions loaded so far, by id: after `prepare` for help, the whole table (a given step names its action). */
+const loaded = new Map<string, Action>()
+
+/**
+ * The help's examples: the action's example as a command line and, when it needs what a new deck
+ * lacks, first its given steps as command lines, each with the revision it leaves.
+ */
+export function exampleLines(action: Action, lookup: (id: string) => Action | undefined = (id) => loaded.get(id)): string[] {
+  const line = exampleLine(action, parseForm(action.cli!))
+  if (!action.given?.length) return [line]
+  const steps = action.given.map((step) => {
+    const stepAction = lookup(step.action)
+    const command = stepAction?.cli ? exampleLine(stepAction, parseForm(stepAction.cli), step.input) : `${step.action} ${JSON.stringify(step.input)}`
+    return `${command}  # revision ${step.revision}`
+  })
+  const revision = action.given[action.given.length - 1].revision
+  return [`First, on a deck made by studio deck create "Quarterly review" (revision 0):\n${steps.join('\n')}`, `Then, at revision ${revision}:\n${line}`]
 }
 
 export interface BuiltCommand {
@@ -140,7 +159,9 @@ export function commandFor(action: Action): typeof Command {
   class GeneratedCommand extends Command {
     static summary = action.label
     static description = helpDescription(action)
-    static examples = [exampleLine(action, form)]
+    static get examples() {
+      return exampleLines(action)
+    }
     static aliases = action.cliAliases ?? []
     static flags = flags
     static args = args
@@ -191,7 +212,10 @@ export function commandTable(extra: Record<string, () => Promise<typeof Command>
     else if (known(id)) throw new Error(`studio: command ${id} was not loaded before oclif asked for it (src/transports/cli/commands.ts prepare)`)
     return cls
   }
-  const register = (action: Action) => actions.set(commandId(parseForm(action.cli!)), action)
+  const register = (action: Action) => {
+    loaded.set(action.id, action)
+    actions.set(commandId(parseForm(action.cli!)), action)
+  }
   const commands = new Proxy({} as Record<string, typeof Command>, {
     get: (_, id) => (typeof id === 'string' ? get(id) : undefined),
     has: (_, id) => typeof id === 'string' && known(id),

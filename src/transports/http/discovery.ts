@@ -222,11 +222,25 @@ function parameters(): Record<string, unknown> {
   }
 }
 
+const GIVEN_DOC = 'The calls, in order, that make what the example needs and a new deck lacks (a deck just made by deck.create {"name": "Quarterly review"}: revision 0, slide title-1 in section main); each names the revision it leaves, which the next one and the example pass as baseRevision.'
+
+function givenStepSchema(): Schema {
+  return {
+    type: 'object',
+    required: ['action', 'input', 'revision'],
+    properties: {
+      action: { type: 'string', description: 'The action id of the call.' },
+      input: { type: 'object', description: 'Its input.' },
+      revision: { type: 'integer', description: "The deck's revision after the call." },
+    },
+  }
+}
+
 function actionDescriptionSchema(): Schema {
   return {
     type: 'object',
     description: 'One row of the action table, as GET /api/actions/{id} and `studio actions show` serve it.',
-    required: ['id', 'label', 'doc', 'group', 'mutates', 'transports', 'milestone', 'implemented', 'input', 'output', 'cli', 'mcp', 'example'],
+    required: ['id', 'label', 'doc', 'group', 'mutates', 'transports', 'milestone', 'implemented', 'input', 'output', 'cli', 'mcp', 'given', 'example'],
     properties: {
       id: { type: 'string', description: 'Action id <group>.<name>.' },
       label: { type: 'string' },
@@ -240,7 +254,8 @@ function actionDescriptionSchema(): Schema {
       output: { type: 'object', description: 'JSON Schema of the result.' },
       cli: { type: ['string', 'null'], description: 'The command line form.' },
       mcp: { type: ['string', 'null'], description: 'The MCP tool name.' },
-      example: { type: 'object', description: 'An example input.' },
+      given: { type: 'array', items: givenStepSchema(), description: GIVEN_DOC },
+      example: { type: 'object', description: 'An example input: it works as written after the given steps on a deck just made by deck.create {"name": "Quarterly review"}.' },
     },
   }
 }
@@ -272,6 +287,7 @@ function actionOperation(action: Action, schemas: Record<string, Schema>): Recor
     'x-studio-transports': [...action.transportSet],
     'x-studio-cli': cliForm(action),
     'x-studio-mcp': action.mcp,
+    ...(action.given?.length ? { 'x-studio-given': action.given } : {}),
   }
 }
 
@@ -443,7 +459,7 @@ export function openApiDocument(options: { serverUrl?: string } = {}): object {
           type: 'object',
           description: 'See GET /api/agent.',
           properties: Object.fromEntries(
-            ['name', 'version', 'baseUrl', 'transports', 'executionRules', 'errors', 'actions', 'implemented', 'skills', 'resources', 'prompts', 'defaultDeck'].map((key) => [key, {}]),
+            ['name', 'version', 'baseUrl', 'transports', 'executionRules', 'examples', 'errors', 'actions', 'implemented', 'skills', 'resources', 'prompts', 'defaultDeck'].map((key) => [key, {}]),
           ),
         },
         JsonRpcMessage: {
@@ -570,6 +586,7 @@ export function agentManifest(options: { baseUrl?: string; defaultDeck?: string 
       mcp: { streamableHttp: '/mcp', stdio: 'studio mcp --deck <id>' },
     },
     executionRules: EXECUTION_RULES,
+    examples: "Each action's example works as written on a deck just made by deck.create {\"name\": \"Quarterly review\"} (quarterly-review at revision 0, slide title-1 in section main) once its given steps ran, in order; each step names the revision it leaves.",
     errors: {
       fields: ERROR_FIELDS,
       codes: Object.fromEntries((Object.keys(ERROR_CODES) as ErrorCode[]).map((code) => [code, { status: ERROR_CODES[code][0], exitCode: ERROR_CODES[code][1], doc: ERROR_DOCS[code] }])),
@@ -585,6 +602,8 @@ export function agentManifest(options: { baseUrl?: string; defaultDeck?: string 
       mcp: action.mcp,
       cli: cliForm(action),
       http: action.transportSet.has('H') ? `POST /api/actions/${action.id}` : null,
+      given: action.given ?? [],
+      example: action.example,
     })),
     implemented: { count: implemented.length, ids: implemented.map((a) => a.id) },
     skills: SKILLS.map((skill) => ({ ...skill, uses: skill.uses.map((id) => ({ id, implemented: isImplemented(id) })) })),
