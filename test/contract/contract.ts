@@ -4,14 +4,18 @@
  * window transport too, `POST /api/window/<id>`, for the actions offered in the page):
  *
  * - the HTTP operation, the MCP tool and the CLI command exist, with the table's input schema;
- * - the action's example (valid against the fixture workspace) succeeds on each, from identical copies
- *   of one workspace, with the same result and the same number of commits;
+ * - the action's example succeeds on each, from identical copies of a new user's workspace (`studio init`,
+ *   `studio deck create "Quarterly review"`, through the real CLI) after the action's given steps,
+ *   with the same result and the same number of commits; each given step leaves the revision it names;
  * - that result validates against the action's output schema on each transport (the schema MCP
  *   declares as `outputSchema` and OpenAPI as the 200 response);
  * - the example plus an unknown member gives unknown_field with the same pointer on each;
  * - for actions taking baseRevision, a stale one gives 409 stale_revision on each.
  *
- * New actions are covered the day they are implemented: their example must fit the fixture.
+ * New actions are covered the day they are implemented: their example must work on a new deck after
+ * their given steps (src/actions/given.ts). The refusals run against the fixture (test/helpers/fixture.ts),
+ * at revision 3, where every example's baseRevision 0 is stale. The examples no longer run there: written
+ * for the new deck, their revisions are not the fixture's.
  *
  * The walk is split into parts (PARTS: action id prefixes), one test file each
  * (`test/contract/<part>.contract.test.ts` calls `contract('<part>')`), so the test runner spreads them
@@ -20,7 +24,7 @@
  */
 import assert from 'node:assert/strict'
 import { execFile } from 'node:child_process'
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { cp } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { createServer, type Server } from 'node:http'
@@ -41,7 +45,7 @@ import { AJV_OPTIONS } from '../../src/core/validate.js'
 import { parseForm } from '../../src/transports/cli/form.js'
 import { openApiDocument } from '../../src/transports/http/discovery.js'
 import { BIN, ROOT, serve, studio, type Served } from '../helpers/studio.js'
-import { fixtureWorkspace, FIXTURE_REVISION } from '../helpers/fixture.js'
+import { fixtureWorkspace, FIXTURE_REVISION, newUserWorkspace, USER_PHOTO } from '../helpers/fixture.js'
 
 /** One author on every transport, so results that name the author (a lease, a version) compare equal. */
 const AUTHOR = 'agent:contract'
@@ -203,18 +207,19 @@ async function allInOrder<T>(promises: Promise<T>[]): Promise<T[]> {
 }
 
 /**
- * The tests of one part. The example runs on each transport from the fixture's state, the transports
- * side by side: the CLI in a fresh copy of its own (a process per call); MCP, HTTP and the window
- * transport each in a copy of their own through one `studio mcp` or `studio serve` kept for the whole
- * file, the copy put back to the fixture's commit after each run (`git reset --hard`, `git clean
- * -fdx`, `.studio/` included), so the long-lived processes also show that they follow a checkout
- * moved under them. The refusals (unknown member, stale revision) commit nothing, so they all run
+ * The tests of one part. The example runs on each transport from a new user's workspace after the
+ * action's given steps, the transports side by side: the CLI in a fresh copy of its own (a process per
+ * call); MCP, HTTP and the window transport each in a copy of their own through one `studio mcp` or
+ * `studio serve` kept for the whole file, the copy put back to the new user's commit after each run
+ * (`git reset --hard`, `git clean -fdx`, `.studio/` included, the user's photo kept), so the
+ * long-lived processes also show that they follow a checkout moved under them. The given steps run
+ * once per distinct list, over HTTP in one more copy (`staging`, its own `studio serve`); every other
+ * copy borrows staging's objects (git alternates) and checks out the commit they left. The refusals (unknown member, stale revision) commit nothing, so they all run
  * against one more copy, through a server and a client of its own (the CLI's in processes of their
  * own); that copy's commits and `git status` are held unchanged after each action's refusals.
  */
 function contractTests(actions: Action[]): void {
   let fixture: string
-  let fixtureHead: string
   let cleanup: () => void
   let page: Server | undefined
   /** The copy the refusals run against, its server and its MCP client. */
@@ -223,12 +228,29 @@ function contractTests(actions: Action[]): void {
   let sharedClient: Client | undefined
   /** The copies the examples of M, H and P run in, with the client or server of each. */
   const scratch = new Map<Transport, { dir: string; server?: Served; client?: Client }>()
+  /** The new user's workspace and its commit; staging, where given steps run, and its server. */
+  let newUser: string
+  let newUserHead: string
+  let staging: string
+  let stagingServer: Served | undefined
+  /** The commit each distinct given list leaves in staging, by its JSON. */
+  const givenHeads = new Map<string, string>()
   const copies: string[] = []
-  const copy = async () => {
+  const copy = async (from = fixture) => {
     const dir = mkdtempSync(join(tmpdir(), 'studio-contract-'))
     copies.push(dir)
-    await cp(fixture, dir, { recursive: true })
+    await cp(from, dir, { recursive: true })
     return dir
+  }
+  /** A copy of the new user's workspace that can check out any commit staging made. */
+  const newUserCopy = async () => {
+    const dir = await copy(newUser)
+    writeFileSync(join(dir, '.git', 'objects', 'info', 'alternates'), join(staging, '.git', 'objects') + '\n')
+    return dir
+  }
+  const checkout = async (dir: string, commit: string) => {
+    await git(dir, 'reset', '-q', '--hard', commit)
+    await git(dir, 'clean', '-q', '-f', '-d', '-x', '-e', `/${USER_PHOTO}`)
   }
 
   before(async () => {
@@ -241,23 +263,30 @@ function contractTests(actions: Action[]): void {
     const [info, validated] = await Promise.all([studio(fixture, ['info', '--json']), studio(fixture, ['validate', '--json'])])
     assert.equal(info.json.revision, FIXTURE_REVISION)
     assert.equal(validated.json.valid, true)
-    fixtureHead = (await git(fixture, 'rev-parse', 'HEAD')).trim()
-    const [m, h, p] = await Promise.all([copy(), copy(), copy()])
+    const made = await newUserWorkspace()
+    copies.push(made.dir)
+    newUser = made.dir
+    const newInfo = await studio(newUser, ['info', '--json'])
+    assert.deepEqual([newInfo.json.id, newInfo.json.revision, newInfo.json.sections], ['quarterly-review', 0, [{ id: 'main', title: 'Main', slides: [{ id: 'title-1', title: 'Quarterly review' }] }]])
+    newUserHead = (await git(newUser, 'rev-parse', 'HEAD')).trim()
+    staging = await copy(newUser)
+    const [m, h, p] = await Promise.all([newUserCopy(), newUserCopy(), newUserCopy()])
     shared = await copy()
     // Stopped in after(); the TTL only bounds a run that dies before it. The scratch servers and client
     // let the networked examples reach the loopback page; the shared ones, for refusals, do not.
-    const [server, client, mcp, http, window] = await Promise.all([
+    const [server, client, mcp, http, window, given] = await Promise.all([
       serve(shared, [], { ttl: 3600 }),
       mcpClient(shared),
       mcpClient(m, FETCH_ALLOWED),
       serve(h, [], { ttl: 3600, env: FETCH_ALLOWED }),
       serve(p, [], { ttl: 3600, env: FETCH_ALLOWED }),
+      serve(staging, [], { ttl: 3600 }),
     ])
-    ;[sharedServer, sharedClient] = [server, client]
+    ;[sharedServer, sharedClient, stagingServer] = [server, client, given]
     scratch.set('M', { dir: m, client: mcp }).set('H', { dir: h, server: http }).set('P', { dir: p, server: window })
   })
   after(async () => {
-    const all = [...scratch.values(), { server: sharedServer, client: sharedClient }]
+    const all = [...scratch.values(), { server: sharedServer, client: sharedClient }, { server: stagingServer }]
     await Promise.all(all.map((s) => s.client?.close()))
     await Promise.all(all.map((s) => s.server?.stop()))
     page?.close()
@@ -279,9 +308,33 @@ function contractTests(actions: Action[]): void {
     }
   })
 
-  /** The example on one transport: its outcome and the commits it made. */
-  async function example(t: Transport, action: Action, input: Record<string, unknown>): Promise<{ outcome: Outcome; delta: number }> {
-    const { dir, server, client } = scratch.get(t) ?? { dir: await copy() }
+  /**
+   * The commit a new user's workspace is at after the action's given steps: they run over HTTP in
+   * staging, once per distinct list, and each must succeed and leave the revision it names.
+   */
+  async function givenHead(action: Action): Promise<string> {
+    if (!action.given?.length) return newUserHead
+    const key = JSON.stringify(action.given)
+    const known = givenHeads.get(key)
+    if (known) return known
+    await checkout(staging, newUserHead)
+    for (const [i, step] of action.given.entries()) {
+      const stepAction = ACTIONS.find((a) => a.id === step.action)
+      assert.ok(stepAction?.implemented && stepAction.transportSet.has('H'), `${action.id}: given step ${i} names ${step.action}, not an implemented HTTP action`)
+      const done = await viaHttp(stagingServer!, staging, stepAction, step.input)
+      assert.ok(done.ok, `${action.id}: given step ${i} (${step.action}) fails on a new deck: ${JSON.stringify(done)}`)
+      const info = await viaHttp(stagingServer!, staging, ACTIONS.find((a) => a.id === 'deck.info')!, {})
+      assert.equal((info as { result: { revision: number } }).result.revision, step.revision, `${action.id}: given step ${i} (${step.action}) leaves another revision than it names`)
+    }
+    const head = (await git(staging, 'rev-parse', 'HEAD')).trim()
+    givenHeads.set(key, head)
+    return head
+  }
+
+  /** The example on one transport, from the commit the given steps left: its outcome and the commits it made. */
+  async function example(t: Transport, action: Action, input: Record<string, unknown>, start: string): Promise<{ outcome: Outcome; delta: number }> {
+    const { dir, server, client } = scratch.get(t) ?? { dir: await newUserCopy() }
+    if (start !== newUserHead) await checkout(dir, start)
     const before = await commits(dir)
     try {
       let outcome: Outcome
@@ -290,10 +343,7 @@ function contractTests(actions: Action[]): void {
       else outcome = await (t === 'H' ? viaHttp : viaWindow)(server!, dir, action, input)
       return { outcome, delta: (await commits(dir)) - before }
     } finally {
-      if (t !== 'C') {
-        await git(dir, 'reset', '-q', '--hard', fixtureHead)
-        await git(dir, 'clean', '-q', '-f', '-d', '-x')
-      }
+      if (t !== 'C') await checkout(dir, newUserHead)
     }
   }
 
@@ -314,10 +364,10 @@ function contractTests(actions: Action[]): void {
       const input = exampleOf(action)
       const staleInput = { ...input, baseRevision: 0 }
       const badInput = { ...input, zzUnknownMember: 1 }
-      const [sharedCommits, sharedStatus] = await Promise.all([commits(shared), status(shared)])
+      const [sharedCommits, sharedStatus, start] = await Promise.all([commits(shared), status(shared), givenHead(action)])
       const [refused, ran] = await Promise.all([
         allInOrder(transports.map((t) => allInOrder([refusal(t, action, badInput), ...(takesRevision ? [refusal(t, action, staleInput)] : [])]))),
-        allInOrder(transports.map((t) => example(t, action, input))),
+        allInOrder(transports.map((t) => example(t, action, input, start))),
       ])
       const unknown = Object.fromEntries(transports.map((t, i) => [t, refused[i][0]]))
       const stale = Object.fromEntries(transports.map((t, i) => [t, refused[i][1]]))
@@ -327,7 +377,7 @@ function contractTests(actions: Action[]): void {
       assert.equal(await commits(shared), sharedCommits, `${action.id}: a refusal committed`)
       assert.equal(await status(shared), sharedStatus, `${action.id}: a refusal changed files`)
       const [first, ...rest] = transports
-      // The example is the action's documentation: it must work as written on the fixture.
+      // The example is the action's documentation: it must work as written on a new deck after its given steps.
       const refusalForAgents = REFUSED_FOR_AGENTS.get(action.id)
       if (refusalForAgents) assert.deepEqual(outcomes[first], { ok: false, status: refusalForAgents.status, code: refusalForAgents.code, pointer: '/clientId' }, `${action.id}: refused for an agent`)
       else assert.ok(outcomes[first].ok, `${action.id}: the example fails on ${first}: ${JSON.stringify(outcomes[first])}`)

@@ -7,12 +7,34 @@
  * deck.restore and version.restore need: a trashed deck `old-pitch` at revision 1, and version 1
  * ("Sent to the board") naming revision 2, a draft whose opening slide said "Q3 draft"; and the
  * photo asset.add adds, photos/harbour.jpg, an asset `harbour` for slide.setBackgroundPicture, and
- * the file of the logo freeform-4 shows, for picture.dither.
+ * the file of the logo freeform-4 shows, for picture.dither. (The contract now runs the examples on
+ * `newUserWorkspace`; it keeps this fixture for its refusals.)
+ *
+ * `newUserWorkspace` is what a new user has, the deck action examples are written for: `studio init`,
+ * then `studio deck create "Quarterly review"` (deck quarterly-review at revision 0, slide title-1 in
+ * section main), both through the real CLI, plus one file of the user's outside decks/ (not
+ * committed), the photo asset.add's example adds: photos/harbour.jpg.
  */
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { canonicalJson } from '../../src/store/canonical.js'
 import { fromTemplate, studio, workspace, type TestWorkspace } from './studio.js'
+
+/** The photo of the user's that asset.add's example adds, relative to the workspace root. */
+export const USER_PHOTO = 'photos/harbour.jpg'
+
+/** A new user's workspace: `studio init`, `studio deck create "Quarterly review"` and their photo. */
+export async function newUserWorkspace(): Promise<TestWorkspace> {
+  return fromTemplate('new user', async () => {
+    const ws = await workspace()
+    const created = await studio(ws.dir, ['deck', 'create', 'Quarterly review', '--json'])
+    if (created.code !== 0) throw new Error(created.stdout)
+    const { default: sharp } = await import('sharp')
+    mkdirSync(join(ws.dir, 'photos'), { recursive: true })
+    writeFileSync(join(ws.dir, USER_PHOTO), await sharp({ create: { width: 1200, height: 800, channels: 3, background: '#35607a' } }).jpeg().toBuffer())
+    return { dir: ws.dir }
+  })
+}
 
 export const FIXTURE_DECK = 'quarterly-review'
 export const FIXTURE_REVISION = 3

@@ -89,7 +89,14 @@ export const shaderFrame = defineAction<FrameInput, any>({
       ? parsed.input
       : { ...parsed.input, bytes: readFileSync(0).toString('base64') },
   given: WITH_CANVAS_SLIDE,
-  example: { slideId: 'freeform-4', blockId: 'b6', frameKey: '7260c5eb5e21fcde', bytes: 'iVBORw0KGgoAAAANSUhEUgAAABAAAAAJCAIAAAC0SDtlAAAACXBIWXMAAAPoAAAD6AG1e1JrAAAAFUlEQVQYlWNoiftOEmIY1RA3GEIJAPktCiBHLsdpAAAAAElFTkSuQmCC', renderer: 'ANGLE (Apple, ANGLE Metal Renderer: Apple M2, Unspecified Version)', baseRevision: 2 },
+  example: {
+    slideId: 'freeform-4',
+    blockId: 'b6',
+    frameKey: '7260c5eb5e21fcde',
+    bytes: 'iVBORw0KGgoAAAANSUhEUgAAABAAAAAJCAIAAAC0SDtlAAAACXBIWXMAAAPoAAAD6AG1e1JrAAAAFUlEQVQYlWNoiftOEmIY1RA3GEIJAPktCiBHLsdpAAAAAElFTkSuQmCC',
+    renderer: 'ANGLE (Apple, ANGLE Metal Renderer: Apple M2, Unspecified Version)',
+    baseRevision: 2,
+  },
   run: async (ctx, input: FrameInput) => {
     if (input.upload !== undefined) fail('not_implemented', 'Hosted uploads are not built on this instance yet; send the frame as bytes.', { pointer: '/upload', details: { implemented: false } })
     const { blockRecipe, checkFrameBytes, frameKey, staleFrame } = await import('./frames.js')

@@ -57,7 +57,7 @@ export const blockSetAlt = defineAction({
   human: humanResult,
   annotations: { idempotent: true },
   given: WITH_CANVAS_SLIDE,
-  example: { slideId: 'freeform-4', blockId: 'b3', alt: 'The Acme logo: a blue triangle', baseRevision: 2 },
+  example: { slideId: 'freeform-4', blockId: 'b3', alt: 'The GitHub mark', baseRevision: 2 },
   run: (ctx, input: { slideId: string; blockId: string; alt: string; baseRevision: number }) =>
     editSlide(
       ctx,
