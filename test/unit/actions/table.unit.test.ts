@@ -85,10 +85,12 @@ describe('the action table against the spec', () => {
 
   it('describes an action with exactly the members GET /api/actions/{id} serves', () => {
     const description = describeAction(findAction('deck.create')!)
-    assert.deepEqual(Object.keys(description).sort(), ['cli', 'doc', 'example', 'group', 'id', 'implemented', 'input', 'label', 'mcp', 'milestone', 'mutates', 'output', 'transports'].sort())
+    assert.deepEqual(Object.keys(description).sort(), ['cli', 'doc', 'example', 'given', 'group', 'id', 'implemented', 'input', 'label', 'mcp', 'milestone', 'mutates', 'output', 'transports'].sort())
     assert.equal(description.cli, 'studio deck create <name> --from <from> --id <id>')
     assert.equal(description.implemented, true)
     assert.equal(describeAction(ACTIONS.find((a) => !a.implemented)!).implemented, false)
+    assert.deepEqual(description.given, [])
+    assert.deepEqual(describeAction(findAction('block.align')!).given.map((step) => [step.action, step.revision]), [['logo.insert', 1], ['slide.insert', 2]])
   })
 
   it('parses every CLI form of the table', () => {

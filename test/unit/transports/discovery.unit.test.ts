@@ -176,6 +176,17 @@ describe('agentManifest', () => {
     assert.equal(info.mcp, 'deck_get_info')
   })
 
+  it('gives each action its example and the steps that make what the example needs on a new deck, as OpenAPI does', () => {
+    const align = manifest.actions.find((a: { id: string }) => a.id === 'block.align')
+    const action = ACTIONS.find((a) => a.id === 'block.align')!
+    assert.deepEqual([align.given, align.example], [action.given, action.example])
+    assert.deepEqual(align.given.map((step: { action: string; revision: number }) => [step.action, step.revision]), [['logo.insert', 1], ['slide.insert', 2]])
+    assert.match(manifest.examples, /deck\.create \{"name": "Quarterly review"\}.*given steps/)
+    const operations = (openApiDocument() as any).paths
+    assert.deepEqual(operations['/api/actions/block.align'].post['x-studio-given'], action.given)
+    assert.equal(operations['/api/actions/deck.rename'].post['x-studio-given'], undefined)
+  })
+
   it('names transports, rules, skills, resources, prompts and the default deck', () => {
     assert.equal(manifest.version, '0.1.0')
     assert.equal(manifest.transports.http.actions, 'POST /api/actions/<id>')
