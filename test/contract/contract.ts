@@ -334,7 +334,8 @@ function contractTests(actions: Action[]): void {
   /** The example on one transport, from the commit the given steps left: its outcome and the commits it made. */
   async function example(t: Transport, action: Action, input: Record<string, unknown>, start: string): Promise<{ outcome: Outcome; delta: number }> {
     const { dir, server, client } = scratch.get(t) ?? { dir: await newUserCopy() }
-    if (start !== newUserHead) await checkout(dir, start)
+    // The copy is clean: the last run's finally put it back.
+    if (start !== newUserHead) await git(dir, 'reset', '-q', '--hard', start)
     const before = await commits(dir)
     try {
       let outcome: Outcome
