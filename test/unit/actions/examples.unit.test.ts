@@ -70,8 +70,8 @@ class NewDeck {
 }
 
 describe('the examples a new user reads', () => {
-  const ajv = new Ajv(AJV_OPTIONS)
-  addFormats(ajv)
+  const ajv = new (Ajv as unknown as typeof Ajv.default)(AJV_OPTIONS)
+  ;(addFormats as unknown as (a: unknown) => void)(ajv)
   const validators = new Map<string, ReturnType<typeof ajv.compile>>()
   const validatorOf = (action: Action) => validators.get(action.id) ?? validators.set(action.id, ajv.compile(action.input)).get(action.id)!
 
