@@ -170,8 +170,12 @@ describe('the generated command line', () => {
     assert.equal(help.code, 0)
     assert.match(help.stdout, /starts at revision 0 with an empty version log/)
     assert.match(help.stdout, /slideIds\?: string\[\]/)
-    assert.match(help.stdout, /\$ studio deck copy quarterly-review --name 'Quarterly review \(EU\)' --rev 3/)
+    assert.match(help.stdout, /\$ studio deck copy quarterly-review --name 'Quarterly review \(EU\)' --rev 0/)
     assert.match(help.stdout, /MCP tool deck_copy/)
+    // An example that needs more than a new deck lists the commands that make it first.
+    const align = await studio(PLAIN, ['block', 'align', '--help'])
+    assert.match(align.stdout, /First, on a deck made by studio deck create "Quarterly review" \(revision 0\):\n\s*\$ studio logo insert github --slide none --rev 0 {2}# revision 1\n/)
+    assert.match(align.stdout, /Then, at revision 2:\n\s*\n\s*\$ studio block align freeform-4 --blocks b1,b5 --edge left --rev 2/)
   })
 
   it('registers a command for every CLI form, at the path the spec writes', async () => {
