@@ -23,7 +23,7 @@ export interface JsonSchema {
 export interface ModelData {
   sheet: { width: number; height: number }
   blockSchemas: Record<string, JsonSchema>
-  layouts: { id: string; slots: Record<string, Box> }[]
+  layouts: { id: string; slots: Record<string, Box>; fieldSlots: Record<string, string> }[]
   slots: string[]
   listPresets: string[]
   masks: string[]

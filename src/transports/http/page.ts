@@ -161,8 +161,8 @@ async function variantsOf(ws: Workspace, doc: DeckDoc) {
 async function modelData() {
   const { BLOCK_SCHEMAS, LIST_PRESETS, MASKS } = await import('../../model/blocks.js')
   const { LAYOUTS, SLOTS, SHEET } = await import('../../model/layouts.js')
-  const { layoutSlots } = await import('../../layout/boxes.js')
-  const layouts = LAYOUTS.map((id) => ({ id, slots: Object.fromEntries(Object.entries(layoutSlots(id)).map(([slot, spec]) => [slot, spec.box])) }))
+  const { layoutSlots, FIELD_SLOTS } = await import('../../layout/boxes.js')
+  const layouts = LAYOUTS.map((id) => ({ id, slots: Object.fromEntries(Object.entries(layoutSlots(id)).map(([slot, spec]) => [slot, spec.box])), fieldSlots: FIELD_SLOTS[id] ?? {} }))
   return { sheet: SHEET, blockSchemas: BLOCK_SCHEMAS, layouts, slots: SLOTS, listPresets: LIST_PRESETS, masks: MASKS }
 }
 let modelCache: Promise<unknown> | undefined
