@@ -6,8 +6,7 @@
  * it (click picks a picture: asset.add, then block.insert).
  */
 import { useRef, useState } from 'preact/hooks'
-import type { Box, ViewItem } from '../render/view.js'
-import type { Slide } from './store.js'
+import type { Box, Slide, ViewItem } from './store.js'
 import { addPicture, setField } from './commands.js'
 
 const EDITABLE = new Set(['heading', 'text', 'list', 'textbox'])
@@ -94,7 +93,9 @@ export function Prompts({ slideId, prompts, scale, editing, onEdit }: PromptsPro
                 class="prompt-input"
                 aria-label={t.field === 'title' ? 'Title' : 'Subtitle'}
                 style={lineStyle}
-                ref={(el) => el && document.activeElement !== el && el.focus()}
+                ref={(el) => {
+                  if (el && document.activeElement !== el) el.focus()
+                }}
                 onKeyDown={(e) => {
                   if (e.key === 'Enter') (e.currentTarget as HTMLInputElement).blur()
                   else if (e.key === 'Escape') {
