@@ -41,7 +41,8 @@ export function Sidebar() {
       <div role="listbox" aria-label="Slides" aria-describedby="slides-keys" class="slide-list">
         {doc.manifest.sections.map((section) => (
           <div key={section.id} role="group" class="section" aria-labelledby={`section-${section.id}`}>
-            <h2
+            {/* Not a heading: a listbox holds options and groups only; the group takes its name from this. */}
+            <div
               id={`section-${section.id}`}
               class={`section-title ${drop && !drop.slideId && drop.sectionId === section.id ? 'drop-target' : ''}`}
               onDragOver={(e) => {
@@ -53,7 +54,7 @@ export function Sidebar() {
             >
               {section.title || section.id}
               <span class="count"> · {section.slides.length}</span>
-            </h2>
+            </div>
             <div class="thumbs" role="none">
               {section.slides.map((id) => {
                 const slide = doc.slides[id]

@@ -100,6 +100,8 @@ export interface PageContext {
   ws: Workspace
   /** The deck a call names when it names none. */
   defaultDeck?: string
+  /** The deck `/` opens (`studio serve --deck X`); the deck list without it. */
+  openDeck?: string
   send(res: ServerResponse, status: number, body: unknown, headers?: Record<string, string>): void
 }
 
@@ -263,7 +265,7 @@ export async function handlePage(req: IncomingMessage, res: ServerResponse, url:
   }
   if (method === 'GET' && path === '/page/start') {
     // What `/` opens: the deck `studio serve --deck X` names (behind the token, unlike the page's own files), else the list.
-    page.send(res, 200, { deck: page.defaultDeck ?? null })
+    page.send(res, 200, { deck: page.openDeck ?? null })
     return true
   }
   if (method === 'GET' && path === '/page/model.json') {
