@@ -37,7 +37,7 @@ import type { ThemeFonts } from '../model/fonts.js'
 import type { Run } from '../model/text.js'
 import { resolveDither, type ResolvedDither } from '../model/dither.js'
 import { drawn, type Drawn } from '../layout/stack.js'
-import { LAYOUT_SLOTS, type Box } from '../layout/boxes.js'
+import { footerBand, LAYOUT_SLOTS, showsKitFooter, type Box } from '../layout/boxes.js'
 import { listGap, listGutter, listLayout, textStyle, SHAPE_INSET, type TextStyle } from '../layout/blocks.js'
 import { COLUMN_GAP, measureText, stripMarkup } from '../layout/text.js'
 import { colour, paintFor, type Paint } from '../render/paint.js'
@@ -717,7 +717,7 @@ class NativeWriter {
     for (const fill of slots) if (fill.overflow > 0) this.cannot(slide.id, `slot ${fill.slot} runs ${Math.round(fill.overflow)} px past its bottom; the renderer clips it, PowerPoint shows it`)
     for (const item of order) await this.block(ctx, item)
     this.coverRule(ctx, items)
-    await this.furniture(ctx, freeform)
+    await this.furniture(ctx)
   }
 
   private coverRule(ctx: SlideCtx, items: Drawn[]): void {
@@ -730,10 +730,10 @@ class NativeWriter {
     ctx.s.addShape('rect', { ...position(box), fill: { color: hex(colour(this.paint, 'accent')) }, objectName: ctx.name('cover rule') })
   }
 
-  private async furniture(ctx: SlideCtx, freeform: boolean): Promise<void> {
-    const footer = freeform ? { x: 80, y: 800, w: 1440, h: 40 } : LAYOUT_SLOTS[ctx.slide.layout]?.footer?.box
+  private async furniture(ctx: SlideCtx): Promise<void> {
+    const footer = footerBand(ctx.slide.layout)
     if (!footer) return
-    const footerUsed = (ctx.slide.blocks ?? []).some((b) => b.slot === 'footer')
+    const footerUsed = !showsKitFooter(ctx.slide)
     const muted = colour(this.paint, 'muted')
     const logoId = this.manifest.brandKit?.footerLogo
     const logoFile = !footerUsed && logoId && this.assets.has(logoId) ? await pictureFile(themedFile(this.assets.get(logoId)!, this.options.appearance), this.files, this.svgScale) : null

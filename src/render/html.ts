@@ -14,7 +14,7 @@ import { INDENT_STEP } from '../model/blocks.js'
 import { SHEET } from '../model/layouts.js'
 import { sidePoint, facingSides, type Placement, type Side } from '../model/arrange.js'
 import { drawn, type Drawn } from '../layout/stack.js'
-import { LAYOUT_SLOTS, type Box } from '../layout/boxes.js'
+import { footerBand, LAYOUT_SLOTS, showsKitFooter, type Box } from '../layout/boxes.js'
 import { listGap, listGutter, listLayout, textStyle, SHAPE_INSET } from '../layout/blocks.js'
 import { measureText } from '../layout/text.js'
 import { chartSvg } from './charts.js'
@@ -114,7 +114,7 @@ export function slideHtml(slide: Slide, manifest: Pick<Manifest, 'theme' | 'bran
     }
   }
   parts.push(coverRule(ctx, items))
-  parts.push(furniture(ctx, freeform))
+  parts.push(furniture(ctx))
   if (view.markSkipped && slide.skip) {
     parts.push(`<div class="skipped" style="background:${colour(paint, 'ink')};color:${colour(paint, 'paper')}">Skipped</div>`)
   }
@@ -135,11 +135,11 @@ function coverRule(ctx: Context, items: Drawn[]): string {
 }
 
 /** The slide number, the brand kit's footer text and footer logo, in the layout's footer band (the sheet's on the canvas), where the slide leaves it free. */
-function furniture(ctx: Context, freeform: boolean): string {
+function furniture(ctx: Context): string {
   const out: string[] = []
-  const footer = freeform ? { x: 80, y: 800, w: 1440, h: 40 } : LAYOUT_SLOTS[ctx.slide.layout]?.footer?.box
+  const footer = footerBand(ctx.slide.layout)
   if (!footer) return ''
-  const footerUsed = (ctx.slide.blocks ?? []).some((b) => b.slot === 'footer')
+  const footerUsed = !showsKitFooter(ctx.slide)
   const muted = colour(ctx.paint, 'muted')
   const base = `position:absolute;top:${px(footer.y)};height:${px(footer.h)};font:400 20px/${px(footer.h)} ${escapeHtml(ctx.body)};color:${muted};white-space:nowrap;overflow:hidden`
   // The brand kit's footer logo: at the right of the band (left of the counter), its height, at most 240 px wide.
