@@ -48,6 +48,7 @@ import { assetFiles, themedFile } from '../render/pipeline.js'
 import { assetSize, Variants } from '../render/variants.js'
 import type { Placement } from '../model/arrange.js'
 import { firstBaselineShift } from './baseline.js'
+import { withoutAbsentOverrides } from './content-types.js'
 import { embedFonts, withEmbeddedFontList, type FontSlot } from './embed-fonts.js'
 import { exportTypeface, type ExportFace, type ExportFontSet } from './fonts.js'
 
@@ -597,7 +598,10 @@ class NativeWriter {
     parts = [...parts, ...this.extraParts.values()]
     if (this.options.embedFonts) parts = this.withFonts(parts)
     const chartPatches = this.chartParts(parts)
-    const entries = await Promise.all(parts.map((entry) => this.patchEntry(entry, chartPatches)))
+    const names = parts.map((entry) => entry.name)
+    const entries = (await Promise.all(parts.map((entry) => this.patchEntry(entry, chartPatches)))).map((entry) =>
+      entry.name === '[Content_Types].xml' ? { name: entry.name, data: Buffer.from(withoutAbsentOverrides(entry.data.toString('utf8'), names), 'utf8') } : entry,
+    )
     const bytes = writeZip(entries)
     this.report.pages = this.options.slides.length
     this.report.bytes = bytes.length
