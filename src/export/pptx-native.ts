@@ -740,7 +740,7 @@ class NativeWriter {
     const footerUsed = !showsKitFooter(ctx.slide)
     const muted = colour(this.paint, 'muted')
     const logoId = this.manifest.brandKit?.footerLogo
-    const logoFile = !footerUsed && logoId && this.assets.has(logoId) ? await pictureFile(themedFile(this.assets.get(logoId)!, this.options.appearance), this.files, this.svgScale) : null
+    const logoFile = !footerUsed && logoId ? await this.assetPicture(logoId) : null
     const base: TextBase = { face: this.fonts.body, sizePx: 20, bold: false, color: muted, lineSpacingPt: pt(footer.h) }
     const lineHeight = footer.h / 20
     if (!footerUsed && this.manifest.brandKit?.footer) {
@@ -763,8 +763,46 @@ class NativeWriter {
       const w = Math.min(240, (footer.h * logoFile.width) / logoFile.height)
       const h = (w * logoFile.height) / logoFile.width
       const box = { x: right - w, y: footer.y + (footer.h - h) / 2, w, h }
-      ctx.s.addImage({ data: logoFile.data, ...position(box), altText: this.assetAlt(logoId), objectName: ctx.name('footer logo') })
+      const name = ctx.name('footer logo')
+      ctx.s.addImage({ data: logoFile.data, ...position(box), altText: this.assetAlt(logoId), objectName: name })
+      const svgBlip = logoFile.svg && this.options.svgVector !== false ? this.svgBlip(ctx, logoFile.svg) : ''
+      if (svgBlip) this.patches.object(ctx.number, name, (xml) => xml.replace('</a:blip>', `${svgBlip}</a:blip>`))
       this.report.rasters.push(`${ctx.slide.id}#footer-logo ${logoFile.format} ${logoFile.width}x${logoFile.height}`)
+    }
+  }
+
+  /**
+   * The picture file of an asset in this export's appearance, or null. A logo (logo.insert) is drawn
+   * from its PNG twin and keeps its drawing as `<id>.source.svg`: that vector goes beside the PNG as
+   * an uploaded SVG's does. Other assets' sources (a two-tone picture's continuous source) are not
+   * what they show, so only logos take theirs.
+   */
+  private async assetPicture(assetId: string): Promise<PictureFile | null> {
+    const path = this.assets.get(assetId)
+    const file = path ? await pictureFile(themedFile(path, this.options.appearance), this.files, this.svgScale) : null
+    if (!file || file.svg) return file
+    const svg = this.logoVector(assetId)
+    return svg ? { ...file, svg } : file
+  }
+
+  private logoVector(assetId: string): Buffer | undefined {
+    const record = this.assetRecord(assetId)
+    const source = str(record?.sourceFile)
+    if (record?.role !== 'logo' || !source || source !== `${assetId}.source.svg`) return undefined
+    try {
+      return readAssetSync(join(this.options.deckDir, 'assets', source))
+    } catch {
+      return undefined
+    }
+  }
+
+  private assetRecord(id: string): Record<string, unknown> | undefined {
+    const record = join(this.options.deckDir, 'assets', `${id}.json`)
+    if (!existsSync(record)) return undefined
+    try {
+      return JSON.parse(readFileSync(record, 'utf8')) as Record<string, unknown>
+    } catch {
+      return undefined
     }
   }
 
@@ -1155,8 +1193,7 @@ class NativeWriter {
     const common = this.common(block)
     const height = pictureHeight(block, box, this.fonts.body)
     const slotted = !(block.pos && typeof block.pos === 'object')
-    const path = this.assets.get(assetId)
-    const file = path ? await pictureFile(themedFile(path, this.options.appearance), this.files, this.svgScale) : null
+    const file = await this.assetPicture(assetId)
     if (!file) this.placeholder(ctx, item, { ...box, h: height }, `Picture "${assetId}" has no file`)
     else {
       const natural = { ...assetSize(this.options.deckDir, assetId) }

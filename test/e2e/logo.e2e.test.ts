@@ -14,6 +14,7 @@ import { join } from 'node:path'
 import { after, before, describe, it } from 'node:test'
 import AjvModule from 'ajv'
 import addFormatsModule from 'ajv-formats'
+import JSZip from 'jszip'
 import sharp from 'sharp'
 import { findAction } from '../../src/actions/index.js'
 import { AJV_OPTIONS } from '../../src/core/validate.js'
@@ -203,6 +204,40 @@ describe('logo actions', () => {
     assert.equal(kit.code, 0, kit.stdout)
     assert.deepEqual(kit.json.brandKit, { logo: kit.json.asset.id, footerLogo: kit.json.asset.id }, 'the footer slot the kit fills takes it too')
     await clean()
+  })
+
+  it('keeps the vector of an inserted logo, on a slide and in the footer, in native PPTX beside its PNG; --no-svg-vector writes the PNG alone', async () => {
+    const own = await workspaceWithDeck('Vectors')
+    try {
+      const dir = join(own.dir, 'decks', own.deckId, 'assets')
+      const onSlide = await studio(own.dir, ['logo', 'insert', 'github', '--slide', 'title-1', '--json'])
+      assert.equal(onSlide.code, 0, onSlide.stdout)
+      const footer = await studio(own.dir, ['logo', 'insert', 'gitlab', '--every-slide', '--json'])
+      assert.equal(footer.code, 0, footer.stdout)
+      const exported = async (extra: string[]) => {
+        const r = await studio(own.dir, ['export', 'pptx', '--mode', 'native', '--theme', 'light', '--baseline-target', 'none', ...extra, '--json'])
+        assert.equal(r.code, 0, r.stdout + r.stderr)
+        return JSZip.loadAsync(readFileSync(join(own.dir, r.json.files[0])))
+      }
+      const zip = await exported([])
+      const slide = await zip.file('ppt/slides/slide1.xml')!.async('string')
+      const rels = await zip.file('ppt/slides/_rels/slide1.xml.rels')!.async('string')
+      const vectorOf = async (alt: string) => {
+        const pic = new RegExp(`<p:pic>(?:(?!</p:pic>)[\\s\\S])*?descr="${alt}"[\\s\\S]*?</p:pic>`).exec(slide)?.[0] ?? ''
+        assert.ok(pic, `a picture described "${alt}"`)
+        const id = /<asvg:svgBlip [^>]*r:embed="([^"]+)"\/>/.exec(pic)?.[1]
+        assert.ok(id, `${alt}: no svgBlip beside the PNG`)
+        const target = new RegExp(`<Relationship Id="${id}"[^>]*Target="\\.\\./media/([^"]+)"`).exec(rels)?.[1]
+        return zip.file(`ppt/media/${target}`)!.async('nodebuffer')
+      }
+      assert.ok((await vectorOf('GitHub logo')).equals(readFileSync(join(dir, 'github.source.svg'))), 'the slide logo\'s sanitized SVG')
+      assert.ok((await vectorOf('GitLab logo')).equals(readFileSync(join(dir, `${footer.json.asset.id}.source.svg`))), 'the footer logo\'s sanitized SVG')
+      const off = await exported(['--no-svg-vector'])
+      assert.doesNotMatch(await off.file('ppt/slides/slide1.xml')!.async('string'), /svgBlip/)
+      assert.equal(off.file(/\.svg$/).length, 0)
+    } finally {
+      own.cleanup()
+    }
   })
 
   it('refuses unknown marks, missing variants and a call that names no place, writing nothing', async () => {
