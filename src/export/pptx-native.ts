@@ -40,7 +40,7 @@ import { drawn, type Drawn } from '../layout/stack.js'
 import { footerBand, LAYOUT_SLOTS, showsKitFooter, type Box } from '../layout/boxes.js'
 import { listGap, listGutter, listLayout, textStyle, SHAPE_INSET, type TextStyle } from '../layout/blocks.js'
 import { COLUMN_GAP, measureText, stripMarkup } from '../layout/text.js'
-import { colour, paintFor, type Paint } from '../render/paint.js'
+import { colour, logoInkOn, paintFor, type Paint } from '../render/paint.js'
 import { paragraphRuns } from '../render/text.js'
 import { drawnPictureSize, lineEnds, markerText, pictureHeight } from '../render/html.js'
 import { niceMax, seriesColour } from '../render/charts.js'
@@ -467,6 +467,19 @@ async function pictureFile(path: string, cache: Map<string, PictureFile | null>,
   return file
 }
 
+/** A picture's shape (its alpha) filled with one colour; no vector, which would draw the original colours. */
+async function inked(file: PictureFile, ink: string, cache: Map<string, PictureFile | null>): Promise<PictureFile> {
+  const key = `${createHash('sha256').update(file.data).digest('hex')}@ink${ink}`
+  const hit = cache.get(key)
+  if (hit) return hit
+  const source = Buffer.from(file.data.slice(file.data.indexOf(',') + 1), 'base64')
+  const alpha = await sharp(source).ensureAlpha().extractChannel(3).toBuffer()
+  const bytes = await sharp({ create: { width: file.width, height: file.height, channels: 3, background: ink } }).joinChannel(alpha).png().toBuffer()
+  const out: PictureFile = { data: `image/png;base64,${bytes.toString('base64')}`, width: file.width, height: file.height, format: 'png' }
+  cache.set(key, out)
+  return out
+}
+
 interface PicturePlacement {
   /** The frame of the picture on the sheet, unrotated. */
   frame: Box
@@ -740,7 +753,10 @@ class NativeWriter {
     const footerUsed = !showsKitFooter(ctx.slide)
     const muted = colour(this.paint, 'muted')
     const logoId = this.manifest.brandKit?.footerLogo
-    const logoFile = !footerUsed && logoId ? await this.assetPicture(logoId) : null
+    let logoFile = !footerUsed && logoId ? await this.assetPicture(logoId) : null
+    // On a ground the drawing does not read on, its shape in one colour that does (as the renderer draws it).
+    const ink = logoFile && logoId ? logoInkOn(this.paint, colour(this.paint, ctx.slide.background ?? this.manifest.background, 'paper'), assetSize(this.options.deckDir, logoId).readsOn) : undefined
+    if (logoFile && ink) logoFile = await inked(logoFile, ink, this.files)
     const base: TextBase = { face: this.fonts.body, sizePx: 20, bold: false, color: muted, lineSpacingPt: pt(footer.h) }
     const lineHeight = footer.h / 20
     if (!footerUsed && this.manifest.brandKit?.footer) {

@@ -18,7 +18,7 @@ import { footerBand, LAYOUT_SLOTS, showsKitFooter, type Box } from '../layout/bo
 import { listGap, listGutter, listLayout, textStyle, SHAPE_INSET } from '../layout/blocks.js'
 import { measureText } from '../layout/text.js'
 import { chartSvg } from './charts.js'
-import { colour, escapeHtml, paintFor, px, withAlpha, type Appearance, type Paint } from './paint.js'
+import { colour, escapeHtml, logoInkOn, paintFor, px, withAlpha, type Appearance, type Paint } from './paint.js'
 import { maskClip, shapePath } from './shapes.js'
 import { paragraphRuns, paragraphHtml, textHtml } from './text.js'
 import { resolveDither, type ResolvedDither } from '../model/dither.js'
@@ -30,6 +30,8 @@ export interface AssetView {
   /** The picture's own width and height (its aspect), when known. */
   width?: number
   height?: number
+  /** For a logo: whether its drawing reads on the theme's light and dark paper (a footer logo that does not is drawn in one colour). */
+  readsOn?: { light?: boolean; dark?: boolean }
 }
 
 export interface SlideView {
@@ -154,9 +156,15 @@ function furniture(ctx: Context): string {
   }
   if (logo) {
     const right = footer.x + footer.w - (counter ? 72 : 0)
-    out.push(
-      `<img src="${escapeHtml(logo.url)}" alt="${escapeHtml(logo.alt ?? '')}" class="furniture logo" style="position:absolute;top:${px(footer.y)};height:${px(footer.h)};left:${px(right - 240)};width:240px;object-fit:contain;object-position:right center">`,
-    )
+    const place = `position:absolute;top:${px(footer.y)};height:${px(footer.h)};left:${px(right - 240)};width:240px`
+    // On a ground the drawing does not read on (a dark wordmark on a dark slide), its shape in one colour that does.
+    const ink = logoInkOn(ctx.paint, colour(ctx.paint, ctx.slide.background ?? ctx.manifest.background, 'paper'), logo.readsOn)
+    if (ink) {
+      const mask = `url(&quot;${escapeHtml(logo.url)}&quot;) right center / contain no-repeat`
+      out.push(`<div role="img" aria-label="${escapeHtml(logo.alt ?? '')}" class="furniture logo" data-ink="${ink}" style="${place};background:${ink};-webkit-mask:${mask};mask:${mask}"></div>`)
+    } else {
+      out.push(`<img src="${escapeHtml(logo.url)}" alt="${escapeHtml(logo.alt ?? '')}" class="furniture logo" style="${place};object-fit:contain;object-position:right center">`)
+    }
   }
   return out.join('')
 }

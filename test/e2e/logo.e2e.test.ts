@@ -240,6 +240,57 @@ describe('logo actions', () => {
     }
   })
 
+  it('draws a dark wordmark footer logo light on dark slides (the dark appearance, a dark slide background), in renders and native PPTX', async () => {
+    const own = await workspaceWithDeck('Wordmark')
+    try {
+      const r = await studio(own.dir, ['logo', 'insert', 'github', '--every-slide', '--variant', 'wordmark', '--json'])
+      assert.equal(r.code, 0, r.stdout)
+      assert.deepEqual(r.json.asset.readsOn, { light: true, dark: false })
+      const slideId = (await studio(own.dir, ['slide', 'new', '--layout', 'title-body', '--json'])).json.slide.id
+      const night = (await studio(own.dir, ['slide', 'new', '--layout', 'title-body', '--json'])).json.slide.id
+      assert.equal((await studio(own.dir, ['slide', 'patch', night, '--set', '/background="#101820"', '--json'])).code, 0)
+      /** Shares of the footer logo's box that are near white and near black. */
+      const tones = async (file: string) => {
+        const { data, info } = await sharp(file).extract({ left: 1340, top: 800, width: 200, height: 40 }).removeAlpha().raw().toBuffer({ resolveWithObject: true })
+        let light = 0
+        let dark = 0
+        for (let i = 0; i < data.length; i += info.channels) {
+          const v = (data[i] + data[i + 1] + data[i + 2]) / 3
+          if (v > 200) light++
+          if (v < 60) dark++
+        }
+        const n = data.length / info.channels
+        return { light: light / n, dark: dark / n }
+      }
+      const render = await studio(own.dir, ['render', `${slideId},${night}`, '--theme', 'both', '--json'])
+      assert.equal(render.code, 0, render.stdout)
+      const file = (id: string, theme: string) => join(own.dir, render.json.renders.find((x: any) => x.slideId === id && x.theme === theme).file)
+      const onPaper = await tones(file(slideId, 'light'))
+      assert.ok(onPaper.dark > 0.1 && onPaper.light > 0.5, `the wordmark as drawn on light paper: ${JSON.stringify(onPaper)}`)
+      for (const [id, theme] of [[slideId, 'dark'], [night, 'light'], [night, 'dark']]) {
+        const onInk = await tones(file(id, theme))
+        assert.ok(onInk.light > 0.1, `${id} ${theme}: the wordmark is drawn light on the dark ground: ${JSON.stringify(onInk)}`)
+      }
+      // Native PPTX in the dark appearance: the footer logo's picture is light where it is opaque, with no vector in the old colours.
+      const exported = await studio(own.dir, ['export', 'pptx', '--mode', 'native', '--theme', 'dark', '--baseline-target', 'none', '--input', JSON.stringify({ slideIds: [slideId] }), '--json'])
+      assert.equal(exported.code, 0, exported.stdout)
+      const zip = await JSZip.loadAsync(readFileSync(join(own.dir, exported.json.files[0])))
+      const slide = await zip.file('ppt/slides/slide1.xml')!.async('string')
+      const pic = /<p:pic>(?:(?!<\/p:pic>)[\s\S])*?name="footer logo"[\s\S]*?<\/p:pic>/.exec(slide)?.[0] ?? ''
+      assert.doesNotMatch(pic, /svgBlip/)
+      const rid = /<a:blip r:embed="([^"]+)"/.exec(pic)?.[1]
+      const rels = await zip.file('ppt/slides/_rels/slide1.xml.rels')!.async('string')
+      const media = new RegExp(`<Relationship Id="${rid}"[^>]*Target="\\.\\./media/([^"]+)"`).exec(rels)?.[1]
+      const { data, info } = await sharp(await zip.file(`ppt/media/${media}`)!.async('nodebuffer')).ensureAlpha().raw().toBuffer({ resolveWithObject: true })
+      let sum = 0
+      let opaque = 0
+      for (let i = 0; i < data.length; i += info.channels) if (data[i + 3] > 128) (sum += (data[i] + data[i + 1] + data[i + 2]) / 3), opaque++
+      assert.ok(opaque > 0 && sum / opaque > 200, `the footer logo's opaque pixels are light: mean ${sum / opaque}`)
+    } finally {
+      own.cleanup()
+    }
+  })
+
   it('refuses unknown marks, missing variants and a call that names no place, writing nothing', async () => {
     const before = await commitCount(ws.git)
     const unknown = await studio(ws.dir, ['logo', 'insert', 'githu', '--slide', 'none', '--json'])
