@@ -1,7 +1,7 @@
 /**
  * dispatch(): the one path every call takes, whatever the transport.
  *
- *   validate → principal → lock the deck → repair a crashed write → revision guard → lease check
+ *   the deck it names exists (404) → validate → principal → lock the deck → repair a crashed write → revision guard → lease check
  *   → handler (pure: reads, then stages) → normalize and validate the staged documents
  *   → atomic writes and one git commit → the normalized result
  *
@@ -9,7 +9,7 @@
  * baseRevision, a bad step or a failed validation leaves the workspace exactly as it was.
  */
 import { isAbsolute, join, resolve, sep } from 'node:path'
-import { NETWORK_TRANSPORTS, type Action, type ActionContext, type TransportLetter } from './action.js'
+import { NETWORK_TRANSPORTS, type Action, type ActionContext, type DeckTarget, type TransportLetter } from './action.js'
 import { fail, StudioError } from './errors.js'
 import { principalFor, type Principal } from './principal.js'
 import { emitRevision, markWriting } from './events.js'
@@ -63,6 +63,7 @@ export const templateKey = (slug: string) => `template-${slug}`
 export async function dispatch(action: Action, input: Record<string, unknown>, options: CallOptions): Promise<CallResult> {
   if (!action.transportSet.has(options.transport)) fail('not_found', `Action ${action.id} is not offered on this transport.`)
   if (!action.run) fail('not_implemented', `${action.id} is declared (milestone ${action.milestone}) but not implemented on this instance.`, { details: { implemented: false } })
+  if (action.mutates) refuseMissingDeck(action, input, options)
   await validateInput(action.id, validationSchema(action.input), input)
   const principal = principalFor(options.author, options.transport, options.email)
   // Outside a workspace nothing is written: no commit, and no file (a render, an export, a bundle) in the package's folder.
@@ -72,6 +73,31 @@ export async function dispatch(action: Action, input: Record<string, unknown>, o
   const notes = options.ws.embedded || action.id === 'deck.repair' ? [] : await repairIfPending(options.ws)
   const call = new Call(action, input, options, principal, notes)
   return call.run()
+}
+
+const DECK_ID = /^[a-z0-9]+(?:-[a-z0-9]+)*$/
+
+/** The deck an action guards (its declaration, else the current deck when it mutates with a baseRevision). */
+function deckTarget(action: Action): DeckTarget {
+  return action.deck ?? { kind: action.mutates && 'baseRevision' in ((action.input.properties as object) ?? {}) ? 'current' : 'none' }
+}
+
+/** The answer to a deck id that names no deck (it names no server path). */
+function noDeck(id: string): never {
+  fail('not_found', `No deck "${id}" in this workspace. \`studio deck list\` lists them; \`studio deck create\` makes one.`)
+}
+
+/**
+ * A write to a deck that does not exist answers 404 before its input is judged: a missing or stale
+ * baseRevision is not what is wrong with it, whichever transport called. Only a deck the call names
+ * (--deck, ?deck=, the MCP session's, an id field) is looked up here; an id that is not a deck id is
+ * left to the input check and to deckId().
+ */
+function refuseMissingDeck(action: Action, input: Record<string, unknown>, options: CallOptions): void {
+  const target = deckTarget(action)
+  const named = target.kind === 'current' ? options.deck : target.kind === 'field' ? input[target.field] : undefined
+  if (typeof named !== 'string' || !DECK_ID.test(named) || RESERVED_DECK_IDS.has(named)) return
+  if (!options.ws.deckExists(named)) noDeck(named)
 }
 
 const taggedAnswers = new WeakMap<object, { tag: string; out: object }>()
@@ -123,8 +149,8 @@ class Call implements ActionContext {
     if (this.resolvedDeck) return this.resolvedDeck
     const named = this.options.deck
     if (named !== undefined) {
-      if (!/^[a-z0-9]+(?:-[a-z0-9]+)*$/.test(named) || RESERVED_DECK_IDS.has(named)) fail('invalid_input', `"${named}" is not a deck id.`, { path: 'deck' })
-      if (!this.ws.deckExists(named)) fail('not_found', `No deck "${named}" in ${this.ws.decksDir}.`)
+      if (!DECK_ID.test(named) || RESERVED_DECK_IDS.has(named)) fail('invalid_input', `"${named}" is not a deck id.`, { path: 'deck' })
+      if (!this.ws.deckExists(named)) noDeck(named)
       this.resolvedDeck = named
     } else {
       this.resolvedDeck = await this.ws.defaultDeckId()
@@ -204,7 +230,7 @@ class Call implements ActionContext {
 
   /** The deck this action guards, from its declaration. */
   private async guardedDeck(): Promise<string | undefined> {
-    const target = this.action.deck ?? { kind: this.action.mutates && 'baseRevision' in ((this.action.input.properties as object) ?? {}) ? 'current' : 'none' }
+    const target = deckTarget(this.action)
     if (target.kind === 'current') return this.deckId()
     if (target.kind === 'field') {
       const value = this.input[target.field]
