@@ -311,12 +311,8 @@ export const exportMarkdown = defineAction({
   example: { slideIds: 'all', out: '.studio/export' },
   run: async (ctx, input: { slideIds?: 'all' | string[]; includeSkipped?: boolean; notes?: boolean; out?: string }) => {
     const doc = await ctx.target()
-    const named = Array.isArray(input.slideIds) ? input.slideIds : undefined
-    named?.forEach((id, i) => {
-      if (!Object.hasOwn(doc.slides, id)) fail('not_found', `No slide "${id}" in deck "${doc.manifest.id}".`, { pointer: `/slideIds/${i}` })
-    })
-    const wanted = named ? new Set(named) : undefined
-    const slides = orderedSlides(doc).filter((slide) => (wanted ? wanted.has(slide.id) : !slide.skip || input.includeSkipped))
+    // The same choice as export pdf/pptx and export txt: a skipped slide only with includeSkipped, named or not.
+    const slides = exportSlides(doc, input.slideIds, input.includeSkipped === true)
     const out = input.out ?? '.studio/export'
     const target = (await ctx.outputPath(/\.(md|markdown)$/i.test(out) ? out : join(out, `${doc.manifest.id}.md`), '/out')).abs
     const stem = basename(target).replace(/\.(md|markdown)$/i, '')
