@@ -123,7 +123,7 @@ class Call implements ActionContext {
     const named = this.options.deck
     if (named !== undefined) {
       if (!/^[a-z0-9]+(?:-[a-z0-9]+)*$/.test(named) || RESERVED_DECK_IDS.has(named)) fail('invalid_input', `"${named}" is not a deck id.`, { path: 'deck' })
-      if (!this.ws.deckExists(named)) fail('not_found', `No deck "${named}" in ${this.ws.decksDir}.`)
+      if (!this.ws.deckExists(named)) fail('not_found', `No deck "${named}" in this workspace; deck.create with id "${named}" makes it (studio deck create <name> --id ${named}, MCP deck_create).`)
       this.resolvedDeck = named
     } else {
       this.resolvedDeck = await this.ws.defaultDeckId()
