@@ -209,7 +209,7 @@ function slideTextSites(slide: Slide, prefix: string) {
 }
 
 const NOT_A_MEMBER = 'is not a member of this object'
-const LIST_HINT = 'items belong to a list: text.list (MCP deck_set_list, `studio text list <slideId>#<blockId>`) turns this block into one, each paragraph an item'
+const LIST_HINT = 'items belong to a list: text.list (MCP deck_set_list, studio text list <slideId>#<blockId>) makes this block one, each paragraph an item'
 
 /** What an unknown member of a block of a kind (`<kind>/<member>`) is for, where another action gives it. */
 const MEMBER_HINTS: ReadonlyMap<string, string> = new Map([
@@ -225,7 +225,7 @@ async function check(key: string, value: unknown, prefix: string, issues: Issue[
     const hint = unknownMember !== undefined && error.instancePath === '' && key.startsWith('model.block.') ? MEMBER_HINTS.get(`${key.slice('model.block.'.length)}/${unknownMember}`) : undefined
     const detail =
       unknownMember !== undefined
-        ? `${NOT_A_MEMBER}${hint ? ` (${hint})` : ''}`
+        ? `${NOT_A_MEMBER}${hint ? `; ${hint}` : ''}`
         : error.keyword === 'enum'
           ? `${error.message}: ${(error.params as { allowedValues: unknown[] }).allowedValues.join(', ')}`
           : (error.message ?? 'is invalid')

@@ -162,7 +162,8 @@ function stateChange(id: 'deck.trash' | 'deck.restore') {
     cli: trash ? 'deck trash <id>' : 'deck restore <id>',
     mcp: trash ? 'deck_trash' : 'deck_restore',
     example: trash ? { id: 'quarterly-review', baseRevision: 3 } : { id: 'old-pitch', baseRevision: 1 },
-    annotations: { idempotent: false, destructive: true },
+    // Trashing hides a deck; taking it out of the trash only brings it back.
+    annotations: { idempotent: false, destructive: trash },
     run: async (ctx, input: { id: string }) => {
       const doc = cloneDoc(await ctx.target())
       if (trash && doc.manifest.trashedAt) fail('refused', `Deck "${input.id}" is already in the trash (since ${doc.manifest.trashedAt}).`)

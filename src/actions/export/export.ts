@@ -68,6 +68,7 @@ export const exportRun = defineAction<any, any>({
   }),
   cli: 'export <format> --mode <mode> --theme <theme> --fonts <fonts> --embed-fonts --exclude-share-alike --baseline-target <baseline> --include-skipped --include-notes --include-comments --no-svg-vector --verify --out <out>',
   mcp: 'deck_export',
+  annotations: { writes: true, idempotent: true },
   example: { format: 'pdf', mode: 'flatten', theme: ['light'], slideIds: ['title-1', 'title-body-2'] },
   // A verify that finds a page over its threshold fails the export on the command line (exit 7); the report says which.
   reportsErrors: (r: { report: { verify: { passed: boolean | null } } }) => r.report.verify.passed === false,

@@ -82,6 +82,23 @@ const INSTRUCTIONS = [
 
 const DECK_URI = /^deck:\/\/([a-z0-9]+(?:-[a-z0-9]+)*)(?:\/slides\/([A-Za-z0-9][A-Za-z0-9_-]*))?$/
 
+/**
+ * The MCP hints of an action, from what its declaration says it does: read-only unless it commits
+ * (`mutates`) or writes files on every call (`writes: true`); destructive only when it is not
+ * read-only and says so; idempotent as declared, else when read-only; open-world when it fetches.
+ */
+export function toolAnnotations(action: Action): NonNullable<Tool['annotations']> {
+  const facts = action.annotations ?? {}
+  const readOnly = !action.mutates && facts.writes !== true
+  return {
+    title: action.label,
+    readOnlyHint: readOnly,
+    destructiveHint: !readOnly && (facts.destructive ?? false),
+    idempotentHint: facts.idempotent ?? readOnly,
+    openWorldHint: facts.fetches ?? false,
+  }
+}
+
 /** The tool description of an action: everything comes from the table. */
 function toolFor(action: Action): Tool {
   return {
@@ -90,13 +107,7 @@ function toolFor(action: Action): Tool {
     description: action.doc,
     inputSchema: action.input as Tool['inputSchema'],
     outputSchema: mcpOutputSchema(action) as Tool['outputSchema'],
-    annotations: {
-      title: action.label,
-      readOnlyHint: !action.mutates && !action.annotations?.writes,
-      destructiveHint: action.annotations?.destructive ?? false,
-      idempotentHint: action.annotations?.idempotent ?? (!action.mutates && !action.annotations?.writes),
-      openWorldHint: false,
-    },
+    annotations: toolAnnotations(action),
   }
 }
 
