@@ -188,6 +188,9 @@ describe('an MCP agent over streamable HTTP (studio serve), from an empty worksp
       assert.equal((await failed(client, 'deck_list_slides', {})).code, 'not_found')
       await firstDeck(client, ws, 'Sales kickoff')
       assert.equal((await ws.git('log', '-1', '--format=%an')).trim(), 'agent:http')
+      // Two decks now, and no default: the session still knows which one is its own.
+      const second = await call(client, 'deck_create', { name: 'Sales kickoff (EU)', from: 'blank' })
+      assert.equal((await call(client, 'deck_get_info', {})).id, second.id)
       const unknown = await failed(client, 'deck_rename', { name: 'X', baseRevision: 0, zz: true })
       assert.deepEqual([unknown.code, unknown.pointer], ['unknown_field', '/zz'])
     } finally {
