@@ -67,7 +67,7 @@ export async function dispatch(action: Action, input: Record<string, unknown>, o
   await validateInput(action.id, validationSchema(action.input), input)
   const principal = principalFor(options.author, options.transport, options.email)
   // Outside a workspace nothing is written: no commit, and no file (a render, an export, a bundle) in the package's folder.
-  if (action.mutates || action.annotations?.writes || action.id === 'deck.repair') options.ws.refuseEmbeddedWrite(action.id)
+  if (action.mutates || action.annotations?.writes === true || action.id === 'deck.repair') options.ws.refuseEmbeddedWrite(action.id)
   // A write a killed process left half-done is put back before anything reads (a deck whose creation
   // never committed is not listed; a revision is read after the repair, not before).
   const notes = options.ws.embedded || action.id === 'deck.repair' ? [] : await repairIfPending(options.ws)
@@ -84,7 +84,7 @@ function deckTarget(action: Action): DeckTarget {
 
 /** The answer to a deck id that names no deck (it names no server path). */
 function noDeck(id: string): never {
-  fail('not_found', `No deck "${id}" in this workspace. \`studio deck list\` lists them; \`studio deck create\` makes one.`)
+  fail('not_found', `No deck "${id}" in this workspace; deck.create with id "${id}" makes it (studio deck create <name> --id ${id}, MCP deck_create).`)
 }
 
 /**
@@ -209,6 +209,8 @@ class Call implements ActionContext {
   }
 
   async outputPath(path: string, pointer: string): Promise<{ abs: string; shown: string }> {
+    // Outside a workspace no file is written (an action that writes only on request gets here when asked).
+    this.ws.refuseEmbeddedWrite(this.action.id)
     const resolved = await this.inputPath(path, pointer)
     // On every transport (the command line too): an output inside the workspace, judged where it
     // really lands (links followed), never clobbers what git and studio own.

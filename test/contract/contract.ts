@@ -149,15 +149,16 @@ async function viaMcp(client: Client, dir: string, action: Action, input: Record
     // Renders and exports can take long on a loaded machine: the SDK gives up after 60 s by default.
     r = (await client.callTool({ name: action.mcp!, arguments: input }, undefined, { timeout: 600_000 })) as typeof r
   } catch (error) {
-    // Arguments outside the tool's input schema are a protocol error (-32602) carrying the same error body.
-    assert.ok(error instanceof McpError && error.code === ErrorCode.InvalidParams, `${action.id}: ${String(error)}`)
-    const body = error.data as { status: number; code: string; pointer?: string }
-    return { ok: false, status: body.status, code: body.code, pointer: body.pointer }
+    // Every failure of a known tool, input validation included, is a tool result with isError: a JSON-RPC error is a protocol fault.
+    assert.ok(!(error instanceof McpError && error.code === ErrorCode.InvalidParams), `${action.id}: -32602 instead of an isError result: ${String(error)}`)
+    throw error
   }
   if (!r.isError) {
     conforms(action, 'MCP', r.structuredContent)
     return { ok: true, result: normalize(r.structuredContent, dir) }
   }
+  const text = (r as { content?: { type: string; text?: string }[] }).content?.[0]?.text
+  assert.deepEqual(JSON.parse(text ?? 'null'), r.structuredContent, `${action.id}: the isError result's text is the error body`)
   return { ok: false, status: r.structuredContent.status, code: r.structuredContent.code, pointer: r.structuredContent.pointer }
 }
 

@@ -126,6 +126,7 @@ export const deckTailor = defineAction({
   }),
   cli: 'tailor --replace <from>=<to> --skip <skip> --logo <assetId> --logo-alt <replaceAlt>',
   mcp: 'deck_tailor',
+  annotations: { destructive: true },
   cliInput: tailorCliInput,
   example: { replacements: [{ from: 'Acme', to: 'Globex' }], skip: ['two-columns-3'], baseRevision: 3 },
   run: async (ctx, input: TailorInput) => {

@@ -87,6 +87,7 @@ export const slideSetBackgroundPicture = defineAction<BackgroundPictureInput, an
   }),
   cli: 'slide background-picture <slideIds> --asset <assetId> --file <file> --url <url> --alt <alt> --dither --no-replace',
   mcp: 'deck_set_slide_background_picture',
+  annotations: { fetches: true },
   cliInput: ditherSwitch,
   example: { slideIds: ['title-1'], assetId: 'harbour', alt: 'The harbour at dawn', baseRevision: 3 },
   prepare: async (ctx, input: BackgroundPictureInput) => {

@@ -67,6 +67,7 @@ export const textReplaceAll = defineAction({
   }),
   cli: 'text replace <find> <replace> --match-case --slides <slideIds>',
   mcp: 'deck_replace_text',
+  annotations: { destructive: true },
   example: { find: 'Acme', replace: 'Globex', baseRevision: 3 },
   human: (answer: unknown) => {
     const result = answer as { replacements: number; changed: Changed[]; revision: number }

@@ -135,7 +135,7 @@ export const slideReplace = defineAction({
   cli: 'slide put <slideId> < slide.json',
   mcp: 'deck_replace_slide',
   stdinField: 'slide',
-  annotations: { idempotent: true },
+  annotations: { idempotent: true, destructive: true },
   example: {
     slideId: 'title-body-2',
     baseRevision: 3,

@@ -203,7 +203,7 @@ export const diffRun = defineAction({
     'Revisions compared, git refs compared, or (textconv) one file as readable text.',
   ),
   cli: 'diff <from> <to> --staged --render --theme <themes> --out <out>',
-  annotations: { writes: true, idempotent: true },
+  annotations: { writes: 'on request', idempotent: true },
   mcp: 'deck_diff',
   example: { from: 0, to: 3 },
   cliInput: refArgs,
