@@ -15,6 +15,9 @@ const table = commandTable({
   'merge:driver': async () => (await import('./merge.js')).MergeDriver,
   'merge:status': async () => (await import('./merge.js')).MergeStatus,
   'merge:resolve': async () => (await import('./merge.js')).MergeResolve,
+  autocomplete: async () => (await import('./autocomplete.js')).Autocomplete,
+  'autocomplete:script': async () => (await import('./autocomplete.js')).AutocompleteScript,
+  'autocomplete:create': async () => (await import('./autocomplete.js')).AutocompleteCreate,
 })
 
 export const COMMANDS = table.commands

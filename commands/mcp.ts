@@ -1,5 +1,6 @@
 import { Command, Flags } from '@oclif/core'
 import { fail, toStudioError } from '../src/core/errors.js'
+import { RESERVED_DECK_IDS, SLUG } from '../src/model/schema.js'
 import { Workspace } from '../src/store/workspace.js'
 
 /**
@@ -10,10 +11,10 @@ import { Workspace } from '../src/store/workspace.js'
 export default class Mcp extends Command {
   static summary = 'Serve MCP over stdio'
   static description =
-    'Serves the studio as an MCP server on stdin/stdout: one tool per implemented action, the deck as deck:// resources, the deck_review prompt. Every write is committed with the author given here. Ends when stdin closes.'
+    'Serves the studio as an MCP server on stdin/stdout: one tool per implemented action, the deck as deck:// resources, the deck_review prompt. Every write is committed with the author given here. Without --deck the session works in the workspace default deck until it creates one with deck_create, then in that deck. Ends when stdin closes.'
   static examples = ['<%= config.bin %> mcp', '<%= config.bin %> mcp --deck quarterly-review --author agent:run-42']
   static flags = {
-    deck: Flags.string({ description: 'Deck every call names; default: the workspace default deck.' }),
+    deck: Flags.string({ description: 'Deck every call names, which may not exist yet (deck_create with this id makes it); default: the workspace default deck, then the deck the session creates.' }),
     root: Flags.string({ description: 'Workspace folder; default: STUDIO_ROOT, else found from the working directory upward.' }),
     author: Flags.string({ description: 'Author of the commits this session makes (agent:<runId>).', default: 'agent:stdio' }),
     force: Flags.boolean({ description: 'Write to slides another author leased.' }),
@@ -23,7 +24,8 @@ export default class Mcp extends Command {
     const { flags } = await this.parse(Mcp)
     try {
       const ws = Workspace.find({ root: flags.root })
-      if (flags.deck !== undefined && !ws.deckExists(flags.deck)) fail('not_found', `No deck "${flags.deck}" in ${ws.decksDir}.`)
+      // A deck that does not exist yet is fine: the agent may create it (deck_create with that id).
+      if (flags.deck !== undefined && (!new RegExp(SLUG).test(flags.deck) || RESERVED_DECK_IDS.has(flags.deck))) fail('invalid_input', `"${flags.deck}" is not a deck id: lower-case letters, digits and single hyphens.`, { path: 'deck' })
       // A long-lived process: decks stay cached between calls, checked against the files before each use.
       ;(await import('../src/store/deck-cache.js')).enableDeckCache()
       const { createMcpServer } = await import('../src/transports/mcp/server.js')
@@ -40,7 +42,7 @@ export default class Mcp extends Command {
       await server.connect(new StdioServerTransport())
       // The SDK's stdio transport does not notice the end of stdin; the session ends with it.
       process.stdin.once('end', () => void server.close())
-      process.stderr.write(`studio mcp: serving ${ws.root}${flags.deck ? ` (deck ${flags.deck})` : ''} as ${flags.author} on stdio\n`)
+      process.stderr.write(`studio mcp: serving ${ws.root}${flags.deck ? ` (deck ${flags.deck}${ws.deckExists(flags.deck) ? '' : ', not created yet'})` : ''} as ${flags.author} on stdio\n`)
       await closed
     } catch (error) {
       const failure = toStudioError(error)

@@ -18,7 +18,7 @@ export default class Serve extends Command {
   static flags = {
     port: Flags.integer({ description: 'Port (0 picks a free one).', default: 4321, min: 0, max: 65535 }),
     host: Flags.string({ description: 'Address to bind.', default: '127.0.0.1' }),
-    deck: Flags.string({ description: 'Default deck for calls that name none.' }),
+    deck: Flags.string({ description: 'Default deck for calls that name none; the page opens it at /.' }),
     root: Flags.string({ description: 'Workspace folder; default: STUDIO_ROOT, else found from the working directory upward.' }),
     'allow-host': Flags.string({
       description: 'A further Host name to answer to (a proxy\'s or the machine\'s DNS name), or an origin (https://studio.example.com) a TLS proxy serves; repeatable. Also STUDIO_ALLOW_HOSTS (comma list).',
@@ -44,6 +44,7 @@ export default class Serve extends Command {
         host: flags.host,
         port: flags.port,
         deck,
+        ...(flags.deck ? { openDeck: flags.deck } : {}),
         token: process.env.STUDIO_TOKEN,
         allowedHosts: [...(flags['allow-host'] ?? []), ...(process.env.STUDIO_ALLOW_HOSTS ?? '').split(',')].map((h) => h.trim()).filter(Boolean),
         bundleLimit: flags['bundle-limit'],

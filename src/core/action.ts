@@ -49,14 +49,8 @@ export interface ActionSpec<I = any, O = any, P = any> {
   deck?: DeckTarget
   /** Extra lock keys held for the whole call (e.g. `template-<slug>`), beside the guarded deck's. */
   locks?: (input: I) => string[] | Promise<string[]>
-  /** MCP tool hints; derived from `mutates` when absent. */
-  /**
-   * MCP hints beyond what `mutates` says: `destructive` (removes or overwrites what the caller may
-   * want back: trash, restore, remove, replace, a whole section list, a version restore), `idempotent`,
-   * and `writes` (writes files outside a deck commit: renders, bundles, exports, crash repair), which
-   * makes the tool not read-only even though it commits nothing.
-   */
-  annotations?: { destructive?: boolean; idempotent?: boolean; writes?: boolean }
+  /** What the action does beyond `mutates`, as facts; the MCP tool hints derive from them (`toolAnnotations`). */
+  annotations?: ActionFacts
   /** Turns parsed CLI flags and arguments into the input object where the form is not field-for-field. */
   cliInput?: (parsed: CliParsed) => Record<string, unknown>
   /** Human rendering of the result for the CLI (without --json). */
@@ -92,6 +86,26 @@ export interface GivenStep {
   action: string
   input: Record<string, unknown>
   revision: number
+}
+
+/**
+ * What an action does beyond committing (`mutates`), declared once. MCP's tool hints derive from
+ * these (src/transports/mcp/server.ts `toolAnnotations`), and test/e2e/mcp-annotations.e2e.test.ts
+ * holds every tool's hints against them.
+ */
+export interface ActionFacts {
+  /** Removes or overwrites what the caller may want back: trash, remove, replace, a whole section list, a version restore. Undoing one (restore from the trash) is not. */
+  destructive?: boolean
+  /** A second identical call changes nothing more; a read is idempotent unless it says otherwise. */
+  idempotent?: boolean
+  /**
+   * Writes files outside a deck commit: `true` on every call (renders, exports, builds, crash repair),
+   * which makes the tool not read-only though it commits nothing; `'on request'` only when an input
+   * asks for it (diff's `render` crops, a shader render's `out`), so its plain call stays a read.
+   */
+  writes?: boolean | 'on request'
+  /** Reaches out of the machine: fetches a URL of its input or of a configured catalogue, or captures a web page (MCP openWorldHint). */
+  fetches?: boolean
 }
 
 /** Parsed command-line values handed to `cliInput`: flags by their long name, args by placeholder. */

@@ -1,7 +1,7 @@
 /**
  * dispatch(): the one path every call takes, whatever the transport.
  *
- *   validate → principal → lock the deck → repair a crashed write → revision guard → lease check
+ *   the deck it names exists (404) → validate → principal → lock the deck → repair a crashed write → revision guard → lease check
  *   → handler (pure: reads, then stages) → normalize and validate the staged documents
  *   → atomic writes and one git commit → the normalized result
  *
@@ -9,7 +9,7 @@
  * baseRevision, a bad step or a failed validation leaves the workspace exactly as it was.
  */
 import { isAbsolute, join, resolve, sep } from 'node:path'
-import { NETWORK_TRANSPORTS, type Action, type ActionContext, type TransportLetter } from './action.js'
+import { NETWORK_TRANSPORTS, type Action, type ActionContext, type DeckTarget, type TransportLetter } from './action.js'
 import { fail, StudioError } from './errors.js'
 import { principalFor, type Principal } from './principal.js'
 import { emitRevision, markWriting } from './events.js'
@@ -63,15 +63,41 @@ export const templateKey = (slug: string) => `template-${slug}`
 export async function dispatch(action: Action, input: Record<string, unknown>, options: CallOptions): Promise<CallResult> {
   if (!action.transportSet.has(options.transport)) fail('not_found', `Action ${action.id} is not offered on this transport.`)
   if (!action.run) fail('not_implemented', `${action.id} is declared (milestone ${action.milestone}) but not implemented on this instance.`, { details: { implemented: false } })
+  if (action.mutates) refuseMissingDeck(action, input, options)
   await validateInput(action.id, validationSchema(action.input), input)
   const principal = principalFor(options.author, options.transport, options.email)
   // Outside a workspace nothing is written: no commit, and no file (a render, an export, a bundle) in the package's folder.
-  if (action.mutates || action.annotations?.writes || action.id === 'deck.repair') options.ws.refuseEmbeddedWrite(action.id)
+  if (action.mutates || action.annotations?.writes === true || action.id === 'deck.repair') options.ws.refuseEmbeddedWrite(action.id)
   // A write a killed process left half-done is put back before anything reads (a deck whose creation
   // never committed is not listed; a revision is read after the repair, not before).
   const notes = options.ws.embedded || action.id === 'deck.repair' ? [] : await repairIfPending(options.ws)
   const call = new Call(action, input, options, principal, notes)
   return call.run()
+}
+
+const DECK_ID = /^[a-z0-9]+(?:-[a-z0-9]+)*$/
+
+/** The deck an action guards (its declaration, else the current deck when it mutates with a baseRevision). */
+function deckTarget(action: Action): DeckTarget {
+  return action.deck ?? { kind: action.mutates && 'baseRevision' in ((action.input.properties as object) ?? {}) ? 'current' : 'none' }
+}
+
+/** The answer to a deck id that names no deck (it names no server path). */
+function noDeck(id: string): never {
+  fail('not_found', `No deck "${id}" in this workspace; deck.create with id "${id}" makes it (studio deck create <name> --id ${id}, MCP deck_create).`)
+}
+
+/**
+ * A write to a deck that does not exist answers 404 before its input is judged: a missing or stale
+ * baseRevision is not what is wrong with it, whichever transport called. Only a deck the call names
+ * (--deck, ?deck=, the MCP session's, an id field) is looked up here; an id that is not a deck id is
+ * left to the input check and to deckId().
+ */
+function refuseMissingDeck(action: Action, input: Record<string, unknown>, options: CallOptions): void {
+  const target = deckTarget(action)
+  const named = target.kind === 'current' ? options.deck : target.kind === 'field' ? input[target.field] : undefined
+  if (typeof named !== 'string' || !DECK_ID.test(named) || RESERVED_DECK_IDS.has(named)) return
+  if (!options.ws.deckExists(named)) noDeck(named)
 }
 
 const taggedAnswers = new WeakMap<object, { tag: string; out: object }>()
@@ -123,8 +149,8 @@ class Call implements ActionContext {
     if (this.resolvedDeck) return this.resolvedDeck
     const named = this.options.deck
     if (named !== undefined) {
-      if (!/^[a-z0-9]+(?:-[a-z0-9]+)*$/.test(named) || RESERVED_DECK_IDS.has(named)) fail('invalid_input', `"${named}" is not a deck id.`, { path: 'deck' })
-      if (!this.ws.deckExists(named)) fail('not_found', `No deck "${named}" in ${this.ws.decksDir}.`)
+      if (!DECK_ID.test(named) || RESERVED_DECK_IDS.has(named)) fail('invalid_input', `"${named}" is not a deck id.`, { path: 'deck' })
+      if (!this.ws.deckExists(named)) noDeck(named)
       this.resolvedDeck = named
     } else {
       this.resolvedDeck = await this.ws.defaultDeckId()
@@ -183,6 +209,8 @@ class Call implements ActionContext {
   }
 
   async outputPath(path: string, pointer: string): Promise<{ abs: string; shown: string }> {
+    // Outside a workspace no file is written (an action that writes only on request gets here when asked).
+    this.ws.refuseEmbeddedWrite(this.action.id)
     const resolved = await this.inputPath(path, pointer)
     // On every transport (the command line too): an output inside the workspace, judged where it
     // really lands (links followed), never clobbers what git and studio own.
@@ -204,7 +232,7 @@ class Call implements ActionContext {
 
   /** The deck this action guards, from its declaration. */
   private async guardedDeck(): Promise<string | undefined> {
-    const target = this.action.deck ?? { kind: this.action.mutates && 'baseRevision' in ((this.action.input.properties as object) ?? {}) ? 'current' : 'none' }
+    const target = deckTarget(this.action)
     if (target.kind === 'current') return this.deckId()
     if (target.kind === 'field') {
       const value = this.input[target.field]

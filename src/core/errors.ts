@@ -80,7 +80,7 @@ export const ERROR_DOCS: Record<ErrorCode, string> = {
   unauthorized: 'A bearer token is required (off loopback) and is missing or invalid.',
   forbidden: 'The caller lacks the capability for this action.',
   read_only: 'The target cannot be changed: a shipped template, a trashed deck, or the package folder when no workspace was found (run `studio init`).',
-  not_found: 'An id names nothing: deck, slide, block, template, version or action.',
+  not_found: 'An id names nothing: deck, slide, block, template, version or action. A write naming a deck that does not exist answers this before its input is checked (not a missing baseRevision).',
   stale_revision: '`baseRevision` is not the current revision, or `baseTag` (HTTP `If-Match`) is not the current content\'s tag, or the checkout of a running server moved (a branch switch, a reset) since that content was last read there; `currentRevision`, `currentTag` and `current` (the document) are attached. Nothing was written.',
   leased: 'Another author holds the lease on the slide; `holder` names them, and `currentRevision` and `current` come as with a stale revision. Retry with force to override.',
   id_taken: 'The id asked for is already in use.',

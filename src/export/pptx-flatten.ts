@@ -5,6 +5,7 @@
  * hidden. Slides are 13.333 × 7.5 in, the sheet's 16:9 (120 sheet px to the inch).
  */
 import type { TextLine } from '../render/pipeline.js'
+import { withoutAbsentOverrides } from './content-types.js'
 
 export const PX_PER_INCH = 120
 export const SLIDE_INCHES = { width: 1600 / PX_PER_INCH, height: 900 / PX_PER_INCH }
@@ -23,13 +24,15 @@ export async function pptxGen(): Promise<new () => import('pptxgenjs').default> 
 }
 
 /**
- * The package bytes pptxgenjs wrote, compressed again at deflate level 6 (in Node its `compression`
+ * The package bytes pptxgenjs wrote, without Overrides for absent parts (content-types.ts), compressed again at deflate level 6 (in Node its `compression`
  * option is not honoured for every output) and dated by `date` (the deck's last change), in the zip's
  * entries and the document properties alike: the same deck writes the same bytes.
  */
 export async function compressed(bytes: Buffer, date: Date): Promise<Buffer> {
   const { default: JSZip } = (await import('jszip')) as unknown as { default: typeof import('jszip') }
   const zip = await JSZip.loadAsync(bytes)
+  const types = zip.file('[Content_Types].xml')
+  if (types) zip.file('[Content_Types].xml', withoutAbsentOverrides(await types.async('string'), Object.keys(zip.files).filter((name) => !zip.files[name].dir)))
   const core = zip.file('docProps/core.xml')
   if (core) {
     const stamp = date.toISOString().replace(/\.\d+Z$/, 'Z')

@@ -37,10 +37,10 @@ import type { ThemeFonts } from '../model/fonts.js'
 import type { Run } from '../model/text.js'
 import { resolveDither, type ResolvedDither } from '../model/dither.js'
 import { drawn, type Drawn } from '../layout/stack.js'
-import { LAYOUT_SLOTS, type Box } from '../layout/boxes.js'
+import { footerBand, LAYOUT_SLOTS, showsKitFooter, type Box } from '../layout/boxes.js'
 import { listGap, listGutter, listLayout, textStyle, SHAPE_INSET, type TextStyle } from '../layout/blocks.js'
 import { COLUMN_GAP, measureText, stripMarkup } from '../layout/text.js'
-import { colour, paintFor, type Paint } from '../render/paint.js'
+import { colour, logoInkOn, paintFor, type Paint } from '../render/paint.js'
 import { paragraphRuns } from '../render/text.js'
 import { drawnPictureSize, lineEnds, markerText, pictureHeight } from '../render/html.js'
 import { niceMax, seriesColour } from '../render/charts.js'
@@ -48,6 +48,7 @@ import { assetFiles, themedFile } from '../render/pipeline.js'
 import { assetSize, Variants } from '../render/variants.js'
 import type { Placement } from '../model/arrange.js'
 import { firstBaselineShift } from './baseline.js'
+import { withoutAbsentOverrides } from './content-types.js'
 import { embedFonts, withEmbeddedFontList, type FontSlot } from './embed-fonts.js'
 import { exportTypeface, type ExportFace, type ExportFontSet } from './fonts.js'
 
@@ -466,6 +467,19 @@ async function pictureFile(path: string, cache: Map<string, PictureFile | null>,
   return file
 }
 
+/** A picture's shape (its alpha) filled with one colour; no vector, which would draw the original colours. */
+async function inked(file: PictureFile, ink: string, cache: Map<string, PictureFile | null>): Promise<PictureFile> {
+  const key = `${createHash('sha256').update(file.data).digest('hex')}@ink${ink}`
+  const hit = cache.get(key)
+  if (hit) return hit
+  const source = Buffer.from(file.data.slice(file.data.indexOf(',') + 1), 'base64')
+  const alpha = await sharp(source).ensureAlpha().extractChannel(3).toBuffer()
+  const bytes = await sharp({ create: { width: file.width, height: file.height, channels: 3, background: ink } }).joinChannel(alpha).png().toBuffer()
+  const out: PictureFile = { data: `image/png;base64,${bytes.toString('base64')}`, width: file.width, height: file.height, format: 'png' }
+  cache.set(key, out)
+  return out
+}
+
 interface PicturePlacement {
   /** The frame of the picture on the sheet, unrotated. */
   frame: Box
@@ -597,7 +611,10 @@ class NativeWriter {
     parts = [...parts, ...this.extraParts.values()]
     if (this.options.embedFonts) parts = this.withFonts(parts)
     const chartPatches = this.chartParts(parts)
-    const entries = await Promise.all(parts.map((entry) => this.patchEntry(entry, chartPatches)))
+    const names = parts.map((entry) => entry.name)
+    const entries = (await Promise.all(parts.map((entry) => this.patchEntry(entry, chartPatches)))).map((entry) =>
+      entry.name === '[Content_Types].xml' ? { name: entry.name, data: Buffer.from(withoutAbsentOverrides(entry.data.toString('utf8'), names), 'utf8') } : entry,
+    )
     const bytes = writeZip(entries)
     this.report.pages = this.options.slides.length
     this.report.bytes = bytes.length
@@ -717,7 +734,7 @@ class NativeWriter {
     for (const fill of slots) if (fill.overflow > 0) this.cannot(slide.id, `slot ${fill.slot} runs ${Math.round(fill.overflow)} px past its bottom; the renderer clips it, PowerPoint shows it`)
     for (const item of order) await this.block(ctx, item)
     this.coverRule(ctx, items)
-    await this.furniture(ctx, freeform)
+    await this.furniture(ctx)
   }
 
   private coverRule(ctx: SlideCtx, items: Drawn[]): void {
@@ -730,13 +747,16 @@ class NativeWriter {
     ctx.s.addShape('rect', { ...position(box), fill: { color: hex(colour(this.paint, 'accent')) }, objectName: ctx.name('cover rule') })
   }
 
-  private async furniture(ctx: SlideCtx, freeform: boolean): Promise<void> {
-    const footer = freeform ? { x: 80, y: 800, w: 1440, h: 40 } : LAYOUT_SLOTS[ctx.slide.layout]?.footer?.box
+  private async furniture(ctx: SlideCtx): Promise<void> {
+    const footer = footerBand(ctx.slide.layout)
     if (!footer) return
-    const footerUsed = (ctx.slide.blocks ?? []).some((b) => b.slot === 'footer')
+    const footerUsed = !showsKitFooter(ctx.slide)
     const muted = colour(this.paint, 'muted')
     const logoId = this.manifest.brandKit?.footerLogo
-    const logoFile = !footerUsed && logoId && this.assets.has(logoId) ? await pictureFile(themedFile(this.assets.get(logoId)!, this.options.appearance), this.files, this.svgScale) : null
+    let logoFile = !footerUsed && logoId ? await this.assetPicture(logoId) : null
+    // On a ground the drawing does not read on, its shape in one colour that does (as the renderer draws it).
+    const ink = logoFile && logoId ? logoInkOn(this.paint, colour(this.paint, ctx.slide.background ?? this.manifest.background, 'paper'), assetSize(this.options.deckDir, logoId).readsOn) : undefined
+    if (logoFile && ink) logoFile = await inked(logoFile, ink, this.files)
     const base: TextBase = { face: this.fonts.body, sizePx: 20, bold: false, color: muted, lineSpacingPt: pt(footer.h) }
     const lineHeight = footer.h / 20
     if (!footerUsed && this.manifest.brandKit?.footer) {
@@ -759,8 +779,46 @@ class NativeWriter {
       const w = Math.min(240, (footer.h * logoFile.width) / logoFile.height)
       const h = (w * logoFile.height) / logoFile.width
       const box = { x: right - w, y: footer.y + (footer.h - h) / 2, w, h }
-      ctx.s.addImage({ data: logoFile.data, ...position(box), altText: this.assetAlt(logoId), objectName: ctx.name('footer logo') })
+      const name = ctx.name('footer logo')
+      ctx.s.addImage({ data: logoFile.data, ...position(box), altText: this.assetAlt(logoId), objectName: name })
+      const svgBlip = logoFile.svg && this.options.svgVector !== false ? this.svgBlip(ctx, logoFile.svg) : ''
+      if (svgBlip) this.patches.object(ctx.number, name, (xml) => xml.replace('</a:blip>', `${svgBlip}</a:blip>`))
       this.report.rasters.push(`${ctx.slide.id}#footer-logo ${logoFile.format} ${logoFile.width}x${logoFile.height}`)
+    }
+  }
+
+  /**
+   * The picture file of an asset in this export's appearance, or null. A logo (logo.insert) is drawn
+   * from its PNG twin and keeps its drawing as `<id>.source.svg`: that vector goes beside the PNG as
+   * an uploaded SVG's does. Other assets' sources (a two-tone picture's continuous source) are not
+   * what they show, so only logos take theirs.
+   */
+  private async assetPicture(assetId: string): Promise<PictureFile | null> {
+    const path = this.assets.get(assetId)
+    const file = path ? await pictureFile(themedFile(path, this.options.appearance), this.files, this.svgScale) : null
+    if (!file || file.svg) return file
+    const svg = this.logoVector(assetId)
+    return svg ? { ...file, svg } : file
+  }
+
+  private logoVector(assetId: string): Buffer | undefined {
+    const record = this.assetRecord(assetId)
+    const source = str(record?.sourceFile)
+    if (record?.role !== 'logo' || !source || source !== `${assetId}.source.svg`) return undefined
+    try {
+      return readAssetSync(join(this.options.deckDir, 'assets', source))
+    } catch {
+      return undefined
+    }
+  }
+
+  private assetRecord(id: string): Record<string, unknown> | undefined {
+    const record = join(this.options.deckDir, 'assets', `${id}.json`)
+    if (!existsSync(record)) return undefined
+    try {
+      return JSON.parse(readFileSync(record, 'utf8')) as Record<string, unknown>
+    } catch {
+      return undefined
     }
   }
 
@@ -1151,8 +1209,7 @@ class NativeWriter {
     const common = this.common(block)
     const height = pictureHeight(block, box, this.fonts.body)
     const slotted = !(block.pos && typeof block.pos === 'object')
-    const path = this.assets.get(assetId)
-    const file = path ? await pictureFile(themedFile(path, this.options.appearance), this.files, this.svgScale) : null
+    const file = await this.assetPicture(assetId)
     if (!file) this.placeholder(ctx, item, { ...box, h: height }, `Picture "${assetId}" has no file`)
     else {
       const natural = { ...assetSize(this.options.deckDir, assetId) }

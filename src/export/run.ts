@@ -15,6 +15,7 @@ import { basename, dirname, join, relative } from 'node:path'
 import { mkdirInside, readAssetSync, readInsideSync, writeInside } from '../store/safe-open.js'
 import type { ActionContext } from '../core/action.js'
 import { fail } from '../core/errors.js'
+import { exportSlides } from './slides.js'
 import { orderedSlides, slideTitle, type DeckDoc, type Slide } from '../model/deck.js'
 import type { Appearance } from '../render/paint.js'
 
@@ -72,20 +73,6 @@ export interface VerifyDiff {
   /** Share of the page's pixels that differ from our render (pixelmatch, colour threshold 0.1). */
   difference: number
   over: boolean
-}
-
-/** The slides an export writes: the named ones (or all) in deck order, skipped ones only when asked. */
-export function exportSlides(doc: DeckDoc, slideIds: 'all' | string[] | undefined, includeSkipped: boolean): Slide[] {
-  const all = orderedSlides(doc)
-  if (slideIds !== undefined && slideIds !== 'all') {
-    slideIds.forEach((id, i) => {
-      if (!Object.hasOwn(doc.slides, id)) fail('not_found', `Deck "${doc.manifest.id}" has no slide "${id}".`, { pointer: `/slideIds/${i}` })
-    })
-  }
-  const named = slideIds === undefined || slideIds === 'all' ? all : all.filter((s) => slideIds.includes(s.id))
-  const slides = includeSkipped ? named : named.filter((s) => !s.skip)
-  if (!slides.length) fail('invalid_input', 'No slide to export: every slide named is skipped (includeSkipped writes them).', { pointer: '/slideIds' })
-  return slides
 }
 
 /** The source record of an asset (`assets/<id>.json`), or none. */

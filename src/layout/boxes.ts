@@ -224,6 +224,21 @@ export const LAYOUT_SLOTS: Record<string, Partial<Record<SlotName, SlotSpec>>> =
 for (const layout of LAYOUTS) if (!LAYOUT_SLOTS[layout]) throw new Error(`layout ${layout} has no slot boxes`)
 
 /**
+ * A slide's footer band, where the renderer and the exports draw its furniture (the slide number, the
+ * brand kit's footer text and footer logo): its layout's footer slot, the sheet's band on the canvas;
+ * none for a layout without a footer slot (blank).
+ */
+export function footerBand(layout: string): Box | undefined {
+  if (layout === 'freeform' || !Object.hasOwn(LAYOUT_SLOTS, layout)) return FOOTER
+  return LAYOUT_SLOTS[layout].footer?.box
+}
+
+/** Whether a slide shows the brand kit's footer text and footer logo: it has a footer band and no block fills it. */
+export function showsKitFooter(slide: { layout: string; blocks?: { slot?: unknown }[] }): boolean {
+  return footerBand(slide.layout) !== undefined && !(slide.blocks ?? []).some((b) => b.slot === 'footer')
+}
+
+/**
  * A layout's slots with a slide's region options (docs/layouts.md#region-options): the layout's own
  * boxes when it takes no options or none is given. Options a layout does not take are ignored here
  * (the model check refuses them on write).

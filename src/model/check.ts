@@ -187,6 +187,16 @@ function textIssues(sites: { pointer: string; value: string }[], palette: Set<st
   }
 }
 
+/** A chart draws one value per category: a series of another length is refused, named by its pointer. */
+function chartIssues(block: Block, at: string, issues: Issue[]): void {
+  const data = block.data as { categories: unknown[]; series: { name: string; values: unknown[] }[] }
+  data.series.forEach((series, i) => {
+    if (series.values.length !== data.categories.length) {
+      issues.push({ pointer: `${at}/data/series/${i}/values`, message: `has ${series.values.length} values for ${data.categories.length} categories (series "${series.name}"): give one value per category, null for a gap` })
+    }
+  })
+}
+
 /** The Texts of a block with pointers from `prefix` (the block's own pointer). */
 function blockTextSites(block: Block, prefix: string) {
   return blockTexts(block).map((site) => ({ pointer: `${prefix}${site.pointer}`, value: site.value }))
@@ -198,13 +208,28 @@ function slideTextSites(slide: Slide, prefix: string) {
   return SLIDE_TEXT_FIELDS.filter((name) => typeof record[name] === 'string').map((name) => ({ pointer: `${prefix}/${name}`, value: record[name] as string }))
 }
 
+const NOT_A_MEMBER = 'is not a member of this object'
+const LIST_HINT = 'items belong to a list: text.list (MCP deck_set_list, studio text list <slideId>#<blockId>) makes this block one, each paragraph an item'
+
+/** What an unknown member of a block of a kind (`<kind>/<member>`) is for, where another action gives it. */
+const MEMBER_HINTS: ReadonlyMap<string, string> = new Map([
+  ['text/items', LIST_HINT],
+  ['textbox/items', LIST_HINT],
+])
+
 async function check(key: string, value: unknown, prefix: string, issues: Issue[]): Promise<void> {
   const validate = await validatorFor(key, SCHEMA_BY_KEY.get(key)!)
   if (validate(value)) return
   for (const error of validate.errors ?? []) {
-    const extra = error.keyword === 'additionalProperties' ? `/${(error.params as { additionalProperty: string }).additionalProperty}` : ''
-    const detail = error.keyword === 'additionalProperties' ? 'is not a member of this object' : error.keyword === 'enum' ? `${error.message}: ${(error.params as { allowedValues: unknown[] }).allowedValues.join(', ')}` : error.message ?? 'is invalid'
-    issues.push({ pointer: `${prefix}${error.instancePath}${extra}`, message: detail, path: error.schemaPath })
+    const unknownMember = error.keyword === 'additionalProperties' ? (error.params as { additionalProperty: string }).additionalProperty : undefined
+    const hint = unknownMember !== undefined && error.instancePath === '' && key.startsWith('model.block.') ? MEMBER_HINTS.get(`${key.slice('model.block.'.length)}/${unknownMember}`) : undefined
+    const detail =
+      unknownMember !== undefined
+        ? `${NOT_A_MEMBER}${hint ? `; ${hint}` : ''}`
+        : error.keyword === 'enum'
+          ? `${error.message}: ${(error.params as { allowedValues: unknown[] }).allowedValues.join(', ')}`
+          : (error.message ?? 'is invalid')
+    issues.push({ pointer: `${prefix}${error.instancePath}${unknownMember !== undefined ? `/${escapeToken(unknownMember)}` : ''}`, message: detail, path: error.schemaPath })
   }
 }
 
@@ -216,7 +241,8 @@ async function check(key: string, value: unknown, prefix: string, issues: Issue[
  * every action reaches them: every Text is markup the reader accepts (no `<script>`, no
  * `javascript:` link); every colour is a hex colour or a palette token of the deck (its theme's and
  * its brand kit's); a slide's region options are ones its layout takes and leave every slot room;
- * block ids are unique on their slide (`id_taken`); guides lie inside the sheet;
+ * block ids are unique on their slide (`id_taken`); a chart's series hold one value per category;
+ * guides lie inside the sheet;
  * and, given `context.assets`, every picture names an asset the deck holds (`not_found`).
  */
 export async function documentIssues(doc: DeckDoc, slides?: Iterable<string>, context: CheckContext = {}): Promise<Issue[]> {
@@ -269,6 +295,7 @@ export async function documentIssues(doc: DeckDoc, slides?: Iterable<string>, co
         const issue = ditherIssue(block.dither as DitherField)
         if (issue) issues.push({ pointer: `${at}/dither${issue.pointer}`, message: issue.message })
       }
+      if (block.kind === 'chart') chartIssues(block, at, issues)
       if (block.kind === 'picture' && context.assets && !(await assetIds()).has(String(block.asset))) {
         issues.push({ pointer: `${at}/asset`, message: `names asset "${block.asset}", which deck "${doc.manifest.id}" does not hold (no assets/${block.asset}.json nor a file of it); add it first`, code: 'not_found' })
       }
@@ -388,7 +415,7 @@ export async function checkInputBlock(block: unknown, pointer: string): Promise<
   if (issues.length) {
     const { fail } = await import('../core/errors.js')
     const first = issues[0]
-    const code = first.message === 'is not a member of this object' ? 'unknown_field' : 'invalid_input'
+    const code = first.message.startsWith(NOT_A_MEMBER) ? 'unknown_field' : 'invalid_input'
     fail(code, `${first.pointer} ${first.message}.`, { pointer: first.pointer, path: first.path })
   }
 }

@@ -11,6 +11,8 @@ import { store, type Box, type SlideView, type ViewItem } from './store.js'
 import { findBlock, nudge, removeBlocks, resize, rotate, writeText, arrange } from './commands.js'
 import { startEditing, type TextEditor } from './textedit.js'
 import { sendPresence } from './room.js'
+import { useModel } from './model.js'
+import { Prompts, slotPrompts } from './prompts.js'
 
 const TEXT_KINDS = new Set(['text', 'heading', 'textbox', 'shape', 'list'])
 const HANDLES = ['nw', 'n', 'ne', 'e', 'se', 's', 'sw', 'w'] as const
@@ -89,6 +91,7 @@ export function Canvas({ view }: { view: SlideView }) {
   const pendingNudge = useRef<{ dx: number; dy: number; ids: string[]; timer?: number } | null>(null)
   const slideId = view.id
   const slide = doc?.slides[slideId]
+  const model = useModel()
 
   useLayoutEffect(() => {
     const el = wrap.current!
@@ -105,6 +108,10 @@ export function Canvas({ view }: { view: SlideView }) {
   const items = view.items
   const byId = new Map(items.map((i) => [i.id, i]))
   const selected = selection.filter((id) => byId.has(id))
+  const layout = slide && !view.canvas ? model?.layouts.find((l) => l.id === slide.layout) : undefined
+  // The model's slot boxes are the layout's defaults: a slide with its own layout options outlines its blocks instead.
+  const prompts = slide ? slotPrompts(slide, items, layout && !slide.layoutOptions ? layout.slots : undefined, layout?.fieldSlots) : []
+  const prompted = new Set(prompts.flatMap((p) => ('edit' in p.target ? [p.target.edit] : [])))
 
   // -- text editing in place ------------------------------------------------------------------
   const flushText = async () => {
@@ -358,6 +365,8 @@ export function Canvas({ view }: { view: SlideView }) {
     }
     if (!d.moved) {
       reset()
+      // A click on an empty text block's prompt puts the caret in it, as in other editors.
+      if (d.kind === 'move' && d.ids.length === 1 && prompted.has(d.ids[0]) && !event.shiftKey) store.set({ selection: d.ids, editing: d.ids[0] })
       return
     }
     if (d.kind === 'marquee' && p.marquee) {
@@ -470,7 +479,8 @@ export function Canvas({ view }: { view: SlideView }) {
             if (store.state.editing) store.set({ editing: null })
           }}
         />
-        <div class="overlay" onPointerDown={onBackgroundPointerDown} role="group" aria-label="Objects on this slide: Tab to reach them, Enter to edit text, arrows to nudge">
+        <div class="overlay" style={{ '--slide-ink': slideInk(view.html) }} onPointerDown={onBackgroundPointerDown} role="group" aria-label="Objects on this slide: Tab to reach them, Enter to edit text, arrows to nudge">
+          <Prompts slideId={slideId} prompts={prompts} scale={scale} editing={editing} onEdit={(id) => store.set({ selection: [id], editing: id })} />
           {items.map((item) => {
             const b = frameBox(item)
             const isSelected = selection.includes(item.id)
@@ -484,7 +494,7 @@ export function Canvas({ view }: { view: SlideView }) {
                 role="button"
                 tabIndex={0}
                 aria-pressed={isSelected}
-                aria-label={`${item.kind}${item.field ? ` (${item.field})` : ''}: ${item.label}${item.missingAlt ? ' — alt text missing' : ''}${item.locked ? ' (locked)' : ''}`}
+                aria-label={`${item.kind}${item.field ? ` (${item.field})` : ''}: ${prompted.has(item.id) ? 'empty, Enter to type' : item.label}${item.missingAlt ? ' — alt text missing' : ''}${item.locked ? ' (locked)' : ''}`}
                 style={{
                   left: px(b.x + (moving ? preview.dx! : 0)),
                   top: px(b.y + (moving ? preview.dy! : 0)),
@@ -536,6 +546,11 @@ export function Canvas({ view }: { view: SlideView }) {
       </div>
     </div>
   )
+}
+
+/** The sheet's text colour (prompts are drawn in it, faded, so they read on light and dark slides alike). */
+function slideInk(html: string): string {
+  return /^<div class="sheet"[^>]*?style="[^"]*?(?:^|;)color:(#[0-9a-fA-F]{3,8})/.exec(html)?.[1] ?? '#111111'
 }
 
 /** The box a resize handle drags to (in the block's own turned frame), at least 8 px each way. */

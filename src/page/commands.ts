@@ -216,3 +216,38 @@ export function setBlockMember(slideId: string, blockId: string, path: string, v
 }
 
 const round = (n: number) => Math.round(n * 10) / 10
+
+/** Types a layout's own field (title, subtitle) that was empty, from its prompt. */
+export function setField(slideId: string, field: string, text: string): Promise<unknown> {
+  return store.perform({
+    label: 'Edit text',
+    plan: (doc) => needSlide(doc, slideId) ?? { action: 'slide.update', input: { slideId, mutations: [{ kind: 'set', pointer: `/${field}`, value: text }] } },
+  })
+}
+
+/** Fills an empty slot with a picture file the person picked: the asset first (asset.add), then the block (block.insert). */
+export async function addPicture(slideId: string, slot: string, file: File): Promise<void> {
+  const dataUrl = await new Promise<string>((resolve, reject) => {
+    const reader = new FileReader()
+    reader.onload = () => resolve(String(reader.result))
+    reader.onerror = () => reject(reader.error)
+    reader.readAsDataURL(file)
+  })
+  const added = await store.perform({
+    label: 'Add picture',
+    plan: (doc) => needSlide(doc, slideId) ?? { action: 'asset.add', input: { file: dataUrl, role: 'picture', alt: '' } },
+  })
+  const asset = added?.asset?.id as string | undefined
+  if (!asset) return
+  await store.perform({
+    label: 'Add picture',
+    plan: (doc) => {
+      const missing = needSlide(doc, slideId)
+      if (missing) return missing
+      const taken = new Set((doc.slides[slideId].blocks ?? []).map((b) => b.id))
+      let id = 'picture'
+      for (let n = 2; taken.has(id); n++) id = `picture-${n}`
+      return { action: 'block.insert', input: { slideId, slot, block: { id, kind: 'picture', asset } } }
+    },
+  })
+}

@@ -1,6 +1,7 @@
 /** The deck list at `/`: every deck of the workspace, newest first, and a new deck from a template. */
-import { useEffect, useState } from 'preact/hooks'
-import { call } from './api.js'
+import { useEffect, useRef, useState } from 'preact/hooks'
+import { call, get } from './api.js'
+import { Sheet } from './sheet.js'
 import { messageOf, store } from './store.js'
 import { navigate } from './nav.js'
 
@@ -110,6 +111,7 @@ export function DeckList() {
                       navigate(`/d/${d.id}`)
                     }}
                   >
+                    <DeckCover deck={d} />
                     <span class="deck-title">{d.title}</span>
                     <span class="deck-meta">
                       {d.slides} slides · {d.sections} sections · revision {d.revision} · changed {new Date(d.stamps.updatedAt).toLocaleString()}
@@ -121,6 +123,67 @@ export function DeckList() {
           )}
         </section>
       </main>
+    </div>
+  )
+}
+
+const COVER = 232
+interface CoverView {
+  revision: number
+  sheetCss: string
+  fontCss: string
+  slides: { id: string; html: string }[]
+}
+
+/** The faces of every cover's theme, in the document (a shadow root does not load faces declared inside it). */
+const coverFonts = new Set<string>()
+function useCoverFonts(css: string): void {
+  if (!css || coverFonts.has(css)) return
+  coverFonts.add(css)
+  const sheet = new CSSStyleSheet()
+  sheet.replaceSync(css)
+  document.adoptedStyleSheets = [...document.adoptedStyleSheets, sheet]
+}
+
+/**
+ * A deck's cover: its first slide the slideshow shows, drawn by the renderer like the sidebar's
+ * thumbnails (GET /page/view with cover=1, which the server keeps per revision). Asked for only when
+ * the card scrolls into view, so a long list costs what is on screen.
+ */
+function DeckCover({ deck }: { deck: DeckRow }) {
+  const box = useRef<HTMLDivElement>(null)
+  const [cover, setCover] = useState<CoverView | null>(null)
+  const [seen, setSeen] = useState(false)
+  const appearance = store.state.appearance
+  useEffect(() => {
+    const el = box.current
+    if (!el || seen) return
+    const observer = new IntersectionObserver((entries) => {
+      if (entries.some((e) => e.isIntersecting)) {
+        setSeen(true)
+        observer.disconnect()
+      }
+    }, { rootMargin: '200px' })
+    observer.observe(el)
+    return () => observer.disconnect()
+  }, [seen])
+  useEffect(() => {
+    if (!seen) return
+    let live = true
+    get<CoverView>(`/page/view?deck=${encodeURIComponent(deck.id)}&appearance=${appearance}&cover=1&revision=${deck.revision}`).then(
+      (view) => {
+        if (!live) return
+        useCoverFonts(view.fontCss)
+        setCover(view)
+      },
+      () => undefined,
+    )
+    return () => void (live = false)
+  }, [seen, deck.id, deck.revision, appearance])
+  const slide = cover?.slides[0]
+  return (
+    <div class="deck-cover" ref={box} data-cover={slide ? slide.id : undefined}>
+      {slide ? <Sheet html={slide.html} css={cover.sheetCss} width={COVER} decorative /> : <div class="sheet-frame placeholder" style={{ width: `${COVER}px`, height: `${(COVER * 9) / 16}px` }} aria-hidden="true" />}
     </div>
   )
 }

@@ -6,6 +6,7 @@
 import { render } from 'preact'
 import { useEffect, useReducer } from 'preact/hooks'
 import './app.css'
+import { get } from './api.js'
 import { store } from './store.js'
 import { DeckList } from './decklist.js'
 import { Editor } from './editor.js'
@@ -28,5 +29,8 @@ function App() {
 }
 
 addEventListener('popstate', route)
+// `studio serve --deck X` opens X at `/`; the deck list stays one click away (the brand link).
+const start = location.pathname === '/' ? await get<{ deck: string | null }>('/page/start').catch(() => null) : null
+if (start?.deck && location.pathname === '/') history.replaceState(null, '', `/d/${start.deck}${location.search}`)
 route()
 render(<App />, document.getElementById('app')!)

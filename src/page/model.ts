@@ -23,20 +23,22 @@ export interface JsonSchema {
 export interface ModelData {
   sheet: { width: number; height: number }
   blockSchemas: Record<string, JsonSchema>
-  layouts: { id: string; slots: Record<string, Box> }[]
+  layouts: { id: string; slots: Record<string, Box>; fieldSlots: Record<string, string> }[]
   slots: string[]
   listPresets: string[]
   masks: string[]
 }
 
 let cached: Promise<ModelData> | undefined
+/** The model once it is here, so a view mounted later has it from its first drawing. */
+let loaded: ModelData | null = null
 export function loadModel(): Promise<ModelData> {
-  cached ??= get<ModelData>('/page/model.json')
+  cached ??= get<ModelData>('/page/model.json').then((model) => (loaded = model))
   return cached
 }
 
 export function useModel(): ModelData | null {
-  const [model, setModel] = useState<ModelData | null>(null)
+  const [model, setModel] = useState<ModelData | null>(loaded)
   useEffect(() => {
     void loadModel().then(setModel)
   }, [])

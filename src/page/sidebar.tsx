@@ -34,83 +34,95 @@ export function Sidebar() {
     moveSlide(slideId, sectionId, anchor)
   }
 
+  // One Tab stop for the whole list (roving tabindex): the current slide's option, or the first.
+  const tabbable = current && doc.slides[current] ? current : order[0]
   return (
     <nav class="sidebar" aria-label="Slides">
-      {doc.manifest.sections.map((section) => (
-        <section key={section.id} class="section" aria-labelledby={`section-${section.id}`}>
-          <h2
-            id={`section-${section.id}`}
-            class={`section-title ${drop && !drop.slideId && drop.sectionId === section.id ? 'drop-target' : ''}`}
-            onDragOver={(e) => {
-              e.preventDefault()
-              setDrop({ sectionId: section.id, after: false })
-            }}
-            onDragLeave={() => setDrop(null)}
-            onDrop={(e) => onDrop(e, section.id)}
-          >
-            {section.title || section.id}
-            <span class="count"> · {section.slides.length}</span>
-          </h2>
-          <ol class="thumbs">
-            {section.slides.map((id) => {
-              const slide = doc.slides[id]
-              if (!slide) return null
-              const n = order.indexOf(id) + 1
-              const view = views.get(id)
-              const title = view?.title || slideTitle(doc, id) || 'Untitled'
-              const marker = drop?.slideId === id ? (drop.after ? 'drop-after' : 'drop-before') : ''
-              return (
-                <li
-                  key={id}
-                  class={`thumb ${id === current ? 'current' : ''} ${slide.skip ? 'skipped' : ''} ${marker}`}
-                  data-slide={id}
-                  draggable
-                  onDragStart={(e) => {
-                    e.dataTransfer!.setData('text/x-studio-slide', id)
-                    e.dataTransfer!.effectAllowed = 'move'
-                  }}
-                  onDragOver={(e) => {
-                    e.preventDefault()
-                    const rect = (e.currentTarget as HTMLElement).getBoundingClientRect()
-                    setDrop({ slideId: id, sectionId: section.id, after: e.clientY > rect.top + rect.height / 2 })
-                  }}
-                  onDrop={(e) => {
-                    const rect = (e.currentTarget as HTMLElement).getBoundingClientRect()
-                    onDrop(e, section.id, id, e.clientY > rect.top + rect.height / 2)
-                  }}
-                  onDragEnd={() => setDrop(null)}
-                >
-                  <div class="thumb-view" aria-hidden="true">
-                    <span class="number">{n}</span>
-                    {view ? <Sheet html={view.html} css={sheetCss} width={THUMB} decorative /> : <div class="sheet-frame placeholder" style={{ width: `${THUMB}px`, height: `${(THUMB * 9) / 16}px` }} />}
-                    {slide.skip ? <span class="skip-tag">Skipped</span> : null}
+      <div role="listbox" aria-label="Slides" aria-describedby="slides-keys" class="slide-list">
+        {doc.manifest.sections.map((section) => (
+          <div key={section.id} role="group" class="section" aria-labelledby={`section-${section.id}`}>
+            {/* Not a heading: a listbox holds options and groups only; the group takes its name from this. */}
+            <div
+              id={`section-${section.id}`}
+              class={`section-title ${drop && !drop.slideId && drop.sectionId === section.id ? 'drop-target' : ''}`}
+              onDragOver={(e) => {
+                e.preventDefault()
+                setDrop({ sectionId: section.id, after: false })
+              }}
+              onDragLeave={() => setDrop(null)}
+              onDrop={(e) => onDrop(e, section.id)}
+            >
+              {section.title || section.id}
+              <span class="count"> · {section.slides.length}</span>
+            </div>
+            <div class="thumbs" role="none">
+              {section.slides.map((id) => {
+                const slide = doc.slides[id]
+                if (!slide) return null
+                const n = order.indexOf(id) + 1
+                const view = views.get(id)
+                const title = view?.title || slideTitle(doc, id) || 'Untitled'
+                const marker = drop?.slideId === id ? (drop.after ? 'drop-after' : 'drop-before') : ''
+                return (
+                  <div
+                    key={id}
+                    role="none"
+                    class={`thumb ${id === current ? 'current' : ''} ${slide.skip ? 'skipped' : ''} ${marker}`}
+                    data-slide={id}
+                    draggable
+                    onDragStart={(e) => {
+                      e.dataTransfer!.setData('text/x-studio-slide', id)
+                      e.dataTransfer!.effectAllowed = 'move'
+                    }}
+                    onDragOver={(e) => {
+                      e.preventDefault()
+                      const rect = (e.currentTarget as HTMLElement).getBoundingClientRect()
+                      setDrop({ slideId: id, sectionId: section.id, after: e.clientY > rect.top + rect.height / 2 })
+                    }}
+                    onDrop={(e) => {
+                      const rect = (e.currentTarget as HTMLElement).getBoundingClientRect()
+                      onDrop(e, section.id, id, e.clientY > rect.top + rect.height / 2)
+                    }}
+                    onDragEnd={() => setDrop(null)}
+                  >
+                    <div class="thumb-view" aria-hidden="true">
+                      <span class="number">{n}</span>
+                      {view ? <Sheet html={view.html} css={sheetCss} width={THUMB} decorative /> : <div class="sheet-frame placeholder" style={{ width: `${THUMB}px`, height: `${(THUMB * 9) / 16}px` }} />}
+                      {slide.skip ? <span class="skip-tag">Skipped</span> : null}
+                    </div>
+                    <button
+                      type="button"
+                      role="option"
+                      class="thumb-button"
+                      tabIndex={id === tabbable ? 0 : -1}
+                      aria-selected={id === current ? 'true' : 'false'}
+                      aria-label={`Slide ${n}: ${title}${slide.skip ? ' (skipped)' : ''}`}
+                      aria-keyshortcuts="ArrowUp ArrowDown Home End Enter Alt+ArrowUp Alt+ArrowDown Delete Control+D S"
+                      onClick={() => goToSlide(id)}
+                      onKeyDown={(e) => thumbKeys(e, doc, id)}
+                    />
+                    {/* Out of the Tab order: the same commands are the option's keys (S, Ctrl+D, Delete). */}
+                    <div class="thumb-tools">
+                      <button type="button" tabIndex={-1} class="tool" aria-pressed={slide.skip === true} aria-label={`${slide.skip ? 'Show' : 'Skip'} slide ${n}`} title={slide.skip ? 'Show in the slideshow (S)' : 'Skip in the slideshow (S)'} onClick={() => skipSlides([id], !slide.skip)}>
+                        {slide.skip ? 'Show' : 'Skip'}
+                      </button>
+                      <button type="button" tabIndex={-1} class="tool" aria-label={`Duplicate slide ${n}`} title="Duplicate (Ctrl+D)" onClick={() => duplicateSlides([id])}>
+                        Copy
+                      </button>
+                      <button type="button" tabIndex={-1} class="tool danger" aria-label={`Remove slide ${n}`} title="Remove (Delete)" onClick={() => removeSlides([id])}>
+                        Remove
+                      </button>
+                    </div>
                   </div>
-                  <button
-                    type="button"
-                    class="thumb-button"
-                    aria-current={id === current ? 'true' : undefined}
-                    aria-label={`Slide ${n}: ${title}${slide.skip ? ' (skipped)' : ''}`}
-                    aria-keyshortcuts="Alt+ArrowUp Alt+ArrowDown Delete Control+D S"
-                    onClick={() => goToSlide(id)}
-                    onKeyDown={(e) => thumbKeys(e, doc, id)}
-                  />
-                  <div class="thumb-tools">
-                    <button type="button" class="tool" aria-pressed={slide.skip === true} aria-label={`${slide.skip ? 'Show' : 'Skip'} slide ${n}`} title={slide.skip ? 'Show in the slideshow' : 'Skip in the slideshow'} onClick={() => skipSlides([id], !slide.skip)}>
-                      {slide.skip ? 'Show' : 'Skip'}
-                    </button>
-                    <button type="button" class="tool" aria-label={`Duplicate slide ${n}`} title="Duplicate" onClick={() => duplicateSlides([id])}>
-                      Copy
-                    </button>
-                    <button type="button" class="tool danger" aria-label={`Remove slide ${n}`} title="Remove" onClick={() => removeSlides([id])}>
-                      Remove
-                    </button>
-                  </div>
-                </li>
-              )
-            })}
-          </ol>
-        </section>
-      ))}
+                )
+              })}
+            </div>
+          </div>
+        ))}
+      </div>
+      <p id="slides-keys" class="sr-only">
+        Up and Down go to a slide, Home and End to the first and last, Enter to the slide's objects; Alt with Up or Down moves the slide; S skips or shows it, Control+D duplicates it, Delete removes it.
+      </p>
     </nav>
   )
 }
@@ -124,6 +136,13 @@ function slideTitle(doc: DeckDoc, id: string): string {
 
 function focusThumb(id: string) {
   requestAnimationFrame(() => (document.querySelector(`.thumb[data-slide="${CSS.escape(id)}"] .thumb-button`) as HTMLElement | null)?.focus())
+}
+
+/** Focuses the first object of the slide's canvas once it is drawn (a few frames at most). */
+function focusCanvas(id: string, frames = 30) {
+  const frame = document.querySelector(`.canvas[data-slide="${CSS.escape(id)}"] .frame`) as HTMLElement | null
+  if (frame) frame.focus()
+  else if (frames > 0) requestAnimationFrame(() => focusCanvas(id, frames - 1))
 }
 
 function thumbKeys(event: KeyboardEvent, doc: DeckDoc, id: string) {
@@ -154,6 +173,13 @@ function thumbKeys(event: KeyboardEvent, doc: DeckDoc, id: string) {
     const next = event.key === 'Home' ? 0 : event.key === 'End' ? order.length - 1 : Math.min(order.length - 1, Math.max(0, at + (event.key === 'ArrowDown' ? 1 : -1)))
     goToSlide(order[next])
     focusThumb(order[next])
+    return
+  }
+  if (event.key === 'Enter' && !mod && !event.altKey) {
+    event.preventDefault()
+    goToSlide(id)
+    // Into the slide: its first object on the canvas (Tab goes on from there).
+    focusCanvas(id)
     return
   }
   if (event.key === 'Delete' || event.key === 'Backspace') {

@@ -14,11 +14,11 @@ import { INDENT_STEP } from '../model/blocks.js'
 import { SHEET } from '../model/layouts.js'
 import { sidePoint, facingSides, type Placement, type Side } from '../model/arrange.js'
 import { drawn, type Drawn } from '../layout/stack.js'
-import { LAYOUT_SLOTS, type Box } from '../layout/boxes.js'
+import { footerBand, LAYOUT_SLOTS, showsKitFooter, type Box } from '../layout/boxes.js'
 import { listGap, listGutter, listLayout, textStyle, SHAPE_INSET } from '../layout/blocks.js'
 import { measureText } from '../layout/text.js'
 import { chartSvg } from './charts.js'
-import { colour, escapeHtml, paintFor, px, withAlpha, type Appearance, type Paint } from './paint.js'
+import { colour, escapeHtml, logoInkOn, paintFor, px, withAlpha, type Appearance, type Paint } from './paint.js'
 import { maskClip, shapePath } from './shapes.js'
 import { paragraphRuns, paragraphHtml, textHtml } from './text.js'
 import { resolveDither, type ResolvedDither } from '../model/dither.js'
@@ -30,6 +30,8 @@ export interface AssetView {
   /** The picture's own width and height (its aspect), when known. */
   width?: number
   height?: number
+  /** For a logo: whether its drawing reads on the theme's light and dark paper (a footer logo that does not is drawn in one colour). */
+  readsOn?: { light?: boolean; dark?: boolean }
 }
 
 export interface SlideView {
@@ -114,7 +116,7 @@ export function slideHtml(slide: Slide, manifest: Pick<Manifest, 'theme' | 'bran
     }
   }
   parts.push(coverRule(ctx, items))
-  parts.push(furniture(ctx, freeform))
+  parts.push(furniture(ctx))
   if (view.markSkipped && slide.skip) {
     parts.push(`<div class="skipped" style="background:${colour(paint, 'ink')};color:${colour(paint, 'paper')}">Skipped</div>`)
   }
@@ -135,11 +137,11 @@ function coverRule(ctx: Context, items: Drawn[]): string {
 }
 
 /** The slide number, the brand kit's footer text and footer logo, in the layout's footer band (the sheet's on the canvas), where the slide leaves it free. */
-function furniture(ctx: Context, freeform: boolean): string {
+function furniture(ctx: Context): string {
   const out: string[] = []
-  const footer = freeform ? { x: 80, y: 800, w: 1440, h: 40 } : LAYOUT_SLOTS[ctx.slide.layout]?.footer?.box
+  const footer = footerBand(ctx.slide.layout)
   if (!footer) return ''
-  const footerUsed = (ctx.slide.blocks ?? []).some((b) => b.slot === 'footer')
+  const footerUsed = !showsKitFooter(ctx.slide)
   const muted = colour(ctx.paint, 'muted')
   const base = `position:absolute;top:${px(footer.y)};height:${px(footer.h)};font:400 20px/${px(footer.h)} ${escapeHtml(ctx.body)};color:${muted};white-space:nowrap;overflow:hidden`
   // The brand kit's footer logo: at the right of the band (left of the counter), its height, at most 240 px wide.
@@ -154,9 +156,15 @@ function furniture(ctx: Context, freeform: boolean): string {
   }
   if (logo) {
     const right = footer.x + footer.w - (counter ? 72 : 0)
-    out.push(
-      `<img src="${escapeHtml(logo.url)}" alt="${escapeHtml(logo.alt ?? '')}" class="furniture logo" style="position:absolute;top:${px(footer.y)};height:${px(footer.h)};left:${px(right - 240)};width:240px;object-fit:contain;object-position:right center">`,
-    )
+    const place = `position:absolute;top:${px(footer.y)};height:${px(footer.h)};left:${px(right - 240)};width:240px`
+    // On a ground the drawing does not read on (a dark wordmark on a dark slide), its shape in one colour that does.
+    const ink = logoInkOn(ctx.paint, colour(ctx.paint, ctx.slide.background ?? ctx.manifest.background, 'paper'), logo.readsOn)
+    if (ink) {
+      const mask = `url(&quot;${escapeHtml(logo.url)}&quot;) right center / contain no-repeat`
+      out.push(`<div role="img" aria-label="${escapeHtml(logo.alt ?? '')}" class="furniture logo" data-ink="${ink}" style="${place};background:${ink};-webkit-mask:${mask};mask:${mask}"></div>`)
+    } else {
+      out.push(`<img src="${escapeHtml(logo.url)}" alt="${escapeHtml(logo.alt ?? '')}" class="furniture logo" style="${place};object-fit:contain;object-position:right center">`)
+    }
   }
   return out.join('')
 }

@@ -48,6 +48,26 @@ export function withAlpha(hex: string, alpha: number): string {
   return `rgba(${(n >> 16) & 255},${(n >> 8) & 255},${n & 255},${Math.round(alpha * 1000) / 1000})`
 }
 
+/** WCAG contrast ratio of two hex colours (1 to 21). */
+export function contrastRatio(a: string, b: string): number {
+  const [x, y] = [luminance(a), luminance(b)].sort((p, q) => q - p)
+  return (x + 0.05) / (y + 0.05)
+}
+
+/**
+ * The colour a logo is drawn in on `ground` when its own drawing does not read there (the appearance
+ * rule's last resort, docs/media.md: mono in the deck's ink, or its paper where the ink does not stand
+ * out), or undefined when it reads there or its record does not say (`readsOn`, written by logo.insert
+ * for the theme's light and dark paper; the ground counts as light or dark as the rule judges it).
+ */
+export function logoInkOn(paint: Paint, ground: string, readsOn: { light?: boolean; dark?: boolean } | undefined): string | undefined {
+  const light = contrastRatio(ground, '#000000') >= contrastRatio(ground, '#ffffff')
+  if (readsOn?.[light ? 'light' : 'dark'] !== false) return undefined
+  const ink = colour(paint, 'ink')
+  const paper = colour(paint, 'paper')
+  return contrastRatio(ink, ground) >= contrastRatio(paper, ground) ? ink : paper
+}
+
 /** Relative luminance (WCAG) of a hex colour. */
 export function luminance(hex: string): number {
   let h = hex.slice(1)

@@ -89,13 +89,20 @@ export function drawnSizeOf(manifest: Pick<Manifest, 'theme'>, slide: Slide, blo
 }
 
 /** An asset's own width and height, from its record (the aspect a dithered picture is screened at). */
-export function assetSize(deckDir: string, id: string): { width?: number; height?: number } {
+export function assetSize(deckDir: string, id: string): { width?: number; height?: number; readsOn?: ReadsOn } {
   const record = join(deckDir, 'assets', `${id}.json`)
   if (!existsSync(record)) return {}
   try {
-    const { width, height } = JSON.parse(readAssetSync(record).toString('utf8')) as { width?: unknown; height?: unknown }
-    return typeof width === 'number' && typeof height === 'number' ? { width, height } : {}
+    const { width, height, readsOn } = JSON.parse(readAssetSync(record).toString('utf8')) as { width?: unknown; height?: unknown; readsOn?: unknown }
+    const reads = readsOn && typeof readsOn === 'object' ? (readsOn as ReadsOn) : undefined
+    return { ...(typeof width === 'number' && typeof height === 'number' ? { width, height } : {}), ...(reads ? { readsOn: reads } : {}) }
   } catch {
     return {}
   }
+}
+
+/** Whether a logo's drawing reads on the theme's light and dark paper (logo.insert records it). */
+export interface ReadsOn {
+  light?: boolean
+  dark?: boolean
 }

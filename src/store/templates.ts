@@ -1,7 +1,8 @@
 /**
  * Templates: shipped ones in the package's `templates/<slug>/`, organisation ones in the
  * workspace's `decks/templates/<slug>/`. A template folder is a deck folder plus `template.json`
- * (its card: name, category, cover, sentence, theme, appearance, brand kit). `decks/templates/default.json`
+ * (its card: name, category, cover, sentence, theme, appearance). The brand kit a template carries is
+ * its deck's (`deck.json`), so a template saved from a deck with a kit lists that kit. `decks/templates/default.json`
  * names the template new presentations start from; 'blank' when absent.
  */
 import { existsSync } from 'node:fs'
@@ -55,7 +56,8 @@ async function folderTemplates(root: string, organisation: boolean): Promise<Tem
     if (!card) continue
     const doc = existsSync(join(dir, 'deck.json')) ? await readDeckFolder(dir) : null
     const slides = doc ? doc.manifest.sections.reduce((n, s) => n + s.slides.length, 0) : 0
-    out.push({ ...card, id: name, organisation, slides, dir })
+    const brandKit = doc?.manifest.brandKit ?? card.brandKit
+    out.push({ ...card, ...(brandKit ? { brandKit } : {}), id: name, organisation, slides, dir })
   }
   return out
 }

@@ -190,7 +190,7 @@ export class Workspace {
       if (!manifest.trashedAt) live.push(id)
     }
     if (live.length === 1) return live[0]
-    if (live.length === 0) fail('not_found', `No deck in ${this.decksDir}. Create one: studio deck create "My deck"`)
+    if (live.length === 0) fail('not_found', 'No deck in this workspace. Create one: studio deck create "My deck" (MCP: deck_create).')
     fail('invalid_input', `Several decks here; name one with --deck (or ?deck=): ${live.join(', ')}. Set a default with \`studio deck default <id>\`.`, { path: 'deck' })
   }
 }

@@ -45,7 +45,7 @@ import { AJV_OPTIONS } from '../../src/core/validate.js'
 import { parseForm } from '../../src/transports/cli/form.js'
 import { openApiDocument } from '../../src/transports/http/discovery.js'
 import { BIN, ROOT, serve, studio, type Served } from '../helpers/studio.js'
-import { fixtureWorkspace, FIXTURE_REVISION, newUserWorkspace, USER_PHOTO } from '../helpers/fixture.js'
+import { FIXTURE_DECK, fixtureWorkspace, FIXTURE_REVISION, newUserWorkspace, USER_PHOTO } from '../helpers/fixture.js'
 
 /** One author on every transport, so results that name the author (a lease, a version) compare equal. */
 const AUTHOR = 'agent:contract'
@@ -141,9 +141,13 @@ async function viaRoute(route: 'actions' | 'window', server: Served, dir: string
 const viaHttp = (server: Served, dir: string, action: Action, input: Record<string, unknown>) => viaRoute('actions', server, dir, action, input)
 const viaWindow = (server: Served, dir: string, action: Action, input: Record<string, unknown>) => viaRoute('window', server, dir, action, input)
 
+/**
+ * A `studio mcp` on a copy of the fixture, started on its deck: a session started without one moves
+ * to the deck it creates (deck_create), and the scratch sessions live through every example.
+ */
 async function mcpClient(dir: string, env: Record<string, string> = {}): Promise<Client> {
   const client = new Client({ name: 'contract', version: '1.0.0' })
-  await client.connect(new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp', '--root', dir, '--author', AUTHOR], stderr: 'ignore', env: { ...getDefaultEnvironment(), ...env } }))
+  await client.connect(new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp', '--root', dir, '--deck', FIXTURE_DECK, '--author', AUTHOR], stderr: 'ignore', env: { ...getDefaultEnvironment(), ...env } }))
   return client
 }
 
@@ -153,15 +157,16 @@ async function viaMcp(client: Client, dir: string, action: Action, input: Record
     // Renders and exports can take long on a loaded machine: the SDK gives up after 60 s by default.
     r = (await client.callTool({ name: action.mcp!, arguments: input }, undefined, { timeout: 600_000 })) as typeof r
   } catch (error) {
-    // Arguments outside the tool's input schema are a protocol error (-32602) carrying the same error body.
-    assert.ok(error instanceof McpError && error.code === ErrorCode.InvalidParams, `${action.id}: ${String(error)}`)
-    const body = error.data as { status: number; code: string; pointer?: string }
-    return { ok: false, status: body.status, code: body.code, pointer: body.pointer }
+    // Every failure of a known tool, input validation included, is a tool result with isError: a JSON-RPC error is a protocol fault.
+    assert.ok(!(error instanceof McpError && error.code === ErrorCode.InvalidParams), `${action.id}: -32602 instead of an isError result: ${String(error)}`)
+    throw error
   }
   if (!r.isError) {
     conforms(action, 'MCP', r.structuredContent)
     return { ok: true, result: normalize(r.structuredContent, dir) }
   }
+  const text = (r as { content?: { type: string; text?: string }[] }).content?.[0]?.text
+  assert.deepEqual(JSON.parse(text ?? 'null'), r.structuredContent, `${action.id}: the isError result's text is the error body`)
   return { ok: false, status: r.structuredContent.status, code: r.structuredContent.code, pointer: r.structuredContent.pointer }
 }
 

@@ -192,11 +192,13 @@ describe('pictures, appearance, tables and charts on the command line', () => {
     await refused(ws, ['table', 'set-cell', 'two-columns-3#b3', '0', '0', 'x', '--rev', '0'], 409, 'stale_revision')
   })
 
-  it('replaces chart data with lint findings for uneven series, and changes the chart type', async () => {
-    const data = { categories: ['Q1', 'Q2', 'Q3'], series: [{ name: 'Revenue', values: [12, 15, 19] }, { name: 'Cost', values: [3, 4] }] }
+  it('replaces chart data, refuses a series whose length is not the number of categories, and changes the chart type', async () => {
+    const uneven = { categories: ['Q1', 'Q2', 'Q3'], series: [{ name: 'Revenue', values: [12, 15, 19] }, { name: 'Cost', values: [3, 4] }] }
+    await refused(ws, ['chart', 'data', 'freeform-4#b5'], 400, 'invalid_input', '/slides/freeform-4/blocks/4/data/series/1/values', JSON.stringify(uneven))
+    const data = { categories: ['Q1', 'Q2', 'Q3'], series: [{ name: 'Revenue', values: [12, 15, 19] }, { name: 'Cost', values: [3, 4, null] }] }
     const result = await oneCommit(ws, ['chart', 'data', 'freeform-4#b5'], JSON.stringify(data))
     assert.deepEqual(blockOf(ws, 'freeform-4', 'b5').data, data)
-    assert.deepEqual(result.findings.map((f: { pointer: string }) => f.pointer), ['/data/series/1/values'])
+    assert.deepEqual(result.findings, [])
     await refused(ws, ['chart', 'data', 'freeform-4#b5'], 400, 'invalid_input', '/data/series/0/values/0', JSON.stringify({ categories: [], series: [{ name: 'x', values: ['a'] }] }))
     await refused(ws, ['chart', 'data', 'freeform-4#b1'], 400, 'invalid_input', '/blockId', JSON.stringify(data))
     await refused(ws, ['chart', 'data', 'freeform-4#b5', '--rev', '0'], 409, 'stale_revision', undefined, JSON.stringify(data))

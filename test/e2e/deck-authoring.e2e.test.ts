@@ -110,6 +110,31 @@ describe('deck authoring on the command line: tailor, export txt, lint, import',
       assert.deepEqual(again.json.counts, { replacements: 0, logos: 0, skipped: 0, slides: 0 })
     })
 
+    it("replaces the old customer in the brand kit's footer text and swaps its logo slots, and export txt then finds no old name", async () => {
+      const dir = fresh()
+      commitFiles(dir, { [`${DECK}/assets/globex.json`]: { id: 'globex', role: 'logo', alt: 'Globex logo' } })
+      const kit = await studio(dir, ['deck', 'brand-kit', '--json'], { stdin: JSON.stringify({ name: 'Acme', footer: 'Acme Corp · confidential', logo: 'logo', footerLogo: 'logo' }) })
+      assert.equal(kit.code, 0, kit.stdout)
+      const before = await studio(dir, ['export', 'txt', '--include-notes', '--include-skipped'])
+      assert.equal(before.stdout.match(/^Acme Corp · confidential$/gm)?.length, 4, `the footer on every slide: ${before.stdout}`)
+      const r = await studio(dir, ['tailor', '--replace', 'Acme=Globex', '--logo', 'globex', '--json'])
+      assert.equal(r.code, 0, r.stdout)
+      assert.equal(r.json.brandKit, true)
+      assert.deepEqual(r.json.replacements, [{ from: 'Acme', to: 'Globex', count: 4 }], 'notes, body, kit name, kit footer')
+      assert.equal(r.json.counts.logos, 3, 'the picture on freeform-4, the kit mark and the footer logo')
+      const manifest = JSON.parse(readFileSync(join(dir, DECK, 'deck.json'), 'utf8'))
+      assert.deepEqual(manifest.brandKit, { name: 'Globex', footer: 'Globex Corp · confidential', logo: 'globex', footerLogo: 'globex' })
+      const after = await studio(dir, ['export', 'txt', '--include-notes', '--include-skipped'])
+      assert.doesNotMatch(after.stdout, /acme/i)
+      assert.equal(after.stdout.match(/^Globex Corp · confidential$/gm)?.length, 4)
+      assert.equal(git(dir, 'status', '--porcelain'), '')
+      // A kit-only change is still a write: the footer is on every slide.
+      const kitOnly = await studio(dir, ['tailor', '--replace', 'confidential=internal', '--json'])
+      assert.deepEqual(kitOnly.json.changed, [])
+      assert.equal(kitOnly.json.brandKit, true)
+      assert.equal(kitOnly.json.revision, r.json.revision + 1)
+    })
+
     it('refuses a stale --rev with 409 and the current document, writing nothing', async () => {
       const dir = fresh()
       const before = commits(dir)
@@ -199,6 +224,23 @@ describe('deck authoring on the command line: tailor, export txt, lint, import',
       assert.equal(all.json.text, FULL)
       assert.equal(all.json.comments.included, 0)
       assert.match(all.json.comments.note, /none are included/)
+    })
+
+    it('leaves a skipped slide out even when named, as export pdf does, and refuses a subset of skipped slides alike; --include-skipped writes it', async () => {
+      const dir = fresh()
+      assert.equal((await studio(dir, ['tailor', '--skip', 'two-columns-3', '--json'])).code, 0)
+      const mixed = await studio(dir, ['export', 'txt', 'two-columns-3,freeform-4', '--json'])
+      assert.deepEqual(mixed.json.slides, ['freeform-4'])
+      const txt = await studio(dir, ['export', 'txt', 'two-columns-3', '--json'])
+      const pdf = await studio(dir, ['export', 'pdf', '--theme', 'light', '--input', '{"slideIds":["two-columns-3"]}', '--json'])
+      for (const refused of [txt, pdf]) {
+        assert.equal(refused.code, 2, refused.stdout)
+        assert.equal(refused.json.code, 'invalid_input')
+        assert.equal(refused.json.pointer, '/slideIds')
+        assert.match(refused.json.message, /slide "two-columns-3" is skipped.*--include-skipped/)
+      }
+      const asked = await studio(dir, ['export', 'txt', 'two-columns-3', '--include-skipped', '--json'])
+      assert.deepEqual(asked.json.slides, ['two-columns-3'])
     })
 
     it('answers an unknown slide with 404 at /slideIds/<n>', async () => {

@@ -259,6 +259,23 @@ describe('templates', () => {
       ws.cleanup()
     }
   })
+
+  it('lists the brand kit a template was saved with, and the new one after an update', async () => {
+    const ws = await workspaceWithDeck('Brand deck')
+    try {
+      const kit = await studio(ws.dir, ['deck', 'brand-kit', '--json'], { stdin: JSON.stringify({ name: 'Acme', footer: 'Acme confidential' }) })
+      assert.equal(kit.code, 0, kit.stdout)
+      assert.equal((await studio(ws.dir, ['template', 'create', 'brand-deck', 'House style', '--json'])).code, 0)
+      const kitOf = async (id: string) => (await studio(ws.dir, ['template', 'list', '--json'])).json.templates.find((t: any) => t.id === id).brandKit
+      assert.deepEqual(await kitOf('house-style'), { name: 'Acme', footer: 'Acme confidential' })
+      assert.equal(await kitOf('blank'), null)
+      await studio(ws.dir, ['deck', 'brand-kit', '--json'], { stdin: JSON.stringify({ name: 'Globex', footer: 'Globex only' }) })
+      assert.equal((await studio(ws.dir, ['template', 'update', 'house-style', 'brand-deck', '--json'])).code, 0)
+      assert.deepEqual(await kitOf('house-style'), { name: 'Globex', footer: 'Globex only' })
+    } finally {
+      ws.cleanup()
+    }
+  })
 })
 
 describe('validation and the commit boundary', () => {

@@ -155,7 +155,8 @@ describe('fonts.build cuts the export faces and checks the committed set', () =>
   it('LibreOffice finds each committed face by the name a presentation names it with', { timeout: 120_000 }, async (t) => {
     const soffice = findProgram('soffice')
     const pdffonts = findProgram('pdffonts')
-    if (!requirePresent(t, soffice && pdffonts, 'no soffice or pdffonts (apt-get install libreoffice-impress poppler-utils)')) return
+    const missing = 'no soffice or pdffonts (apt-get install libreoffice-impress poppler-utils)'
+    if (!requirePresent(t, soffice, missing) || !requirePresent(t, pdffonts, missing)) return
     // An Impress document whose paragraphs name the typefaces, converted with only fontconfig's usual
     // fonts plus the committed folder: the PDF embeds the face each name should reach.
     const dir = join(temp, 'libreoffice')

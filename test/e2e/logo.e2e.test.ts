@@ -14,6 +14,7 @@ import { join } from 'node:path'
 import { after, before, describe, it } from 'node:test'
 import AjvModule from 'ajv'
 import addFormatsModule from 'ajv-formats'
+import JSZip from 'jszip'
 import sharp from 'sharp'
 import { findAction } from '../../src/actions/index.js'
 import { AJV_OPTIONS } from '../../src/core/validate.js'
@@ -203,6 +204,91 @@ describe('logo actions', () => {
     assert.equal(kit.code, 0, kit.stdout)
     assert.deepEqual(kit.json.brandKit, { logo: kit.json.asset.id, footerLogo: kit.json.asset.id }, 'the footer slot the kit fills takes it too')
     await clean()
+  })
+
+  it('keeps the vector of an inserted logo, on a slide and in the footer, in native PPTX beside its PNG; --no-svg-vector writes the PNG alone', async () => {
+    const own = await workspaceWithDeck('Vectors')
+    try {
+      const dir = join(own.dir, 'decks', own.deckId, 'assets')
+      const onSlide = await studio(own.dir, ['logo', 'insert', 'github', '--slide', 'title-1', '--json'])
+      assert.equal(onSlide.code, 0, onSlide.stdout)
+      const footer = await studio(own.dir, ['logo', 'insert', 'gitlab', '--every-slide', '--json'])
+      assert.equal(footer.code, 0, footer.stdout)
+      const exported = async (extra: string[]) => {
+        const r = await studio(own.dir, ['export', 'pptx', '--mode', 'native', '--theme', 'light', '--baseline-target', 'none', ...extra, '--json'])
+        assert.equal(r.code, 0, r.stdout + r.stderr)
+        return JSZip.loadAsync(readFileSync(join(own.dir, r.json.files[0])))
+      }
+      const zip = await exported([])
+      const slide = await zip.file('ppt/slides/slide1.xml')!.async('string')
+      const rels = await zip.file('ppt/slides/_rels/slide1.xml.rels')!.async('string')
+      const vectorOf = async (alt: string) => {
+        const pic = new RegExp(`<p:pic>(?:(?!</p:pic>)[\\s\\S])*?descr="${alt}"[\\s\\S]*?</p:pic>`).exec(slide)?.[0] ?? ''
+        assert.ok(pic, `a picture described "${alt}"`)
+        const id = /<asvg:svgBlip [^>]*r:embed="([^"]+)"\/>/.exec(pic)?.[1]
+        assert.ok(id, `${alt}: no svgBlip beside the PNG`)
+        const target = new RegExp(`<Relationship Id="${id}"[^>]*Target="\\.\\./media/([^"]+)"`).exec(rels)?.[1]
+        return zip.file(`ppt/media/${target}`)!.async('nodebuffer')
+      }
+      assert.ok((await vectorOf('GitHub logo')).equals(readFileSync(join(dir, 'github.source.svg'))), 'the slide logo\'s sanitized SVG')
+      assert.ok((await vectorOf('GitLab logo')).equals(readFileSync(join(dir, `${footer.json.asset.id}.source.svg`))), 'the footer logo\'s sanitized SVG')
+      const off = await exported(['--no-svg-vector'])
+      assert.doesNotMatch(await off.file('ppt/slides/slide1.xml')!.async('string'), /svgBlip/)
+      assert.equal(off.file(/\.svg$/).length, 0)
+    } finally {
+      own.cleanup()
+    }
+  })
+
+  it('draws a dark wordmark footer logo light on dark slides (the dark appearance, a dark slide background), in renders and native PPTX', async () => {
+    const own = await workspaceWithDeck('Wordmark')
+    try {
+      const r = await studio(own.dir, ['logo', 'insert', 'github', '--every-slide', '--variant', 'wordmark', '--json'])
+      assert.equal(r.code, 0, r.stdout)
+      assert.deepEqual(r.json.asset.readsOn, { light: true, dark: false })
+      const slideId = (await studio(own.dir, ['slide', 'new', '--layout', 'title-body', '--json'])).json.slide.id
+      const night = (await studio(own.dir, ['slide', 'new', '--layout', 'title-body', '--json'])).json.slide.id
+      assert.equal((await studio(own.dir, ['slide', 'patch', night, '--set', '/background="#101820"', '--json'])).code, 0)
+      /** Shares of the footer logo's box that are near white and near black. */
+      const tones = async (file: string) => {
+        const { data, info } = await sharp(file).extract({ left: 1340, top: 800, width: 200, height: 40 }).removeAlpha().raw().toBuffer({ resolveWithObject: true })
+        let light = 0
+        let dark = 0
+        for (let i = 0; i < data.length; i += info.channels) {
+          const v = (data[i] + data[i + 1] + data[i + 2]) / 3
+          if (v > 200) light++
+          if (v < 60) dark++
+        }
+        const n = data.length / info.channels
+        return { light: light / n, dark: dark / n }
+      }
+      const render = await studio(own.dir, ['render', `${slideId},${night}`, '--theme', 'both', '--json'])
+      assert.equal(render.code, 0, render.stdout)
+      const file = (id: string, theme: string) => join(own.dir, render.json.renders.find((x: any) => x.slideId === id && x.theme === theme).file)
+      const onPaper = await tones(file(slideId, 'light'))
+      assert.ok(onPaper.dark > 0.1 && onPaper.light > 0.5, `the wordmark as drawn on light paper: ${JSON.stringify(onPaper)}`)
+      for (const [id, theme] of [[slideId, 'dark'], [night, 'light'], [night, 'dark']]) {
+        const onInk = await tones(file(id, theme))
+        assert.ok(onInk.light > 0.1, `${id} ${theme}: the wordmark is drawn light on the dark ground: ${JSON.stringify(onInk)}`)
+      }
+      // Native PPTX in the dark appearance: the footer logo's picture is light where it is opaque, with no vector in the old colours.
+      const exported = await studio(own.dir, ['export', 'pptx', '--mode', 'native', '--theme', 'dark', '--baseline-target', 'none', '--input', JSON.stringify({ slideIds: [slideId] }), '--json'])
+      assert.equal(exported.code, 0, exported.stdout)
+      const zip = await JSZip.loadAsync(readFileSync(join(own.dir, exported.json.files[0])))
+      const slide = await zip.file('ppt/slides/slide1.xml')!.async('string')
+      const pic = /<p:pic>(?:(?!<\/p:pic>)[\s\S])*?name="footer logo"[\s\S]*?<\/p:pic>/.exec(slide)?.[0] ?? ''
+      assert.doesNotMatch(pic, /svgBlip/)
+      const rid = /<a:blip r:embed="([^"]+)"/.exec(pic)?.[1]
+      const rels = await zip.file('ppt/slides/_rels/slide1.xml.rels')!.async('string')
+      const media = new RegExp(`<Relationship Id="${rid}"[^>]*Target="\\.\\./media/([^"]+)"`).exec(rels)?.[1]
+      const { data, info } = await sharp(await zip.file(`ppt/media/${media}`)!.async('nodebuffer')).ensureAlpha().raw().toBuffer({ resolveWithObject: true })
+      let sum = 0
+      let opaque = 0
+      for (let i = 0; i < data.length; i += info.channels) if (data[i + 3] > 128) (sum += (data[i] + data[i + 1] + data[i + 2]) / 3), opaque++
+      assert.ok(opaque > 0 && sum / opaque > 200, `the footer logo's opaque pixels are light: mean ${sum / opaque}`)
+    } finally {
+      own.cleanup()
+    }
   })
 
   it('refuses unknown marks, missing variants and a call that names no place, writing nothing', async () => {

@@ -79,7 +79,7 @@ describe('MCP over stdio (studio mcp)', () => {
     assert.ok(!tools.some((t) => t.name === unbuilt.mcp), `${unbuilt.mcp} is declared but not implemented`)
     assert.ok(!tools.some((t) => t.name === 'deck_goto_slide'), 'no page is attached')
     assert.ok(!tools.some((t) => t.name === 'deck_remove'), 'deck.remove has no MCP tool')
-    for (const tool of tools) assert.equal(tool.annotations?.openWorldHint, false, tool.name)
+    // Every tool's hints against its declaration: test/e2e/mcp-annotations.e2e.test.ts.
     const byName = (name: string) => tools.find((t) => t.name === name)!.annotations!
     assert.deepEqual(byName('deck_get_info'), { title: 'Deck info', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false })
     assert.equal(byName('deck_rename').readOnlyHint, false)
@@ -126,16 +126,12 @@ describe('MCP over stdio (studio mcp)', () => {
     assert.equal(await commitCount(ws.git), commits)
   })
 
-  it('validates arguments with the action schema: an unknown argument is -32602 carrying unknown_field and its pointer', async () => {
+  it('validates arguments with the action schema: an unknown argument is an isError result carrying unknown_field and its pointer', async () => {
     const invalid = async (args: Record<string, unknown>) => {
-      try {
-        await client.callTool({ name: 'deck_rename', arguments: args })
-      } catch (error) {
-        assert.ok(error instanceof McpError)
-        assert.equal(error.code, ErrorCode.InvalidParams)
-        return error.data as { status: number; code: string; pointer: string }
-      }
-      assert.fail('not refused')
+      const result = await client.callTool({ name: 'deck_rename', arguments: args })
+      assert.equal(result.isError, true, JSON.stringify(result))
+      assert.deepEqual(JSON.parse((result.content as { text: string }[])[0].text), result.structuredContent)
+      return result.structuredContent as { status: number; code: string; pointer: string }
     }
     const body = await invalid({ name: 'X', baseRevision: 1, colour: 'red' })
     assert.deepEqual([body.status, body.code, body.pointer], [400, 'unknown_field', '/colour'])

@@ -174,6 +174,12 @@ describe('a global install from the packed tarball', () => {
       assert.equal(text.code, 0, text.stderr)
       assert.match(text.stdout, /First talk/)
 
+      // Shell completion: the plugin's code is bundled into dist/, its files go to the cache folder.
+      const cache = join(temp, 'cache')
+      const completion = spawnSync(bin, ['autocomplete', '--refresh-cache'], { cwd: elsewhere, encoding: 'utf8', env: { ...process.env, HOME: join(temp, 'home'), XDG_CACHE_HOME: cache } })
+      assert.equal(completion.status, 0, completion.stderr)
+      assert.match(readFileSync(join(cache, 'studio', 'autocomplete', 'functions', 'bash', 'studio.bash'), 'utf8'), /^deck:rename .*--rev/m)
+
       assert.deepEqual([...snapshot(installed)].filter(([path, stamp]) => before.get(path) !== stamp), [], 'nothing in the installed package changed')
       assert.deepEqual([...before.keys()].filter((path) => !existsSync(join(installed, path))), [])
     } finally {

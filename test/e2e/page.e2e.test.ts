@@ -4,12 +4,13 @@
  * only on what the page shows.
  */
 import assert from 'node:assert/strict'
-import { readFileSync } from 'node:fs'
+import { readFileSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { networkInterfaces } from 'node:os'
 import { join } from 'node:path'
-import { after, before, describe, it } from 'node:test'
-import type { Browser, Page } from 'playwright-core'
+import sharp from 'sharp'
+import { after, afterEach, before, beforeEach, describe, it } from 'node:test'
+import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { CHROMIUM_FLAGS, findChromium } from '../../src/render/browser.js'
 import { commitCount, ROOT, serve, studio, workspace, workspaceWithDeck, type Served } from '../helpers/studio.js'
 
@@ -40,12 +41,17 @@ async function commitsSince(ws: Ws, count: number, expected = 1): Promise<string
   return log.split('\n').map((l) => l.trim()).filter(Boolean).reverse()
 }
 
-describe('the page', { timeout: 180_000 }, () => {
+/**
+ * Each test has its own browser context and page (one browser process for the file), and the deck it
+ * works on is made in `before` by the CLI: a test that fails leaves no page or deck another depends on.
+ */
+describe('the page', { timeout: 600_000 }, () => {
   let ws: Ws
   let server: Served
   let browser: Browser
+  let context: BrowserContext
   let page: Page
-  let deck: string
+  const deck = 'launch-plan'
 
   /** The screen centre of a block's frame on the canvas. */
   const frameCentre = async (blockId: string) => {
@@ -59,6 +65,14 @@ describe('the page', { timeout: 180_000 }, () => {
     await page.locator(`.canvas[data-slide="${slideId}"] .frame`).first().waitFor()
   }
   const revision = () => json(ws, `decks/${deck}/deck.json`).revision as number
+  /** The deck's slides in order, as on disk. */
+  const slideOrder = () => (json(ws, `decks/${deck}/deck.json`).sections as { slides: string[] }[]).flatMap((s) => s.slides)
+  /** Opens the deck in this test's page, at a slide. */
+  const openDeck = async (slideId?: string) => {
+    await page.goto(`${server.url}/d/${deck}${slideId ? `/${slideId}` : ''}`)
+    await page.locator(`.canvas${slideId ? `[data-slide="${slideId}"]` : ''}`).waitFor()
+    await page.locator(`.canvas[data-revision="${revision()}"]`).waitFor()
+  }
   /** Waits for the page to show the deck at the revision on disk (its refetch after a write). */
   const settled = async () => {
     const rev = revision()
@@ -68,10 +82,18 @@ describe('the page', { timeout: 180_000 }, () => {
 
   before(async () => {
     ws = await workspace()
-    server = await serve(ws.dir, [], { ttl: 170 })
+    const made = await studio(ws.dir, ['deck', 'create', 'Launch plan', '--from', 'brand-sample', '--json'])
+    assert.equal(made.json?.id, deck, made.stdout + made.stderr)
+    server = await serve(ws.dir, [], { ttl: 590 })
     browser = await chromium.launch({ executablePath: findChromium().path, args: CHROMIUM_FLAGS.filter((f) => f !== '--headless'), headless: true })
-    page = await browser.newPage({ viewport: { width: 1440, height: 900 } })
+  })
+  beforeEach(async () => {
+    context = await browser.newContext({ viewport: { width: 1440, height: 900 } })
+    page = await context.newPage()
     page.on('pageerror', (error) => console.error('page error:', error.message))
+  })
+  afterEach(async () => {
+    await context?.close()
   })
   after(async () => {
     await browser?.close()
@@ -81,15 +103,14 @@ describe('the page', { timeout: 180_000 }, () => {
 
   it('creates a deck from the brand sample on the deck list, through deck.create on the window transport', async () => {
     await page.goto(server.url + '/')
-    await page.getByLabel('Name').fill('Launch plan')
+    await page.getByLabel('Name').fill('Harbour plan')
     await page.getByRole('radio', { name: /Brand sample/ }).check()
     const commits = await commitCount(ws.git)
     await page.getByRole('button', { name: 'Create deck' }).click()
-    await page.waitForURL(/\/d\/launch-plan/)
-    deck = 'launch-plan'
+    await page.waitForURL(/\/d\/harbour-plan/)
     await page.locator('.canvas .frame').first().waitFor()
-    const manifest = json(ws, `decks/${deck}/deck.json`)
-    assert.equal(manifest.title, 'Launch plan')
+    const manifest = json(ws, 'decks/harbour-plan/deck.json')
+    assert.equal(manifest.title, 'Harbour plan')
     assert.equal(manifest.sections.flatMap((s: { slides: string[] }) => s.slides).length, 95)
     assert.equal(await commitCount(ws.git), commits + 1)
     assert.equal(await trailer(ws, 'Studio-Action'), 'deck.create')
@@ -99,6 +120,7 @@ describe('the page', { timeout: 180_000 }, () => {
   })
 
   it('edits a title in place: typing is one revision per pause', async () => {
+    await openDeck('title-1')
     const commits = await commitCount(ws.git)
     await page.locator('.frame[data-frame="title"]').dblclick()
     const editable = page.locator('.canvas .sheet-host').locator('[data-block="title"] .t[contenteditable="true"]')
@@ -114,7 +136,7 @@ describe('the page', { timeout: 180_000 }, () => {
   })
 
   it('marks text in place with the Text subset (italic on a word) and steps list items with Tab', async () => {
-    await openSlide('title-body-1')
+    await openDeck('title-body-1')
     const path = `decks/${deck}/slides/title-body-1.json`
     const block = (id: string) => json(ws, path).blocks.find((b: { id: string }) => b.id === id)
     let commits = await commitCount(ws.git)
@@ -142,7 +164,7 @@ describe('the page', { timeout: 180_000 }, () => {
   })
 
   it('moves and resizes a block on a canvas slide, snapping to the guides and other blocks, and nudges it with the keyboard', async () => {
-    await openSlide('freeform-1')
+    await openDeck('freeform-1')
     const path = `decks/${deck}/slides/freeform-1.json`
     const b1 = () => json(ws, path).blocks.find((b: { id: string }) => b.id === 'b1')
     assert.deepEqual(b1().pos, { x: 160, y: 320, w: 360, h: 240 })
@@ -202,6 +224,7 @@ describe('the page', { timeout: 180_000 }, () => {
   })
 
   it('reorders slides by dragging a thumbnail, and with Alt+Arrow on the keyboard', async () => {
+    await openDeck('title-1')
     const order = () => json(ws, `decks/${deck}/deck.json`).sections[0].slides.slice(0, 4)
     assert.deepEqual(order(), ['title-1', 'title-body-1', 'two-columns-1', 'big-number-1'])
     let commits = await commitCount(ws.git)
@@ -222,12 +245,21 @@ describe('the page', { timeout: 180_000 }, () => {
 
   it('undoes and redoes: each step a new revision, history never rewritten', async () => {
     const path = `decks/${deck}/deck.json`
-    const moved = json(ws, path).sections[0].slides.slice(0, 4)
-    const head = (await ws.git('rev-parse', 'HEAD')).trim()
+    const first = json(ws, path).sections[0].slides.slice(0, 4) as string[]
+    await openDeck(first[1])
+    // This tab's own write to undo: the second slide one down (Alt+Down).
     let commits = await commitCount(ws.git)
+    await page.locator(`.thumb[data-slide="${first[1]}"] .thumb-button`).focus()
+    await page.keyboard.press('Alt+ArrowDown')
+    assert.deepEqual(await commitsSince(ws, commits), ['slide.move'])
+    const moved = [first[0], first[2], first[1], first[3]]
+    assert.deepEqual(json(ws, path).sections[0].slides.slice(0, 4), moved)
+    await settled()
+    const head = (await ws.git('rev-parse', 'HEAD')).trim()
+    commits = await commitCount(ws.git)
     await page.getByRole('button', { name: 'Undo', exact: true }).click()
     assert.deepEqual(await commitsSince(ws, commits), ['section.set'])
-    assert.deepEqual(json(ws, path).sections[0].slides.slice(0, 4), ['title-1', 'two-columns-1', 'title-body-1', 'big-number-1'])
+    assert.deepEqual(json(ws, path).sections[0].slides.slice(0, 4), first)
     await ws.git('merge-base', '--is-ancestor', head, 'HEAD')
     await settled()
     commits = await commitCount(ws.git)
@@ -252,6 +284,7 @@ describe('the page', { timeout: 180_000 }, () => {
   })
 
   it('restores a saved version from the history panel, as a new revision that lists what changed', async () => {
+    await openDeck()
     await page.getByRole('button', { name: 'History' }).click()
     await page.getByLabel('Save this revision as a version').fill('Before the rename')
     let commits = await commitCount(ws.git)
@@ -278,13 +311,15 @@ describe('the page', { timeout: 180_000 }, () => {
   })
 
   it('presents: full screen without skipped slides, keys move, presenter view shows the notes', async () => {
-    await openSlide('title-1')
+    await openDeck('title-1')
+    const [, second, third] = slideOrder()
     // Skip the second slide from its thumbnail, give the first notes (one write after the pause).
     let commits = await commitCount(ws.git)
-    await page.locator('.thumb[data-slide="two-columns-1"]').hover()
+    await page.locator(`.thumb[data-slide="${second}"]`).hover()
     await page.getByRole('button', { name: 'Skip slide 2' }).click()
     assert.deepEqual(await commitsSince(ws, commits), ['slide.skip'])
-    assert.equal(json(ws, `decks/${deck}/slides/two-columns-1.json`).skip, true)
+    assert.equal(json(ws, `decks/${deck}/slides/${second}.json`).skip, true)
+    const shown = slideOrder().filter((id) => json(ws, `decks/${deck}/slides/${id}.json`).skip !== true).length
     await settled()
     commits = await commitCount(ws.git)
     await page.getByRole('textbox', { name: 'Speaker notes' }).fill('Welcome everyone.')
@@ -294,10 +329,10 @@ describe('the page', { timeout: 180_000 }, () => {
     await page.getByRole('button', { name: 'Present', exact: true }).click()
     const show = page.locator('.present')
     await show.waitFor()
-    assert.match((await show.getAttribute('aria-label'))!, /slide 1 of 94/)
+    assert.match((await show.getAttribute('aria-label'))!, new RegExp(`slide 1 of ${shown}\\b`))
     await page.keyboard.press('ArrowRight')
-    await page.locator('.present[aria-label*="slide 2 of 94"]').waitFor()
-    assert.equal(await page.evaluate(() => location.pathname), `/d/${deck}/big-number-1`, 'the skipped slide is left out')
+    await page.locator(`.present[aria-label*="slide 2 of ${shown}"]`).waitFor()
+    assert.equal(await page.evaluate(() => location.pathname), `/d/${deck}/${third}`, 'the skipped slide is left out')
     await page.keyboard.press('Escape')
     await page.locator('.editor').waitFor()
     await openSlide('title-1')
@@ -305,17 +340,17 @@ describe('the page', { timeout: 180_000 }, () => {
     await page.locator('.presenter-notes', { hasText: 'Welcome everyone.' }).waitFor()
     // The audience window shows the show and follows the presenter.
     const [audience] = await Promise.all([page.waitForEvent('popup'), page.getByRole('button', { name: 'Open audience window' }).click()])
-    await audience.locator('.present[aria-label*="slide 1 of 94"]').waitFor()
+    await audience.locator(`.present[aria-label*="slide 1 of ${shown}"]`).waitFor()
     await page.getByRole('button', { name: 'Next' }).click()
     await page.locator('.presenter-notes', { hasText: 'No notes for this slide.' }).waitFor()
-    await audience.locator('.present[aria-label*="slide 2 of 94"]').waitFor()
+    await audience.locator(`.present[aria-label*="slide 2 of ${shown}"]`).waitFor()
     await page.getByRole('button', { name: 'Exit presenter view' }).click()
     await page.locator('.editor').waitFor()
     await until('the audience window closes with the presenter view', () => audience.isClosed(), (closed) => closed)
   })
 
   it('re-applies a stale edit on top of a CLI write (409), and says plainly when it no longer applies', async () => {
-    await openSlide('freeform-2')
+    await openDeck('freeform-2')
     // The page's refetch is held back, so its next write carries a stale baseRevision whatever the room says.
     let release = () => {}
     const hold = async () => {
@@ -358,14 +393,16 @@ describe('the page', { timeout: 180_000 }, () => {
   })
 
   it('works from the keyboard: Tab to an object, arrange it from the menu, edit its alt text and table cells in the inspector', async () => {
-    await openSlide('freeform-2')
+    await openDeck('freeform-2')
     // Tab from the canvas's first object reaches the next; Space selects it, Shift+Space adds.
+    const frames = await page.locator('.canvas .frame').evaluateAll((els) => els.map((e) => (e as HTMLElement).dataset.frame!))
+    const third = frames[frames.indexOf('b2') + 1]
     await page.locator('.frame[data-frame="b1"]').focus()
     await page.keyboard.press('Space')
     await page.keyboard.press('Tab')
     assert.equal(await page.evaluate(() => (document.activeElement as HTMLElement).dataset.frame), 'b2')
-    await page.keyboard.press('Tab') // b3 was removed by the CLI above
-    assert.equal(await page.evaluate(() => (document.activeElement as HTMLElement).dataset.frame), 'b4')
+    await page.keyboard.press('Tab')
+    assert.equal(await page.evaluate(() => (document.activeElement as HTMLElement).dataset.frame), third)
     await page.keyboard.press('Shift+Space')
     assert.equal(await page.locator('.frame.selected').count(), 2)
     let commits = await commitCount(ws.git)
@@ -374,7 +411,7 @@ describe('the page', { timeout: 180_000 }, () => {
     assert.deepEqual(await commitsSince(ws, commits), ['block.align'])
     const blocks = json(ws, `decks/${deck}/slides/freeform-2.json`).blocks
     const y = (id: string) => blocks.find((b: { id: string }) => b.id === id).pos.y
-    assert.deepEqual([y('b1'), y('b4')], [120, 120])
+    assert.deepEqual([y('b1'), y(third)], [120, 120])
     await settled()
     // Alt text: a chart's, flagged when missing, written with block.setAlt.
     await openSlide('chart-1')
@@ -400,9 +437,11 @@ describe('the page', { timeout: 180_000 }, () => {
   })
 
   it('duplicates and removes a slide from the sidebar, undoes the removal in place, and changes a layout from the menu', async () => {
+    await openDeck('quote-2')
     const manifest = () => json(ws, `decks/${deck}/deck.json`)
     const section = () => manifest().sections.find((s: { id: string }) => s.id === 'market').slides as string[]
     const before = section()
+    const number = slideOrder().indexOf('quote-2') + 1
     let commits = await commitCount(ws.git)
     await page.locator('.thumb[data-slide="quote-2"] .thumb-button').focus()
     await page.keyboard.press('Control+D')
@@ -416,7 +455,7 @@ describe('the page', { timeout: 180_000 }, () => {
     const removed = json(ws, `decks/${deck}/slides/quote-2.json`)
     commits = await commitCount(ws.git)
     await page.locator('.thumb[data-slide="quote-2"]').hover()
-    await page.getByRole('button', { name: `Remove slide ${before.indexOf('quote-2') + 13}` }).click()
+    await page.getByRole('button', { name: `Remove slide ${number}` }).click()
     assert.deepEqual(await commitsSince(ws, commits), ['slide.remove'])
     assert.ok(!section().includes('quote-2'))
     await settled()
@@ -452,6 +491,7 @@ describe('the page', { timeout: 180_000 }, () => {
   })
 
   it('builds the single-file HTML deck from the File menu and downloads it, writing no commit', async () => {
+    await openDeck()
     const commits = await commitCount(ws.git)
     await page.getByRole('button', { name: 'File' }).click()
     await page.getByRole('button', { name: 'Single-file HTML deck' }).click()
@@ -483,7 +523,7 @@ describe('the page', { timeout: 180_000 }, () => {
   })
 
   it('shows a CLI write at once, without a reload (the room\'s changed)', async () => {
-    await openSlide('freeform-3')
+    await openDeck('freeform-3')
     await page.locator('.room.off').waitFor({ state: 'detached' })
     await page.evaluate(() => ((window as any).notReloaded = true))
     const at = revision()
@@ -498,6 +538,7 @@ describe('the page', { timeout: 180_000 }, () => {
   })
 
   it('mints slide ids with the tab\'s mark, shows two pages each other\'s pointer, and follows', async () => {
+    await openDeck()
     const client = await page.evaluate(() => sessionStorage.getItem('studio.client'))
     assert.match(client!, /^[a-z0-9]{12}$/)
     let commits = await commitCount(ws.git)
@@ -538,6 +579,155 @@ describe('the page', { timeout: 180_000 }, () => {
       await entry.getByRole('button', { name: 'Follow' }).waitFor()
     } finally {
       await context.close()
+    }
+  })
+
+  /** Adds a slide of `layout` after the current one from the New slide menu; answers its id once the page shows it. */
+  const newSlideFromMenu = async (layout: string) => {
+    const commits = await commitCount(ws.git)
+    const before = new Set(slideOrder())
+    await page.getByRole('button', { name: 'New slide' }).click()
+    await page.getByRole('group', { name: 'New slide' }).getByRole('button', { name: layout, exact: true }).click()
+    assert.deepEqual(await commitsSince(ws, commits), ['slide.new'])
+    const made = slideOrder().find((id) => !before.has(id))!
+    await page.waitForURL(new RegExp(`/${made}$`))
+    // A slide inserted early renumbers (and so redraws) every later thumbnail: on a loaded machine its view can take a while.
+    await page.locator(`.canvas[data-slide="${made}"]`).waitFor({ timeout: 90_000 })
+    await settled()
+    return made
+  }
+  const promptsOn = async (slideId: string) => {
+    await page.locator(`.canvas[data-slide="${slideId}"] .prompt`).first().waitFor()
+    return page.locator(`.canvas[data-slide="${slideId}"] .prompt`).allInnerTexts()
+  }
+
+  it('prompts on a new slide\'s empty slots in the editor ("Click to add title"), and typing there writes the slot', async () => {
+    await openDeck('title-1')
+    const made = await newSlideFromMenu('Title and body')
+    assert.deepEqual(await promptsOn(made), ['Click to add title', 'Click to add text'])
+    // One click on the title's prompt (on the empty block's frame over it) puts the caret there; what is typed replaces the prompt.
+    let commits = await commitCount(ws.git)
+    await page.locator('.frame[data-frame="title"]').click()
+    await page.locator('[data-block="title"] .t[contenteditable="true"]').waitFor()
+    await page.keyboard.type('Agenda', { delay: 15 })
+    await page.keyboard.press('Escape')
+    assert.deepEqual(await commitsSince(ws, commits), ['slide.update'])
+    assert.equal(json(ws, `decks/${deck}/slides/${made}.json`).blocks.find((b: { id: string }) => b.id === 'title').text, 'Agenda')
+    await settled()
+    assert.deepEqual(await promptsOn(made), ['Click to add text'])
+    // A section header's own fields, drawn in slots only once they hold text: typed in from their prompts.
+    const header = await newSlideFromMenu('Section header')
+    assert.deepEqual(await promptsOn(header), ['Click to add title', 'Click to add subtitle'])
+    commits = await commitCount(ws.git)
+    await page.getByRole('button', { name: 'Click to add subtitle' }).click()
+    await page.getByRole('textbox', { name: 'Subtitle' }).fill('Where we stand')
+    await page.keyboard.press('Enter')
+    assert.deepEqual(await commitsSince(ws, commits), ['slide.update'])
+    assert.equal(json(ws, `decks/${deck}/slides/${header}.json`).subtitle, 'Where we stand')
+    await settled()
+    assert.deepEqual(await promptsOn(header), ['Click to add title'])
+    // An empty picture slot: a picture picked from its prompt becomes an asset and a picture block in the slot.
+    const pictured = await newSlideFromMenu('Picture with caption')
+    assert.ok((await promptsOn(pictured)).includes('Click to add picture'))
+    const png = await sharp({ create: { width: 96, height: 64, channels: 3, background: '#2a6fdb' } }).png().toBuffer()
+    commits = await commitCount(ws.git)
+    const [chooser] = await Promise.all([page.waitForEvent('filechooser'), page.getByRole('button', { name: 'Click to add picture' }).click()])
+    await chooser.setFiles({ name: 'harbour.png', mimeType: 'image/png', buffer: png })
+    assert.deepEqual(await commitsSince(ws, commits, 2), ['asset.add', 'block.insert'])
+    const picture = json(ws, `decks/${deck}/slides/${pictured}.json`).blocks.find((b: { kind: string }) => b.kind === 'picture')
+    assert.equal(picture.slot, 'media')
+    await settled()
+    assert.ok(!(await promptsOn(pictured)).includes('Click to add picture'))
+  })
+
+  it('never carries a prompt into what the renderer draws: the sheet, the slideshow, the HTML build and the exported text', async () => {
+    await openDeck('title-1')
+    const made = await newSlideFromMenu('Two columns')
+    assert.deepEqual(await promptsOn(made), ['Click to add title', 'Click to add text', 'Click to add text'])
+    const drawn = await page.locator('.canvas .sheet-host').evaluate((host) => host.shadowRoot!.innerHTML)
+    assert.doesNotMatch(drawn, /Click to add/)
+    assert.equal(await page.locator(`.thumb[data-slide="${made}"] .sheet-host`).evaluate((host) => host.shadowRoot!.innerHTML), drawn)
+    await page.getByRole('button', { name: 'Present', exact: true }).click()
+    await page.locator('.present').waitFor()
+    assert.doesNotMatch(await page.locator('.present').innerHTML(), /Click to add/)
+    await page.keyboard.press('Escape')
+    const built = await studio(ws.dir, ['build', '--deck', deck, '--out', '.studio/build/prompts.html', '--json'])
+    assert.equal(built.code, 0, built.stdout + built.stderr)
+    const html = readFileSync(join(ws.dir, '.studio/build/prompts.html'), 'utf8')
+    assert.match(html, new RegExp(`data-slide="${made}"`))
+    assert.doesNotMatch(html, /Click to add/)
+    const text = await studio(ws.dir, ['export', 'txt', '--deck', deck, '--json'])
+    assert.equal(text.code, 0, text.stdout + text.stderr)
+    assert.ok(text.json.slides.includes(made))
+    assert.doesNotMatch(text.json.text, /Click to add/)
+  })
+
+  it('takes one Tab stop for the whole slide list: Up, Down, Home and End go to a slide, Enter into it (keyboard only)', async () => {
+    await openDeck('title-1')
+    const order = slideOrder()
+    const list = page.getByRole('listbox', { name: 'Slides' })
+    assert.equal(await list.getByRole('option').count(), order.length)
+    assert.equal(await list.getByRole('option', { selected: true }).count(), 1)
+    const where = () =>
+      page.evaluate(() => {
+        const a = document.activeElement as HTMLElement
+        if (a.closest('.sidebar')) return `list ${a.getAttribute('role')} ${a.closest('.thumb')?.getAttribute('data-slide')}`
+        return a.closest('.canvas') ? 'canvas' : 'elsewhere'
+      })
+    // From the top of the page, Tab crosses the list in one stop, on the slide shown, and goes on to the canvas.
+    await page.locator('.bar .brand').focus()
+    const stops: string[] = []
+    for (let i = 0; i < 60 && stops.at(-1) !== 'canvas'; i++) {
+      await page.keyboard.press('Tab')
+      stops.push(await where())
+    }
+    assert.deepEqual(stops.filter((s) => s.startsWith('list')), ['list option title-1'])
+    assert.equal(stops.at(-1), 'canvas')
+    for (let i = 0; i < 10 && !(await where()).startsWith('list'); i++) await page.keyboard.press('Shift+Tab')
+    assert.equal(await where(), 'list option title-1')
+    await page.keyboard.press('ArrowDown')
+    assert.equal(await where(), `list option ${order[1]}`)
+    await page.waitForURL(new RegExp(`/${order[1]}$`))
+    assert.equal(await page.locator(`.thumb[data-slide="${order[1]}"] [role="option"]`).getAttribute('aria-selected'), 'true')
+    await page.keyboard.press('End')
+    assert.equal(await where(), `list option ${order.at(-1)}`)
+    await page.keyboard.press('Home')
+    assert.equal(await where(), `list option ${order[0]}`)
+    await page.keyboard.press('ArrowUp')
+    assert.equal(await where(), `list option ${order[0]}`, 'Up on the first slide stays')
+    // Still one stop: every other option and every thumbnail tool is out of the Tab order.
+    assert.equal(await page.locator('.sidebar [tabindex="0"], .sidebar button:not([tabindex="-1"])').count(), 1)
+    await page.keyboard.press('Enter')
+    await until('the focus in the slide', where, (w) => w === 'canvas')
+  })
+
+  it('shows each deck\'s first shown slide as its cover on the deck list, kept per revision by the server', async () => {
+    const made = await studio(ws.dir, ['deck', 'create', 'Covered', '--from', 'blank', '--json'])
+    assert.equal(made.json?.id, 'covered', made.stdout + made.stderr)
+    assert.equal((await studio(ws.dir, ['slide', 'new', '--layout', 'title-body', '--after', 'title-1', '--deck', 'covered', '--json'])).code, 0)
+    assert.equal((await studio(ws.dir, ['slide', 'skip', 'title-1', '--deck', 'covered', '--json'])).code, 0)
+    await page.goto(server.url + '/')
+    const cover = (title: string) => page.locator('.decks li', { hasText: title }).locator('.deck-cover')
+    await cover('Covered').and(page.locator('[data-cover="title-body-1"]')).locator('.sheet-host').waitFor()
+    const shownFirst = slideOrder().find((id) => json(ws, `decks/${deck}/slides/${id}.json`).skip !== true)
+    await cover('Launch plan').and(page.locator(`[data-cover="${shownFirst}"]`)).locator('.sheet-host').waitFor()
+    assert.equal(await cover('Covered').locator('.sheet-host').evaluate((host) => host.shadowRoot!.querySelector('.sheet')!.getAttribute('data-slide')), 'title-body-1')
+    // Asked with the revision it knows, the server answers the cover it drew at that revision without reading the deck;
+    // without one it reads the deck (here a hand edit, not committed) and draws it again.
+    const rev = json(ws, 'decks/covered/deck.json').revision
+    const url = `${server.url}/page/view?deck=covered&appearance=light&cover=1`
+    const first = await (await fetch(`${url}&revision=${rev}`)).json()
+    const file = join(ws.dir, 'decks/covered/slides/title-body-1.json')
+    const original = readFileSync(file, 'utf8')
+    try {
+      const slide = JSON.parse(original)
+      slide.blocks[0].text = 'Edited by hand'
+      writeFileSync(file, JSON.stringify(slide, null, 2))
+      assert.deepEqual(await (await fetch(`${url}&revision=${rev}`)).json(), first)
+      const fresh = await (await fetch(url)).json()
+      assert.match(fresh.slides[0].html, /Edited by hand/)
+    } finally {
+      writeFileSync(file, original)
     }
   })
 
@@ -601,6 +791,28 @@ describe('the page off loopback, with a token', { timeout: 60_000 }, () => {
       await stranger.locator('.message[data-kind="error"]', { hasText: 'bearer token is required' }).first().waitFor()
       const view = await stranger.evaluate(async (deck) => (await fetch(`/page/view?deck=${deck}`)).status, ws.deckId)
       assert.equal(view, 401)
+    } finally {
+      await browser.close()
+      await server.stop()
+      ws.cleanup()
+    }
+  })
+})
+
+describe('studio serve --deck', { timeout: 90_000 }, () => {
+  it('opens the deck it names at /, with the deck list one click away', async () => {
+    const ws = await workspaceWithDeck('Served deck')
+    assert.equal((await studio(ws.dir, ['deck', 'create', 'Other deck', '--json'])).code, 0)
+    const server = await serve(ws.dir, ['--deck', ws.deckId], { ttl: 80 })
+    const browser = await chromium.launch({ executablePath: findChromium().path, args: CHROMIUM_FLAGS.filter((f) => f !== '--headless'), headless: true })
+    try {
+      const page = await browser.newPage()
+      await page.goto(server.url + '/')
+      await page.waitForURL(new RegExp(`/d/${ws.deckId}$`))
+      await page.locator('.canvas .frame').first().waitFor()
+      await page.getByRole('link', { name: 'Deck Studio' }).click()
+      await page.locator('.decks li', { hasText: 'Other deck' }).waitFor()
+      assert.equal(new URL(page.url()).pathname, '/')
     } finally {
       await browser.close()
       await server.stop()

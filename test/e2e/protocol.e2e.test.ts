@@ -5,8 +5,8 @@
  * - errors are RFC 9457 problem details; a wrong method is 405 with Allow; HEAD wherever GET;
  * - a body over the cap answers 413 to a client still sending (no reset), every time;
  * - force by query and by header writes through a lease, on plain HTTP and on MCP over HTTP;
- * - an unknown tool or arguments outside its schema are JSON-RPC -32602 with the error body as data,
- *   malformed JSON on /mcp is -32700;
+ * - an unknown tool is JSON-RPC -32602 with the error body as data, arguments outside its schema a
+ *   tool result with isError and the error body; malformed JSON on /mcp is -32700;
  * - tool annotations say the truth;
  * - every example in /llms.txt works when pasted, and every link in it resolves.
  */
@@ -115,7 +115,7 @@ describe('the HTTP and MCP protocol contracts', () => {
       return client
     }
 
-    it('answers an unknown tool and arguments outside the schema with -32602 and the error body as data', async () => {
+    it('answers an unknown tool with -32602 and the error body as data, arguments outside the schema with an isError result', async () => {
       const client = await connect()
       try {
         await assert.rejects(client.callTool({ name: 'deck_nothing', arguments: {} }), (error: unknown) => {
@@ -124,16 +124,11 @@ describe('the HTTP and MCP protocol contracts', () => {
           assert.equal((error.data as any).code, 'not_found')
           return true
         })
-        await assert.rejects(client.callTool({ name: 'deck_rename', arguments: { name: 'X', baseRevision: 'seven' } }), (error: unknown) => {
-          assert.ok(error instanceof McpError)
-          assert.equal(error.code, -32602)
-          assert.deepEqual([(error.data as any).code, (error.data as any).pointer], ['invalid_input', '/baseRevision'])
-          return true
-        })
-        await assert.rejects(client.callTool({ name: 'deck_rename', arguments: { name: 'X', baseRevision: 0, zz: true } }), (error: unknown) => {
-          assert.ok(error instanceof McpError && error.code === -32602 && (error.data as any).pointer === '/zz')
-          return true
-        })
+        const wrongType = (await client.callTool({ name: 'deck_rename', arguments: { name: 'X', baseRevision: 'seven' } })) as any
+        assert.equal(wrongType.isError, true)
+        assert.deepEqual([wrongType.structuredContent.status, wrongType.structuredContent.code, wrongType.structuredContent.pointer], [400, 'invalid_input', '/baseRevision'])
+        const unknown = (await client.callTool({ name: 'deck_rename', arguments: { name: 'X', baseRevision: 0, zz: true } })) as any
+        assert.deepEqual([unknown.isError, unknown.structuredContent.code, unknown.structuredContent.pointer], [true, 'unknown_field', '/zz'])
         // A failure while the tool runs stays a tool result with isError (a stale revision: 409 and the current document).
         const stale = (await client.callTool({ name: 'deck_rename', arguments: { name: 'X', baseRevision: 999 } })) as any
         assert.equal(stale.isError, true)
@@ -170,14 +165,15 @@ describe('the HTTP and MCP protocol contracts', () => {
       }
     })
 
-    it('annotates tools truthfully: repair and renders write, trash/restore/sections/version restore are destructive', async () => {
+    it('annotates tools truthfully: repair and renders write, trash/sections/version restore are destructive, restore is not', async () => {
       const client = await connect()
       try {
         const tools = new Map((await client.listTools()).tools.map((t) => [t.name, t.annotations!]))
         assert.equal(tools.get('deck_repair')!.readOnlyHint, false)
         assert.equal(tools.get('deck_render')!.readOnlyHint, false)
         assert.equal(tools.get('deck_build')!.readOnlyHint, false)
-        for (const name of ['deck_trash', 'deck_restore', 'deck_set_sections', 'deck_version_restore']) assert.equal(tools.get(name)!.destructiveHint, true, name)
+        for (const name of ['deck_trash', 'deck_set_sections', 'deck_version_restore']) assert.equal(tools.get(name)!.destructiveHint, true, name)
+        assert.equal(tools.get('deck_restore')!.destructiveHint, false)
         for (const name of ['deck_get_info', 'deck_list_themes']) assert.deepEqual([tools.get(name)!.readOnlyHint, tools.get(name)!.destructiveHint], [true, false], name)
         // Every tool that writes says so.
         const { ACTIONS } = await import('../../src/actions/index.js')

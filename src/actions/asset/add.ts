@@ -122,6 +122,7 @@ export const assetAdd = defineAction<AddInput, any, PreparedAdd>({
   }),
   cli: 'asset add <file> --role <role> --alt <alt> --two-tone --black <black> --plate <plate> --replace-source <replaceSource>',
   mcp: 'deck_asset_add',
+  annotations: { fetches: true },
   cliInput: (parsed) => {
     const input = { ...parsed.input }
     if (typeof input.file === 'string' && /^https?:\/\//.test(input.file) && input.url === undefined) {

@@ -85,6 +85,7 @@ export const assetCapture = defineAction<CaptureInput, any>({
   }),
   cli: 'asset capture <url> --theme <theme> --scale <scale> --recipe <recipe> --region <region>',
   mcp: 'deck_asset_capture',
+  annotations: { fetches: true },
   example: { url: 'https://example.com/pricing', theme: 'both', scale: 2, region: [0, 0, 1440, 900], baseRevision: 0 },
   run: async (ctx, input: CaptureInput) => {
     const { recipeOf, parseAllowHosts, capturePage, DEFAULT_VIEWPORT } = await import('../../media/capture.js')

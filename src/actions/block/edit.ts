@@ -10,6 +10,7 @@ import { DUPLICATE_OFFSET } from '../../model/blocks.js'
 import { findBlock, findSlide } from '../../model/edit.js'
 import { has, isPrototypeKey } from '../../model/own.js'
 import { SLOTS } from '../../model/layouts.js'
+import { layoutSlots } from '../../model/mutations/slide-ops.js'
 import { arr, BlockId, Box, BR, nullable, obj, oneOf, opt, Pointer, ref, SLUG, unknown } from '../../model/schema.js'
 import { CurrentRevision, result, written } from '../../model/results.js'
 import { blockHeight, contentBox, drawnBoxes } from '../../layout/index.js'
@@ -152,7 +153,7 @@ interface SetInput {
 
 interface InsertInput {
   slideId: string
-  slot: string
+  slot?: string
   after?: string
   block: Block
   baseRevision: number
@@ -247,14 +248,15 @@ export const blockInsert = defineAction({
   label: 'Insert block',
   doc:
     'Inserts a block document into a slot, after a sibling or first; an id already used on the slide answers 409 id_taken. ' +
-    'A block carrying pos on a non-canvas slide converts the slide first and lands as an object on top of the stack; on a canvas the slot is not kept.',
+    'A block carrying pos on a non-canvas slide converts the slide first and lands as an object on top of the stack; on a canvas (freeform) slide slot may be omitted and is not kept. ' +
+    'A slotted slide needs the slot.',
   group: 'block',
   milestone: 'M2',
   mutates: true,
   transports: 'CMHP',
   input: obj({
     slideId,
-    slot: oneOf(SLOTS, { description: 'The slot the block is filed into.' }),
+    slot: opt(oneOf(SLOTS, { description: 'The slot the block is filed into: required on a slotted layout, not needed (and not kept) on a canvas slide or for a block carrying pos.' })),
     after: opt({ ...BlockId, description: 'The block it follows; first in the slot when absent.' }),
     block: BlockSchema,
     baseRevision: BR,
@@ -275,7 +277,11 @@ export const blockInsert = defineAction({
         const block = structuredClone(input.block)
         let slide = findSlide(doc, input.slideId)
         if (block.pos !== undefined) slide = canvasSlide(doc, input.slideId)
-        checkAfter(slide, input.after, input.slot)
+        const slot = input.slot
+        if (slot === undefined && !isCanvas(slide)) {
+          fail('invalid_input', `Slide "${slide.id}" (layout ${slide.layout}) files its blocks into slots: name one with slot (${layoutSlots(slide.layout).join(', ')}), or give the block a pos to place it freely.`, { pointer: '/slot' })
+        }
+        checkAfter(slide, input.after, slot ?? '')
         const blocks = blocksOf(slide)
         if (blocks.some((b) => b.id === block.id)) fail('id_taken', `Slide "${slide.id}" already has a block "${block.id}"; give the block a free id (${nextBlockId(slide)} is free).`, { pointer: '/block/id' })
         if (isCanvas(slide)) {
@@ -295,8 +301,8 @@ export const blockInsert = defineAction({
           setStack(slide, typeof z === 'number' ? restack(stack, block.id, { z }) : stack)
           if (block.kind === 'line') followConnectors(slide, [block.id])
         } else {
-          block.slot = input.slot
-          blocks.splice(slotIndex(blocks, input.slot, input.after), 0, block)
+          block.slot = slot
+          blocks.splice(slotIndex(blocks, slot!, input.after), 0, block)
         }
         return block.id
       },

@@ -48,7 +48,9 @@ export function freshDeck(source: DeckDoc, id: string, title: string, template?:
 export const deckCreate = defineAction({
   id: 'deck.create',
   label: 'Create a deck',
-  doc: "Creates a deck from a template: 'blank' writes one title slide in the Simple theme, light; a saved template copies its folder with its assets; without `from`, the default template named by template.list. The id is the slug of the name unless given.",
+  doc:
+    "Creates a deck from a template: 'blank' writes one title slide in the Simple theme, light; a saved template copies its folder with its assets; without `from`, the default template named by template.list. The id is the slug of the name unless given. " +
+    'Over MCP the session then works in the new deck when it was started without one; a session started with a deck id (--deck, ?deck=) that does not exist yet works in it once this creates it with that id.',
   group: 'deck',
   milestone: 'M1',
   mutates: true,
@@ -164,7 +166,8 @@ function stateChange(id: 'deck.trash' | 'deck.restore') {
     mcp: trash ? 'deck_trash' : 'deck_restore',
     ...(trash ? {} : { given: WITH_TRASHED_DECK }),
     example: { id: 'quarterly-review', baseRevision: trash ? 0 : 1 },
-    annotations: { idempotent: false, destructive: true },
+    // Trashing hides a deck; taking it out of the trash only brings it back.
+    annotations: { idempotent: false, destructive: trash },
     run: async (ctx, input: { id: string }) => {
       const doc = cloneDoc(await ctx.target())
       if (trash && doc.manifest.trashedAt) fail('refused', `Deck "${input.id}" is already in the trash (since ${doc.manifest.trashedAt}).`)

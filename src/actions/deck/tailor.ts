@@ -3,7 +3,7 @@ import { join } from 'node:path'
 import { defineAction, type CliParsed } from '../../core/action.js'
 import { fail } from '../../core/errors.js'
 import { orderedSlides, type DeckDoc, type Slide, cloneDoc } from '../../model/deck.js'
-import { arr, BR, int, obj, opt, ref, SlideId, SLUG, str } from '../../model/schema.js'
+import { arr, bool, BR, int, obj, opt, ref, SlideId, SLUG, str } from '../../model/schema.js'
 import { written } from '../../model/results.js'
 import { replaceAll, replaceAllPlain, slideTexts } from '../../model/text.js'
 import { own } from '../../model/own.js'
@@ -83,6 +83,7 @@ interface TailorResult {
   counts: { replacements: number; logos: number; skipped: number; slides: number }
   replacements: (Replacement & { count: number })[]
   changed: string[]
+  brandKit: boolean
   slides: Slide[]
   revision: number
 }
@@ -91,8 +92,8 @@ export const deckTailor = defineAction({
   id: 'deck.tailor',
   label: 'Tailor a deck for a customer',
   doc:
-    'Case-insensitive find and replace over every visible text (title-slide fields, block texts, list items, table cells, captions, chart labels) and the notes, ' +
-    'swaps pictures whose asset alt text names the old customer (logo.replaceAlt, else the first replacement\'s `from`) for one logo asset, ' +
+    'Case-insensitive find and replace over every visible text (title-slide fields, block texts, list items, table cells, captions, chart labels, the brand kit\'s footer text), the notes and the brand kit\'s name, ' +
+    'swaps pictures whose asset alt text names the old customer (logo.replaceAlt, else the first replacement\'s `from`) for one logo asset, the brand kit\'s logo and footer logo included, ' +
     'and skips the named slides, in one write. Every step is checked before anything changes (a stored Text the markup reader refuses stops it with 400 naming that Text; ' +
     'deck.lint reports such Texts); a slide another author leased is refused unless forced. Result: counts per step and the slides that changed.',
   group: 'deck',
@@ -120,11 +121,13 @@ export const deckTailor = defineAction({
     ),
     replacements: arr(obj({ from: str(), to: str(), count: int({ minimum: 0 }) }), { description: 'Each pair with its count.' }),
     changed: arr(SlideId, { description: 'Slide ids that changed, in deck order.' }),
+    brandKit: bool({ description: "true when the brand kit changed: its name or footer text (drawn on every slide that shows the footer), or a logo slot swapped." }),
     slides: arr(ref('Slide'), { description: 'The changed slides, normalized.' }),
     revision: int({ minimum: 0, description: 'The new revision (the current one when nothing changed).' }),
   }),
   cli: 'tailor --replace <from>=<to> --skip <skip> --logo <assetId> --logo-alt <replaceAlt>',
   mcp: 'deck_tailor',
+  annotations: { destructive: true },
   cliInput: tailorCliInput,
   given: WITH_BODY_SLIDE,
   example: { replacements: [{ from: 'Acme', to: 'Globex' }], skip: ['title-1'], baseRevision: 1 },
@@ -168,16 +171,40 @@ export const deckTailor = defineAction({
         skipped++
       }
     }
+    // The brand kit's footer is visible text on every slide that shows it, and its logo slots are pictures.
+    const kit = doc.manifest.brandKit
+    if (kit) {
+      for (const field of ['name', 'footer'] as const) {
+        if (typeof kit[field] !== 'string') continue
+        replacements.forEach((r, i) => {
+          const replaced = replaceAllPlain(kit[field]!, r.from, r.to, false)
+          kit[field] = replaced.text
+          totals[i].count += replaced.count
+        })
+      }
+      if (input.logo) {
+        for (const slot of ['logo', 'footerLogo'] as const) {
+          const assetId = kit[slot]
+          if (!assetId || assetId === input.logo.assetId) continue
+          const alt = own(records, assetId)?.alt
+          if (typeof alt === 'string' && alt.toLowerCase().includes(oldName!)) {
+            kit[slot] = input.logo.assetId
+            logos++
+          }
+        }
+      }
+    }
+    const brandKit = JSON.stringify(kit) !== JSON.stringify(current.manifest.brandKit)
     const changed = orderedSlides(doc)
       .filter((slide) => JSON.stringify(slide) !== JSON.stringify(current.slides[slide.id]))
       .map((slide) => slide.id)
     const counts = { replacements: totals.reduce((n, r) => n + r.count, 0), logos, skipped, slides: changed.length }
     // Nothing to change: no write, no new revision.
-    if (!changed.length) return { counts, replacements: totals, changed, slides: [], revision: current.manifest.revision } satisfies TailorResult
+    if (!changed.length && !brandKit) return { counts, replacements: totals, changed, brandKit, slides: [], revision: current.manifest.revision } satisfies TailorResult
     ctx.stage(deckId, doc)
     return (docs: Map<string, DeckDoc | null>): TailorResult => {
       const next = docs.get(deckId)!
-      return { counts, replacements: totals, changed, slides: changed.map((id) => next.slides[id]), revision: next.manifest.revision }
+      return { counts, replacements: totals, changed, brandKit, slides: changed.map((id) => next.slides[id]), revision: next.manifest.revision }
     }
   },
   human: (result: unknown) => humanTailor(result as TailorResult),
@@ -188,6 +215,8 @@ function humanTailor(r: TailorResult): string {
     `Replaced ${r.counts.replacements} occurrence${r.counts.replacements === 1 ? '' : 's'}` +
     (r.replacements.length ? ` (${r.replacements.map((x) => `${x.from} → ${x.to}: ${x.count}`).join(', ')})` : '') +
     `, swapped ${r.counts.logos} logo${r.counts.logos === 1 ? '' : 's'}, skipped ${r.counts.skipped} slide${r.counts.skipped === 1 ? '' : 's'}.\n` +
-    (r.changed.length ? `Changed: ${r.changed.join(', ')} (revision ${r.revision}).` : `Nothing changed (revision ${r.revision}).`)
+    (r.changed.length || r.brandKit
+      ? `Changed: ${[...r.changed, ...(r.brandKit ? ['the brand kit'] : [])].join(', ')} (revision ${r.revision}).`
+      : `Nothing changed (revision ${r.revision}).`)
   )
 }

@@ -181,7 +181,7 @@ export const templateUpdate = defineAction({
   run: async (ctx, input: { id: string; deckId: string; sentence?: string }) => {
     const template = await orgTemplate(ctx, input.id)
     const doc = await ctx.target()
-    const { dir: _dir, organisation: _org, slides: _slides, ...cardData } = template
+    const { dir: _dir, organisation: _org, slides: _slides, brandKit: _kit, ...cardData } = template
     stageTemplateFolder(ctx, template.id, { ...cardData, sentence: input.sentence ?? template.sentence }, doc, true)
     return { id: template.id, slides: Object.keys(doc.slides).length, revision: doc.manifest.revision }
   },
@@ -206,7 +206,7 @@ export const templateRename = defineAction({
   annotations: { idempotent: true },
   run: async (ctx, input: { id: string; name: string }) => {
     const template = await orgTemplate(ctx, input.id)
-    const { dir: _dir, organisation: _org, slides: _slides, ...cardData } = template
+    const { dir: _dir, organisation: _org, slides: _slides, brandKit: _kit, ...cardData } = template
     ctx.stageFile(`decks/templates/${template.id}/template.json`, canonicalJson({ ...cardData, name: input.name }))
     return { id: template.id, name: input.name }
   },

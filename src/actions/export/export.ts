@@ -4,8 +4,10 @@ import { writeInside } from '../../store/safe-open.js'
 import { defineAction } from '../../core/action.js'
 import type { ExportInput } from '../../export/run.js'
 import { fail } from '../../core/errors.js'
-import { orderedSlides, type Block, type Slide } from '../../model/deck.js'
+import { type Block, type Slide } from '../../model/deck.js'
 import { SLOTS } from '../../model/layouts.js'
+import { showsKitFooter } from '../../layout/boxes.js'
+import { exportSlides } from '../../export/slides.js'
 import { plainOf } from '../../model/lint.js'
 import { arr, bool, FilePath, int, lit, obj, oneOf, openObj, opt, SlideId, SlideIdsOrAll, str, Themes } from '../../model/schema.js'
 import { CurrentRevision, planned, result } from '../../model/results.js'
@@ -237,7 +239,8 @@ export const exportText = defineAction({
   doc:
     'Exports plain text: one block of paragraphs per slide in deck order (title fields, then blocks in slot order, or top to bottom on the canvas), ' +
     'list items one per line (nested levels indented two spaces per level), table cells joined by tabs, a blank line between slides, ' +
-    'and with includeNotes the notes after each slide on a line starting "Notes: ". Skipped slides are left out unless includeSkipped is set or they are named in slideIds. ' +
+    'then the brand kit\'s footer text on the slides that show it, and with includeNotes the notes after each slide on a line starting "Notes: ". ' +
+    'Skipped slides are left out unless includeSkipped is set, also when slideIds names them (as export.run does); when that leaves no slide, 400. ' +
     'Inline marks are dropped. The CLI prints the text itself (--json for the result).',
   group: 'export',
   milestone: 'M2',
@@ -260,15 +263,12 @@ export const exportText = defineAction({
   example: { slideIds: 'all', includeNotes: true },
   run: async (ctx, input: { slideIds?: 'all' | string[]; includeNotes?: boolean; includeSkipped?: boolean; includeComments?: boolean }) => {
     const doc = await ctx.target()
-    const named = Array.isArray(input.slideIds) ? input.slideIds : undefined
-    named?.forEach((id, i) => {
-      if (!Object.hasOwn(doc.slides, id)) fail('not_found', `No slide "${id}" in deck "${doc.manifest.id}".`, { pointer: `/slideIds/${i}` })
-    })
-    const wanted = named ? new Set(named) : undefined
-    const slides = orderedSlides(doc).filter((slide) => (wanted ? wanted.has(slide.id) : !slide.skip || input.includeSkipped))
+    const slides = exportSlides(doc, input.slideIds, input.includeSkipped === true)
+    const footer = doc.manifest.brandKit?.footer?.trim()
     const blocks: string[] = []
     for (const slide of slides) {
       const lines = slideTextLines(slide)
+      if (footer && showsKitFooter(slide)) lines.push(footer)
       if (input.includeNotes && slide.notes?.trim()) lines.push(`Notes: ${slide.notes.trim()}`)
       if (lines.length) blocks.push(lines.join('\n'))
     }
@@ -311,12 +311,8 @@ export const exportMarkdown = defineAction({
   example: { slideIds: 'all', out: '.studio/export' },
   run: async (ctx, input: { slideIds?: 'all' | string[]; includeSkipped?: boolean; notes?: boolean; out?: string }) => {
     const doc = await ctx.target()
-    const named = Array.isArray(input.slideIds) ? input.slideIds : undefined
-    named?.forEach((id, i) => {
-      if (!Object.hasOwn(doc.slides, id)) fail('not_found', `No slide "${id}" in deck "${doc.manifest.id}".`, { pointer: `/slideIds/${i}` })
-    })
-    const wanted = named ? new Set(named) : undefined
-    const slides = orderedSlides(doc).filter((slide) => (wanted ? wanted.has(slide.id) : !slide.skip || input.includeSkipped))
+    // The same choice as export pdf/pptx and export txt: a skipped slide only with includeSkipped, named or not.
+    const slides = exportSlides(doc, input.slideIds, input.includeSkipped === true)
     const out = input.out ?? '.studio/export'
     const target = (await ctx.outputPath(/\.(md|markdown)$/i.test(out) ? out : join(out, `${doc.manifest.id}.md`), '/out')).abs
     const stem = basename(target).replace(/\.(md|markdown)$/i, '')

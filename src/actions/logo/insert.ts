@@ -190,6 +190,12 @@ async function run(ctx: ActionContext, input: InsertInput) {
     { file: `${id}@1x.png`, bytes: await png(svgBytes, intrinsic.w, w1, h1) },
     { file: `${id}@3x.png`, bytes: await png(svgBytes, intrinsic.w, w1 * 3, h1 * 3) },
   ]
+  // Whether the drawing reads on the theme's light and dark paper: a footer logo drawn on a ground it
+  // does not read on is drawn in the deck's ink or paper there instead (src/render/html.ts furniture).
+  const readsOn = {
+    light: await logos.svgReadsOn(svgBytes, colour(paintFor(doc.manifest, 'light'), undefined, 'paper')),
+    dark: await logos.svgReadsOn(svgBytes, colour(paintFor(doc.manifest, 'dark'), undefined, 'paper')),
+  }
   const { createHash } = await import('node:crypto')
   const licence = logos.licenceOf(loaded.index, mark!, variant)
   const source: Record<string, unknown> = {
@@ -217,6 +223,7 @@ async function run(ctx: ActionContext, input: InsertInput) {
     digest: createHash('sha256').update(twins[1].bytes).digest('hex'),
     twins: twins.map((t) => t.file),
     sourceFile: `${id}.source.svg`,
+    readsOn,
     ...(clean.removed.length ? { sanitized: clean.removed } : {}),
   }
   ctx.stageFile(`${folder}/${id}.source.svg`, svgBytes)

@@ -23,7 +23,7 @@ export const logoRefresh = defineAction({
   cli: 'logo refresh --dry-run',
   mcp: 'deck_logo_refresh',
   example: { dryRun: true },
-  annotations: { writes: true },
+  annotations: { writes: true, fetches: true },
   run: async (ctx, input: { dryRun?: boolean }) => {
     const refresh = await import('../../media/logo-refresh.js')
     if (input.dryRun) return refresh.dryRun(ctx.ws)

@@ -51,7 +51,7 @@ export const shaderRender = defineAction<RenderInput, any>({
   }),
   cli: 'shader render <materialId> --preset <preset> --time <timeMs> --out <file>',
   mcp: 'deck_shader_render',
-  annotations: { writes: true },
+  annotations: { writes: 'on request' },
   cliInput: (parsed) => {
     const file = given(parsed, 'file')
     const rest = without(parsed.input, ['file'])

@@ -88,6 +88,7 @@ export const slideSetBackgroundPicture = defineAction<BackgroundPictureInput, an
   }),
   cli: 'slide background-picture <slideIds> --asset <assetId> --file <file> --url <url> --alt <alt> --dither --no-replace',
   mcp: 'deck_set_slide_background_picture',
+  annotations: { fetches: true },
   cliInput: ditherSwitch,
   given: WITH_LOGO_ASSET,
   example: { slideIds: ['title-1'], assetId: 'github', alt: 'The harbour at dawn', baseRevision: 1 },

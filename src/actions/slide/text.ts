@@ -68,6 +68,7 @@ export const textReplaceAll = defineAction({
   }),
   cli: 'text replace <find> <replace> --match-case --slides <slideIds>',
   mcp: 'deck_replace_text',
+  annotations: { destructive: true },
   given: WITH_BODY_SLIDE,
   example: { find: 'Acme', replace: 'Globex', baseRevision: 1 },
   human: (answer: unknown) => {

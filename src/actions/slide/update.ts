@@ -129,7 +129,7 @@ export const slideReplace = defineAction({
   cli: 'slide put <slideId> < slide.json',
   mcp: 'deck_replace_slide',
   stdinField: 'slide',
-  annotations: { idempotent: true },
+  annotations: { idempotent: true, destructive: true },
   given: WITH_BODY_SLIDE,
   example: { slideId: 'title-body-2', baseRevision: 1, slide: { id: 'title-body-2', layout: 'title-body', blocks: [{ id: 'b1', kind: 'heading', slot: 'title', text: 'Why now' }] } },
   run: async (ctx, input: { slideId: string; slide: Slide }) => {

@@ -204,7 +204,7 @@ export const diffRun = defineAction({
     'Revisions compared, git refs compared, or (textconv) one file as readable text.',
   ),
   cli: 'diff <from> <to> --staged --render --theme <themes> --out <out>',
-  annotations: { writes: true, idempotent: true },
+  annotations: { writes: 'on request', idempotent: true },
   mcp: 'deck_diff',
   given: WITH_BODY_SLIDE,
   example: { from: 0, to: 1 },

@@ -19,7 +19,7 @@ import { findAction } from '../../actions/index.js'
 import { defineAction, type ActionContext } from '../../core/action.js'
 import { dispatch } from '../../core/engine.js'
 import { fail } from '../../core/errors.js'
-import { arr, int, obj, oneOf, openObj, opt, SlideId } from '../../model/schema.js'
+import { arr, bool, int, obj, oneOf, openObj, opt, SlideId } from '../../model/schema.js'
 import { orderedSlides, type DeckDoc } from '../../model/deck.js'
 import { packageRoot, type Workspace } from '../../store/workspace.js'
 import { readInsideSync } from '../../store/safe-open.js'
@@ -100,6 +100,8 @@ export interface PageContext {
   ws: Workspace
   /** The deck a call names when it names none. */
   defaultDeck?: string
+  /** The deck `/` opens (`studio serve --deck X`); the deck list without it. */
+  openDeck?: string
   send(res: ServerResponse, status: number, body: unknown, headers?: Record<string, string>): void
 }
 
@@ -112,14 +114,24 @@ const viewAction = defineAction({
   milestone: 'M7',
   mutates: false,
   transports: 'P',
-  input: obj({ slideIds: opt(arr(SlideId)), limit: opt(int({ minimum: 1 })), appearance: opt(oneOf(['light', 'dark'])) }),
+  input: obj({
+    slideIds: opt(arr(SlideId)),
+    limit: opt(int({ minimum: 1 })),
+    appearance: opt(oneOf(['light', 'dark'])),
+    cover: opt(bool({ description: 'The deck\'s cover for the deck list: its first slide the slideshow shows.' })),
+    revision: opt(int({ minimum: 0, description: 'With cover: the revision the caller knows, answered from the cache without reading the deck.' })),
+  }),
   output: openObj('Slide views.'),
   cli: null,
   mcp: null,
   example: {},
-  run: async (ctx: ActionContext, input: { slideIds?: string[]; limit?: number; appearance?: 'light' | 'dark' }) => {
+  run: async (ctx: ActionContext, input: { slideIds?: string[]; limit?: number; appearance?: 'light' | 'dark'; cover?: boolean; revision?: number }) => {
+    const coverKey = input.cover ? `${ctx.ws.root}\u0000${await ctx.deckId()}\u0000${input.appearance ?? ''}` : undefined
+    const known = coverKey ? covers.get(coverKey) : undefined
+    if (known && input.revision === known.revision) return known.view
     const doc = await ctx.target()
     const id = doc.manifest.id
+    if (known && known.stamp === coverStamp(doc)) return known.view
     const { slideViews, viewFontCss, SHEET_CSS, SHEET } = await import('../../render/view.js')
     const { readAssetRecords } = await import('../../actions/deck/lint.js')
     const slides = input.slideIds
@@ -127,7 +139,9 @@ const viewAction = defineAction({
           if (!Object.hasOwn(doc.slides, slideId)) fail('not_found', `No slide "${slideId}" in deck "${id}".`, { pointer: `/slideIds/${i}` })
           return doc.slides[slideId]
         })
-      : orderedSlides(doc).slice(0, input.limit)
+      : input.cover
+        ? coverSlides(doc)
+        : orderedSlides(doc).slice(0, input.limit)
     const appearance = input.appearance ?? doc.manifest.defaults?.appearance ?? 'light'
     const variants = variantsOf(ctx.ws, doc)
     const views = slideViews(doc, slides, {
@@ -139,9 +153,31 @@ const viewAction = defineAction({
       variants: await variants,
       records: await readAssetRecords(ctx.ws, id),
     })
-    return { deck: id, revision: doc.manifest.revision, appearance, sheet: SHEET, sheetCss: SHEET_CSS, fontCss: viewFontCss(doc, '/page/fonts'), slides: views }
+    const view = { deck: id, revision: doc.manifest.revision, appearance, sheet: SHEET, sheetCss: SHEET_CSS, fontCss: viewFontCss(doc, '/page/fonts'), slides: views }
+    if (coverKey) {
+      if (covers.size >= MAX_COVERS) covers.delete(covers.keys().next().value!)
+      covers.set(coverKey, { revision: doc.manifest.revision, stamp: coverStamp(doc), view })
+    }
+    return view
   },
 })
+
+/**
+ * Deck covers drawn for the deck list, by workspace, deck and appearance: a list of many decks draws
+ * each cover once per revision (and, asked with the revision it knows, without reading the deck).
+ */
+const covers = new Map<string, { revision: number; stamp: string; view: unknown }>()
+const MAX_COVERS = 256
+/** A deck's cover: its first slide the slideshow shows (the first slide when every one is skipped). */
+function coverSlides(doc: DeckDoc) {
+  const slides = orderedSlides(doc)
+  const first = slides.find((s) => s.skip !== true) ?? slides[0]
+  return first ? [first] : []
+}
+/** What a cover is drawn from: the manifest (revision, theme, brand kit...) and the cover slide. */
+function coverStamp(doc: DeckDoc): string {
+  return JSON.stringify([doc.manifest, coverSlides(doc)[0] ?? null])
+}
 
 /** One Variants table per deck, so a variant named in a view can be drawn when the page asks for it. */
 const variantTables = new Map<string, { key: string; table: import('../../render/variants.js').Variants }>()
@@ -161,8 +197,8 @@ async function variantsOf(ws: Workspace, doc: DeckDoc) {
 async function modelData() {
   const { BLOCK_SCHEMAS, LIST_PRESETS, MASKS } = await import('../../model/blocks.js')
   const { LAYOUTS, SLOTS, SHEET } = await import('../../model/layouts.js')
-  const { layoutSlots } = await import('../../layout/boxes.js')
-  const layouts = LAYOUTS.map((id) => ({ id, slots: Object.fromEntries(Object.entries(layoutSlots(id)).map(([slot, spec]) => [slot, spec.box])) }))
+  const { layoutSlots, FIELD_SLOTS } = await import('../../layout/boxes.js')
+  const layouts = LAYOUTS.map((id) => ({ id, slots: Object.fromEntries(Object.entries(layoutSlots(id)).map(([slot, spec]) => [slot, spec.box])), fieldSlots: FIELD_SLOTS[id] ?? {} }))
   return { sheet: SHEET, blockSchemas: BLOCK_SCHEMAS, layouts, slots: SLOTS, listPresets: LIST_PRESETS, masks: MASKS }
 }
 let modelCache: Promise<unknown> | undefined
@@ -227,6 +263,11 @@ export async function handlePage(req: IncomingMessage, res: ServerResponse, url:
     sendFile(res, file, { 'cache-control': 'public, max-age=86400' })
     return true
   }
+  if (method === 'GET' && path === '/page/start') {
+    // What `/` opens: the deck `studio serve --deck X` names (behind the token, unlike the page's own files), else the list.
+    page.send(res, 200, { deck: page.openDeck ?? null })
+    return true
+  }
   if (method === 'GET' && path === '/page/model.json') {
     page.send(res, 200, await (modelCache ??= modelData()))
     return true
@@ -240,6 +281,9 @@ export async function handlePage(req: IncomingMessage, res: ServerResponse, url:
     if (slides) input.slideIds = slides.split(',').filter(Boolean)
     if (limit) input.limit = /^\d+$/.test(limit) ? Number(limit) : limit
     if (appearance) input.appearance = appearance
+    if (url.searchParams.get('cover') === '1') input.cover = true
+    const known = url.searchParams.get('revision')
+    if (known) input.revision = /^\d+$/.test(known) ? Number(known) : known
     const { result } = await dispatch(viewAction, input, { ws: page.ws, transport: 'P', deck })
     page.send(res, 200, result)
     return true

@@ -29,6 +29,8 @@ export interface ServeOptions {
   port: number
   /** The deck calls use when they name none (else the workspace default). */
   deck?: string
+  /** The deck the page opens at `/` (`studio serve --deck X`); without it `/` is the deck list. */
+  openDeck?: string
   /** Static deployment bearer (STUDIO_TOKEN). Required to bind off loopback. */
   token?: string
   /** More host names to answer to (a proxy's public name). */
@@ -355,7 +357,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       const packed = result as { zip: Buffer; doc: { manifest: { revision: number } } }
       return send(res, 200, packed.zip, { 'content-type': 'application/zip', 'x-studio-revision': String(packed.doc.manifest.revision) })
     }
-    if (await handlePage(req, res, url, method, { ws: options.ws, defaultDeck: options.deck, send })) return
+    if (await handlePage(req, res, url, method, { ws: options.ws, defaultDeck: options.deck, openDeck: options.openDeck, send })) return
     fail('not_found', `Nothing at ${method} ${path}.`)
   }
 

@@ -5,7 +5,8 @@
  * The HTTP server in front of this has already checked Host, Origin and the bearer token and capped
  * the body; this class only routes. A session id is never a credential: it only picks the session,
  * and every request carrying it went through the same checks. The deck and author are bound when
- * the session initializes and kept for its life; later requests cannot rebind them. Force (write
+ * the session initializes and kept for its life; later requests cannot rebind them (a session bound
+ * to no deck moves only once it creates one with deck_create, into that deck). Force (write
  * through a lease, `?force=1` or `x-studio-force: 1` on the initialize request) is bound the same way,
  * as `studio mcp --force` binds it for stdio.
  */
@@ -98,10 +99,13 @@ export class McpHttpHandler {
   }
 
   private async open(req: IncomingMessage, res: ServerResponse, body: unknown, binding: McpBinding): Promise<void> {
-    const deck = binding.deck ?? this.options.defaultDeck
+    // Bound at initialize, or (bound to none) the deck the session creates with deck_create.
+    let deck = binding.deck ?? this.options.defaultDeck
     const { room } = this.options
     // The session's roster key: never its session id, which the roster would show to every page.
     const agentKey = randomUUID()
+    const author = () => principalFor(binding.author, 'M').author
+    let entry: McpHttpSession | undefined
     const server = createMcpServer({
       ws: this.options.ws,
       deck,
@@ -109,13 +113,24 @@ export class McpHttpHandler {
       force: binding.force,
       pageAttached: () => (room ? room.attached(deck) : (this.options.pageAttached?.(deck) ?? false)),
       ...(room ? { gotoSlide: (deckId: string, slideId: string) => void room.goto(deckId, slideId, agentKey) } : {}),
+      adopted: (deckId) => {
+        deck = deckId
+        if (entry) entry.deck = deckId
+        if (room) {
+          room.agentLeave(agentKey)
+          room.agentJoin(agentKey, deckId, author())
+        }
+        // deck_goto_slide follows the page of the new deck.
+        void refreshTools(server)
+      },
     })
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       enableJsonResponse: false,
       onsessioninitialized: (id) => {
-        this.sessions.set(id, { transport, server, deck })
-        if (room && deck) room.agentJoin(agentKey, deck, principalFor(binding.author, 'M').author)
+        entry = { transport, server, deck }
+        this.sessions.set(id, entry)
+        if (room && deck) room.agentJoin(agentKey, deck, author())
       },
     })
     // Set before connect(): the SDK chains it ahead of the server's own close handling.

@@ -2,15 +2,18 @@
  * The MCP server: the action table as tools, the session deck as `deck://` resources, and the
  * `deck_review` prompt, on the SDK's low-level `Server` (raw JSON Schemas, no zod).
  *
- * Decoding and encoding only. Every tool call goes through `dispatch` with transport `M`; a failure
- * while it runs is a tool result with `isError: true` whose structured content is the one error body
- * (`StudioError.toJSON()`), so an agent sees the same status, code, pointer and `current` document
- * as an HTTP caller. Protocol errors (`McpError`, -32602 with the same body as `data`) answer what
- * MCP calls invalid parameters: an unknown tool, arguments outside the tool's input schema, an
- * unknown resource URI or prompt name.
+ * Decoding and encoding only. Every tool call goes through `dispatch` with transport `M`; every
+ * failure of a call to a known tool, input validation included (an unknown argument answers
+ * `unknown_field` with its pointer), is a tool result with `isError: true` whose structured content
+ * is the one error body (`StudioError.toJSON()`) and whose text is the same JSON, so an agent sees
+ * the same status, code, pointer and `current` document as an HTTP caller and can correct itself.
+ * JSON-RPC errors answer protocol faults only: an unknown tool, a malformed request, an unknown
+ * resource URI or prompt name (-32602, the error body as `data` where there is one).
  *
- * One `Server` serves one session (stdio, or one streamable-HTTP session). It listens to
- * `studioEvents` for revisions of its deck and removes that listener when it closes.
+ * One `Server` serves one session (stdio, or one streamable-HTTP session). Its deck is the one bound
+ * at the start (`--deck`, `?deck=`), which may not exist yet; a session bound to none works in the
+ * workspace default until it creates a deck with `deck_create`, and in the deck it created from then
+ * on. It listens to `studioEvents` for revisions of its deck and removes that listener when it closes.
  */
 import { AsyncLocalStorage } from 'node:async_hooks'
 import { Server } from '@modelcontextprotocol/sdk/server/index.js'
@@ -22,7 +25,6 @@ import {
   ListResourcesRequestSchema,
   ListResourceTemplatesRequestSchema,
   ListToolsRequestSchema,
-  McpError,
   ReadResourceRequestSchema,
   SubscribeRequestSchema,
   UnsubscribeRequestSchema,
@@ -38,7 +40,6 @@ import { dispatch } from '../../core/engine.js'
 import { fail, StudioError, toStudioError } from '../../core/errors.js'
 import { studioEvents, type RevisionEvent } from '../../core/events.js'
 import { validateInput } from '../../core/validate.js'
-import { validationSchema } from '../../model/check.js'
 import { ACTIONS, findAction, findByMcp } from '../../actions/index.js'
 import { orderedSlides, type DeckDoc } from '../../model/deck.js'
 import { slideSummaries } from '../../store/deck-state.js'
@@ -48,8 +49,13 @@ import type { Workspace } from '../../store/workspace.js'
 
 export interface McpSession {
   ws: Workspace
-  /** The deck every call names; the workspace default (resolved per call) when absent. */
+  /**
+   * The deck every call names, which may not exist yet (calls answer 404 until deck_create makes it).
+   * When absent: the workspace default (resolved per call) until the session creates a deck, then that deck.
+   */
   deck?: string
+  /** Told when a session bound to no deck adopts the deck it created. */
+  adopted?: (deckId: string) => void
   author?: string
   force?: boolean
   /** True while a studio page is attached: only then is `deck_goto_slide` listed. */
@@ -68,10 +74,30 @@ const INSTRUCTIONS = [
   'Deck Studio: slide decks versioned in git. Every tool is one action of the studio table.',
   'Read first (deck_get_info, deck_get), then write with baseRevision set to the revision you read;',
   'a stale baseRevision answers isError with status 409, currentRevision and the current document: re-read and retry.',
-  'Unknown argument names answer code unknown_field with a JSON pointer. Resources: deck://<id> and deck://<id>/slides/<slideId>.',
+  'Every failure of a tool call is a result with isError: true whose structuredContent is the error (status, code, message, pointer); unknown argument names answer code unknown_field with a JSON pointer.',
+  'The session deck: the one named when the session started (--deck, ?deck=), which may not exist yet: deck_create with that id makes it.',
+  'A session started without one works in the workspace default deck, and after deck_create in the deck it created.',
+  'Resources: deck://<id> and deck://<id>/slides/<slideId>.',
 ].join(' ')
 
 const DECK_URI = /^deck:\/\/([a-z0-9]+(?:-[a-z0-9]+)*)(?:\/slides\/([A-Za-z0-9][A-Za-z0-9_-]*))?$/
+
+/**
+ * The MCP hints of an action, from what its declaration says it does: read-only unless it commits
+ * (`mutates`) or writes files on every call (`writes: true`); destructive only when it is not
+ * read-only and says so; idempotent as declared, else when read-only; open-world when it fetches.
+ */
+export function toolAnnotations(action: Action): NonNullable<Tool['annotations']> {
+  const facts = action.annotations ?? {}
+  const readOnly = !action.mutates && facts.writes !== true
+  return {
+    title: action.label,
+    readOnlyHint: readOnly,
+    destructiveHint: !readOnly && (facts.destructive ?? false),
+    idempotentHint: facts.idempotent ?? readOnly,
+    openWorldHint: facts.fetches ?? false,
+  }
+}
 
 /** The tool description of an action: everything comes from the table. */
 function toolFor(action: Action): Tool {
@@ -81,13 +107,7 @@ function toolFor(action: Action): Tool {
     description: action.doc,
     inputSchema: action.input as Tool['inputSchema'],
     outputSchema: mcpOutputSchema(action) as Tool['outputSchema'],
-    annotations: {
-      title: action.label,
-      readOnlyHint: !action.mutates && !action.annotations?.writes,
-      destructiveHint: action.annotations?.destructive ?? false,
-      idempotentHint: action.annotations?.idempotent ?? (!action.mutates && !action.annotations?.writes),
-      openWorldHint: false,
-    },
+    annotations: toolAnnotations(action),
   }
 }
 
@@ -110,17 +130,26 @@ function errorResult(error: unknown): CallToolResult {
   return { isError: true, content: [{ type: 'text', text: JSON.stringify(body) }], structuredContent: body }
 }
 
-/** A tool call the protocol refuses (unknown tool, arguments outside the tool's input schema): -32602 with the error body as data. */
-function invalidParams(error: unknown): McpError {
-  const failure = toStudioError(error)
-  return new McpError(ErrorCode.InvalidParams, failure.message, failure.toJSON())
+/**
+ * A JSON-RPC error answer. Not an `McpError`: its message already starts "MCP error <code>:", which
+ * the SDK would send as the message and the client would prefix again.
+ */
+class ProtocolFault extends Error {
+  constructor(readonly code: number, message: string, readonly data?: unknown) {
+    super(message)
+  }
+}
+
+/** A protocol fault of a request (unknown tool, resource or prompt): -32602, with the error body as data when there is one. */
+function invalidParams(message: string, data?: unknown): ProtocolFault {
+  return new ProtocolFault(ErrorCode.InvalidParams, message, data)
 }
 
 /** A studio failure outside a tool call (resources, prompts) as a protocol error. */
-function protocolError(error: unknown): McpError {
-  if (error instanceof McpError) return error
+function protocolError(error: unknown): ProtocolFault {
+  if (error instanceof ProtocolFault) return error
   const failure = toStudioError(error)
-  return new McpError(failure.status < 500 ? ErrorCode.InvalidParams : ErrorCode.InternalError, failure.message, failure.toJSON())
+  return new ProtocolFault(failure.status < 500 ? ErrorCode.InvalidParams : ErrorCode.InternalError, failure.message, failure.toJSON())
 }
 
 /** The deck outline the review prompt embeds: sections, slide ids and titles. */
@@ -159,14 +188,26 @@ export function createMcpServer(session: McpSession): Server {
     },
     instructions: INSTRUCTIONS,
   })
+  /** The session's deck: bound at the start, else the one it last created (undefined: the workspace default). */
+  let sessionDeck = session.deck
   const call = (action: Action, input: Record<string, unknown>) =>
-    dispatch(action, input, { ws, transport: 'M', deck: session.deck, author: session.author, force: session.force })
+    dispatch(action, input, { ws, transport: 'M', deck: sessionDeck, author: session.author, force: session.force })
 
   /** The request a tool call is serving, so notifications it causes travel on that request's stream. */
   const currentRequest = new AsyncLocalStorage<RequestId>()
   const subscriptions = new Set<string>()
   /** Last resolved id of the session deck (session.deck, else the default), for synchronous event matching. */
   let deckId: string | undefined = session.deck
+
+  /** A session bound to no deck works in the deck it creates from then on. */
+  function adopt(id: string) {
+    sessionDeck = deckId = id
+    session.adopted?.(id)
+    if (listedSignature !== undefined) {
+      listedSignature = undefined
+      notify({ method: 'notifications/resources/list_changed' }, currentRequest.getStore())
+    }
+  }
   /** What resources/list last answered (uri + name per resource); undefined until the client lists. */
   let listedSignature: string | undefined
 
@@ -204,9 +245,9 @@ export function createMcpServer(session: McpSession): Server {
   /** Parses a `deck://` URI of the session deck; anything else is InvalidParams. */
   function resolveUri(uri: string, doc: DeckDoc): { slideId?: string } {
     const match = DECK_URI.exec(uri)
-    if (!match || match[1] !== doc.manifest.id) throw new McpError(ErrorCode.InvalidParams, `Unknown resource ${uri}: this session serves deck://${doc.manifest.id}.`)
+    if (!match || match[1] !== doc.manifest.id) throw invalidParams(`Unknown resource ${uri}: this session serves deck://${doc.manifest.id}.`)
     const slideId = match[2]
-    if (slideId !== undefined && !Object.hasOwn(doc.slides, slideId)) throw new McpError(ErrorCode.InvalidParams, `Unknown resource ${uri}: no slide "${slideId}" in deck ${doc.manifest.id}.`)
+    if (slideId !== undefined && !Object.hasOwn(doc.slides, slideId)) throw invalidParams(`Unknown resource ${uri}: no slide "${slideId}" in deck ${doc.manifest.id}.`)
     return { slideId }
   }
 
@@ -219,22 +260,21 @@ export function createMcpServer(session: McpSession): Server {
   server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
     const { name } = request.params
     const args = (request.params.arguments ?? {}) as Record<string, unknown>
+    if (name !== GOTO_SLIDE_TOOL && !findByMcp(name)) {
+      // The one protocol fault of a tool call (MCP: unknown tools are -32602), with the one error body as data.
+      const unknown = new StudioError('not_found', `No tool "${name}". tools/list names every tool this studio offers.`)
+      throw invalidParams(unknown.message, unknown.toJSON())
+    }
     try {
       if (name === GOTO_SLIDE_TOOL) return await gotoSlide(args)
-      const action = findByMcp(name)
-      // Protocol errors (MCP: unknown tools and invalid arguments are -32602), with the one error body as data.
-      if (!action) throw invalidParams(new StudioError('not_found', `No tool "${name}". tools/list names every tool this studio offers.`))
-      if (action.run) {
-        try {
-          await validateInput(action.id, validationSchema(action.input), args)
-        } catch (error) {
-          throw invalidParams(error)
-        }
-      }
-      const { result } = await currentRequest.run(extra.requestId, () => call(action, args))
+      const action = findByMcp(name)!
+      const { result } = await currentRequest.run(extra.requestId, async () => {
+        const answer = await call(action, args)
+        if (action.id === 'deck.create' && session.deck === undefined) adopt((answer.result as { id: string }).id)
+        return answer
+      })
       return { content: [{ type: 'text', text: JSON.stringify(result ?? null, null, 2) }], structuredContent: structured(result ?? null) }
     } catch (error) {
-      if (error instanceof McpError) throw error
       return errorResult(error)
     }
   })
@@ -274,7 +314,7 @@ export function createMcpServer(session: McpSession): Server {
 
   server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
     const { uri } = request.params
-    if (!DECK_URI.test(uri)) throw new McpError(ErrorCode.InvalidParams, `Unknown resource ${uri}: resources are deck://<id> and deck://<id>/slides/<slideId>.`)
+    if (!DECK_URI.test(uri)) throw invalidParams(`Unknown resource ${uri}: resources are deck://<id> and deck://<id>/slides/<slideId>.`)
     let doc: DeckDoc
     try {
       doc = await sessionDoc()
@@ -316,7 +356,7 @@ export function createMcpServer(session: McpSession): Server {
   }))
 
   server.setRequestHandler(GetPromptRequestSchema, async (request): Promise<GetPromptResult> => {
-    if (request.params.name !== 'deck_review') throw new McpError(ErrorCode.InvalidParams, `No prompt "${request.params.name}"; prompts/list names deck_review.`)
+    if (request.params.name !== 'deck_review') throw invalidParams(`No prompt "${request.params.name}"; prompts/list names deck_review.`)
     let info: DeckInfo
     try {
       info = (await call(findAction('deck.info')!, {})).result as DeckInfo

@@ -150,6 +150,23 @@ describe('dispatch, in process', () => {
     assert.equal(commits(), 0)
   })
 
+  it('answers a write to a deck that does not exist with 404 before judging its input, on every transport; a missing baseRevision on one that exists is 400', async () => {
+    const { dispatch } = await import('../../../src/core/engine.js')
+    const { ws, dir, commits } = await tempWorkspace()
+    await dispatch(findAction('deck.create')!, { name: 'Here', from: 'blank' }, { ws, transport: 'H', author: 'agent:unit' })
+    for (const transport of ['C', 'M', 'H', 'P'] as const) {
+      const named = await rejection(dispatch(findAction('deck.rename')!, { name: 'X' }, { ws, transport, deck: 'nope' }))
+      assert.deepEqual([named.status, named.code], [404, 'not_found'], transport)
+      assert.match(named.message, /No deck "nope"/)
+      assert.ok(!named.message.includes(dir), `the message names no server path: ${named.message}`)
+      const field = await rejection(dispatch(findAction('template.create')!, { deckId: 'nope', name: 'T' }, { ws, transport }))
+      assert.deepEqual([field.status, field.code], [404, 'not_found'], transport)
+      const missing = await rejection(dispatch(findAction('deck.rename')!, { name: 'X' }, { ws, transport, deck: 'here' }))
+      assert.deepEqual([missing.status, missing.code, missing.extra.pointer], [400, 'invalid_input', '/baseRevision'], transport)
+    }
+    assert.equal(commits(), 1)
+  })
+
   it('refuses every write in the embedded package folder with the init hint', async () => {
     const { dispatch } = await import('../../../src/core/engine.js')
     const { Workspace } = await import('../../../src/store/workspace.js')

@@ -157,6 +157,8 @@ describe('native PPTX of the brand sample', () => {
       }
       if (name !== '[Content_Types].xml') assert.ok(overrides.has(name) || defaults.has(name.split('.').pop()!.toLowerCase()), `no content type for ${name}`)
     }
+    // ...and every Override names a part the package holds (pptxgenjs declares a slide master per slide).
+    for (const name of overrides) assert.ok(pkg.has(name), `an Override for ${name}, which is not in the package`)
     // pptxgenjs writes one <a:pPr> per run; the schema allows one per paragraph, first.
     for (const part of parts) for (const p of pkg.get(part)!.toString('utf8').matchAll(/<a:p>([\s\S]*?)<\/a:p>/g)) assert.ok((p[1].match(/<a:pPr\b/g) ?? []).length <= 1 && !/<a:r>[\s\S]*<a:pPr\b/.test(p[1]), `${part}: paragraph properties after a run`)
   })
