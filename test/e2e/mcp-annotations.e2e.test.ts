@@ -16,7 +16,7 @@ import { BIN, workspaceWithDeck } from '../helpers/studio.js'
 /** Tools that reach out of the machine: a URL of their input, a configured catalogue, a web page. */
 const FETCHES = ['deck_asset_add', 'deck_asset_capture', 'deck_logo_refresh', 'deck_set_slide_background_picture']
 /** Tools that commit nothing but write files on every call: not read-only. */
-const WRITE_FILES = ['deck_build', 'deck_export', 'deck_logo_refresh', 'deck_render', 'deck_repair', 'deck_sheet']
+const WRITE_FILES = ['deck_build', 'deck_export', 'deck_export_markdown', 'deck_logo_refresh', 'deck_render', 'deck_repair', 'deck_sheet']
 /** Reads that write files only when an input asks (diff's render crops, a shader render's out): read-only. */
 const WRITE_ON_REQUEST = ['deck_diff', 'deck_shader_render']
 /** Tools that remove or overwrite what the caller may want back. */
