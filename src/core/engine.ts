@@ -67,7 +67,8 @@ export async function dispatch(action: Action, input: Record<string, unknown>, o
   await validateInput(action.id, validationSchema(action.input), input)
   const principal = principalFor(options.author, options.transport, options.email)
   // Outside a workspace nothing is written: no commit, and no file (a render, an export, a bundle) in the package's folder.
-  if (action.mutates || action.annotations?.writes === true || action.id === 'deck.repair') options.ws.refuseEmbeddedWrite(action.id)
+  // An action that writes files and names no place for them would write into that folder too.
+  if (action.mutates || (action.annotations?.writes === true && input.out === undefined) || action.id === 'deck.repair') options.ws.refuseEmbeddedWrite(action.id)
   // A write a killed process left half-done is put back before anything reads (a deck whose creation
   // never committed is not listed; a revision is read after the repair, not before).
   const notes = options.ws.embedded || action.id === 'deck.repair' ? [] : await repairIfPending(options.ws)
@@ -209,9 +210,10 @@ class Call implements ActionContext {
   }
 
   async outputPath(path: string, pointer: string): Promise<{ abs: string; shown: string }> {
-    // Outside a workspace no file is written (an action that writes only on request gets here when asked).
-    this.ws.refuseEmbeddedWrite(this.action.id)
     const resolved = await this.inputPath(path, pointer)
+    // Outside a workspace nothing lands in Deck Studio's own folder (where the embedded deck lives,
+    // links followed); a file the caller names elsewhere (export check's report, --out) is theirs.
+    if (this.ws.embedded && (NETWORK_TRANSPORTS.has(this.transport) || (await this.ws.contain(resolved.abs)))) this.ws.refuseEmbeddedWrite(this.action.id)
     // On every transport (the command line too): an output inside the workspace, judged where it
     // really lands (links followed), never clobbers what git and studio own.
     const inside = NETWORK_TRANSPORTS.has(this.transport) ? { rel: resolved.shown } : await this.ws.contain(resolved.abs)
