@@ -67,8 +67,10 @@ export async function dispatch(action: Action, input: Record<string, unknown>, o
   await validateInput(action.id, validationSchema(action.input), input)
   const principal = principalFor(options.author, options.transport, options.email)
   // Outside a workspace nothing is written: no commit, and no file (a render, an export, a bundle) in the package's folder.
-  // An action that writes files and names no place for them would write into that folder too.
-  if (action.mutates || (action.annotations?.writes === true && input.out === undefined) || action.id === 'deck.repair') options.ws.refuseEmbeddedWrite(action.id)
+  // Renders and exports of a deck keep their intermediates under the workspace's .studio/, so they are
+  // refused even with --out elsewhere; export check reads a file of the caller's and writes its report
+  // beside it or at --out, which ctx.outputPath holds out of the package folder.
+  if (action.mutates || (action.annotations?.writes === true && input.file === undefined) || action.id === 'deck.repair') options.ws.refuseEmbeddedWrite(action.id)
   // A write a killed process left half-done is put back before anything reads (a deck whose creation
   // never committed is not listed; a revision is read after the repair, not before).
   const notes = options.ws.embedded || action.id === 'deck.repair' ? [] : await repairIfPending(options.ws)
