@@ -51,8 +51,8 @@ export interface ActionSpec<I = any, O = any, P = any> {
   locks?: (input: I) => string[] | Promise<string[]>
   /** What the action does beyond `mutates`, as facts; the MCP tool hints derive from them (`toolAnnotations`). */
   annotations?: ActionFacts
-  /** Turns parsed CLI flags and arguments into the input object where the form is not field-for-field. */
-  cliInput?: (parsed: CliParsed) => Record<string, unknown>
+  /** Turns parsed CLI flags and arguments into the input object where the form is not field-for-field (`stdin` reads the command's stdin whole). */
+  cliInput?: (parsed: CliParsed, stdin: () => Promise<Buffer>) => Record<string, unknown> | Promise<Record<string, unknown>>
   /** Human rendering of the result for the CLI (without --json). */
   human?: (result: O) => string
   /**

@@ -10,8 +10,11 @@ import type { AddressInfo } from 'node:net'
 import { join } from 'node:path'
 import { after, before, describe, it } from 'node:test'
 import sharp from 'sharp'
-import { commitCount, studio, workspaceWithDeck } from '../helpers/studio.js'
+import { cliInOneProcess, commitCount, studio, workspaceWithDeck } from '../helpers/studio.js'
 import { claimedPng } from '../helpers/images.js'
+
+// The CLI runs in one process for this file (test/helpers/studio.ts): none of these tests is about the process itself.
+cliInOneProcess()
 
 describe('asset.add', () => {
   let ws: Awaited<ReturnType<typeof workspaceWithDeck>>

@@ -6,8 +6,11 @@ import assert from 'node:assert/strict'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { after, before, describe, it } from 'node:test'
-import { commitCount, studio } from '../helpers/studio.js'
+import { cliInOneProcess, commitCount, studio } from '../helpers/studio.js'
 import { FIXTURE_DECK, fixtureWorkspace } from '../helpers/fixture.js'
+
+// The CLI runs in one process for this file (test/helpers/studio.ts): none of these tests is about the process itself.
+cliInOneProcess()
 
 type Ws = Awaited<ReturnType<typeof fixtureWorkspace>>
 type Box = { x: number; y: number; w: number; h: number }

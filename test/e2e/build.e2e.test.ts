@@ -10,7 +10,10 @@ import { pathToFileURL } from 'node:url'
 import { after, before, describe, it } from 'node:test'
 import { chromium, type Browser } from 'playwright-core'
 import { CHROMIUM_FLAGS, findChromium } from '../../src/render/browser.js'
-import { studio, workspace } from '../helpers/studio.js'
+import { cliInOneProcess, studio, workspace } from '../helpers/studio.js'
+
+// The CLI runs in one process for this file (test/helpers/studio.ts): none of these tests is about the process itself.
+cliInOneProcess()
 
 describe('studio build: the single-file HTML deck', () => {
   let ws: Awaited<ReturnType<typeof workspace>>

@@ -9,7 +9,10 @@ import { join } from 'node:path'
 import { describe, it } from 'node:test'
 import { packBundle, readBundle } from '../../src/store/bundle.js'
 import { fixtureWorkspace, FIXTURE_DECK, FIXTURE_REVISION, FIXTURE_SLIDES } from '../helpers/fixture.js'
-import { commitCount, serve, studio, workspace } from '../helpers/studio.js'
+import { cliInOneProcess, commitCount, serve, studio, workspace } from '../helpers/studio.js'
+
+// The CLI runs in one process for this file (test/helpers/studio.ts): none of these tests is about the process itself.
+cliInOneProcess()
 
 async function postBundle(url: string, zip: Buffer, query: string): Promise<{ status: number; json: any }> {
   const res = await fetch(`${url}/api/decks/bundle${query}`, { method: 'POST', headers: { 'content-type': 'application/zip' }, body: new Uint8Array(zip) })

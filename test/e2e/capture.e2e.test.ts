@@ -18,7 +18,10 @@ import addFormatsModule from 'ajv-formats'
 import sharp from 'sharp'
 import { findAction } from '../../src/actions/index.js'
 import { AJV_OPTIONS } from '../../src/core/validate.js'
-import { commitCount, studio, workspaceWithDeck } from '../helpers/studio.js'
+import { cliInOneProcess, commitCount, studio, workspaceWithDeck } from '../helpers/studio.js'
+
+// The CLI runs in one process for this file (test/helpers/studio.ts): none of these tests is about the process itself.
+cliInOneProcess()
 
 const LIGHT_BG = [0xf4, 0xf1, 0xea]
 const DARK_BG = [0x10, 0x18, 0x20]

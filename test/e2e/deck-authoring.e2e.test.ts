@@ -10,7 +10,10 @@ import { join } from 'node:path'
 import { after, before, describe, it } from 'node:test'
 import { canonicalJson } from '../../src/store/canonical.js'
 import { fixtureWorkspace, FIXTURE_DECK } from '../helpers/fixture.js'
-import { studio } from '../helpers/studio.js'
+import { cliInOneProcess, studio } from '../helpers/studio.js'
+
+// The CLI runs in one process for this file (test/helpers/studio.ts): none of these tests is about the process itself.
+cliInOneProcess()
 
 const DECK = `decks/${FIXTURE_DECK}`
 const git = (dir: string, ...args: string[]) => execFileSync('git', args, { cwd: dir, encoding: 'utf8' })

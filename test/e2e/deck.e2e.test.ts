@@ -2,7 +2,10 @@ import assert from 'node:assert/strict'
 import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { after, before, describe, it } from 'node:test'
-import { commitCount, studio, workspace, workspaceWithDeck } from '../helpers/studio.js'
+import { cliInOneProcess, commitCount, studio, workspace, workspaceWithDeck } from '../helpers/studio.js'
+
+// The CLI runs in one process for this file (test/helpers/studio.ts): none of these tests is about the process itself.
+cliInOneProcess()
 
 describe('deck lifecycle on the command line', () => {
   let ws: Awaited<ReturnType<typeof workspaceWithDeck>>

@@ -15,8 +15,11 @@ import { promisify } from 'node:util'
 import { after, before, describe, it } from 'node:test'
 import { onPath } from '../../src/export/office.js'
 import { minimalPptx, PNG, zip, type Entries } from '../helpers/pptx.js'
-import { studio, type CliResult } from '../helpers/studio.js'
+import { cliInOneProcess, type CliResult, studio } from '../helpers/studio.js'
 import { skipUnlessPresent } from '../helpers/system.js'
+
+// The CLI runs in one process for this file (test/helpers/studio.ts): none of these tests is about the process itself.
+cliInOneProcess()
 
 const run = promisify(execFile)
 const python = onPath('python3') ?? onPath('python') ?? '/usr/bin/python3'

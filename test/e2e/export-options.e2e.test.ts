@@ -16,7 +16,10 @@ import JSZip from 'jszip'
 import sharp from 'sharp'
 import { walkPackage } from '../../src/export/opc.js'
 import { EXPORT_FACES, exportFacePath } from '../../src/export/fonts.js'
-import { ROOT, studio, workspace } from '../helpers/studio.js'
+import { cliInOneProcess, ROOT, studio, workspace } from '../helpers/studio.js'
+
+// The CLI runs in one process for this file (test/helpers/studio.ts): none of these tests is about the process itself.
+cliInOneProcess()
 
 async function gradient(width = 1200, height = 800): Promise<Buffer> {
   const raw = Buffer.alloc(width * height * 3)

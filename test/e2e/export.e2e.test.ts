@@ -14,8 +14,11 @@ import { after, before, describe, it } from 'node:test'
 import JSZip from 'jszip'
 import { PDFDocument, PDFDict, PDFName } from 'pdf-lib'
 import { walkPackage } from '../../src/export/opc.js'
-import { commitCount, studio, workspace } from '../helpers/studio.js'
+import { cliInOneProcess, commitCount, studio, workspace } from '../helpers/studio.js'
 import { skipUnlessPresent } from '../helpers/system.js'
+
+// The CLI runs in one process for this file (test/helpers/studio.ts): none of these tests is about the process itself.
+cliInOneProcess()
 
 const haveSoffice = (() => {
   try {

@@ -11,8 +11,11 @@ import { appendFileSync, chmodSync, copyFileSync, existsSync, mkdtempSync, readF
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { after, before, describe, it } from 'node:test'
-import { ROOT, studio, workspaceWithDeck } from '../helpers/studio.js'
+import { cliInOneProcess, ROOT, studio, workspaceWithDeck } from '../helpers/studio.js'
 import { cleanMessage, setEntry } from '../../src/store/git-direct.js'
+
+// The CLI runs in one process for this file (test/helpers/studio.ts): none of these tests is about the process itself.
+cliInOneProcess()
 
 type Ws = Awaited<ReturnType<typeof workspaceWithDeck>>
 

@@ -18,7 +18,10 @@ import JSZip from 'jszip'
 import sharp from 'sharp'
 import { findAction } from '../../src/actions/index.js'
 import { AJV_OPTIONS } from '../../src/core/validate.js'
-import { commitCount, studio, workspace, workspaceWithDeck } from '../helpers/studio.js'
+import { cliInOneProcess, commitCount, studio, workspace, workspaceWithDeck } from '../helpers/studio.js'
+
+// The CLI runs in one process for this file (test/helpers/studio.ts): none of these tests is about the process itself.
+cliInOneProcess()
 
 const Ajv = (AjvModule as unknown as { default: typeof AjvModule }).default ?? AjvModule
 const addFormats = ((addFormatsModule as unknown as { default: unknown }).default ?? addFormatsModule) as (ajv: unknown) => void

@@ -9,7 +9,10 @@ import { cpSync, existsSync, readdirSync, readFileSync, symlinkSync, writeFileSy
 import { join } from 'node:path'
 import { describe, it } from 'node:test'
 import { request } from 'undici'
-import { commitCount, serve, studio, workspace, workspaceWithDeck, type TestWorkspace } from '../helpers/studio.js'
+import { cliInOneProcess, commitCount, serve, studio, type TestWorkspace, workspace, workspaceWithDeck } from '../helpers/studio.js'
+
+// The CLI runs in one process for this file (test/helpers/studio.ts): none of these tests is about the process itself.
+cliInOneProcess()
 
 const FIXTURES = new URL('../fixtures/markdown', import.meta.url).pathname
 

@@ -11,10 +11,12 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync
 import { tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { after, describe, it } from 'node:test'
-import { gitRun, studio, workspace, type CliResult } from '../helpers/studio.js'
+import { cliInOneProcess, type CliResult, gitRun, studio, workspace } from '../helpers/studio.js'
+
+// The CLI runs in one process for this file (test/helpers/studio.ts): none of these tests is about the process itself.
+cliInOneProcess()
 
 type Ws = Awaited<ReturnType<typeof workspace>>
-
 
 async function ok(ws: Ws, args: string[]): Promise<CliResult> {
   const r = await studio(ws.dir, args)

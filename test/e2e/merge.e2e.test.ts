@@ -11,10 +11,12 @@ import fc from 'fast-check'
 import type { DeckDoc } from '../../src/model/deck.js'
 import { docFiles, readDeckFolder } from '../../src/store/decks.js'
 import { planEdits } from '../helpers/merge-edits.js'
-import { gitRun, studio, workspace, type CliResult } from '../helpers/studio.js'
+import { cliInOneProcess, type CliResult, gitRun, studio, workspace } from '../helpers/studio.js'
+
+// The CLI runs in one process for this file (test/helpers/studio.ts): none of these tests is about the process itself.
+cliInOneProcess()
 
 type Ws = Awaited<ReturnType<typeof workspace>>
-
 
 async function ok(ws: Ws, args: string[], stdin?: string): Promise<CliResult> {
   const r = await studio(ws.dir, args, stdin === undefined ? {} : { stdin })

@@ -8,10 +8,12 @@ import assert from 'node:assert/strict'
 import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { after, before, describe, it } from 'node:test'
-import { commitCount, studio } from '../helpers/studio.js'
+import { cliInOneProcess, commitCount, studio } from '../helpers/studio.js'
 import { FIXTURE_DECK, fixtureWorkspace } from '../helpers/fixture.js'
 
 type Ws = Awaited<ReturnType<typeof fixtureWorkspace>>
+
+cliInOneProcess()
 
 const deckDir = (ws: Ws) => join(ws.dir, 'decks', FIXTURE_DECK)
 const slideOf = (ws: Ws, id: string) => JSON.parse(readFileSync(join(deckDir(ws), 'slides', `${id}.json`), 'utf8'))

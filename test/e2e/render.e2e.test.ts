@@ -9,8 +9,11 @@ import { join } from 'node:path'
 import { after, before, describe, it } from 'node:test'
 import sharp from 'sharp'
 import { request } from 'undici'
-import { serve, studio, type Served } from '../helpers/studio.js'
+import { cliInOneProcess, serve, type Served, studio } from '../helpers/studio.js'
 import { fixtureWorkspace } from '../helpers/fixture.js'
+
+// The CLI runs in one process for this file (test/helpers/studio.ts): none of these tests is about the process itself.
+cliInOneProcess()
 
 describe('render.slide and render.sheet', () => {
   let ws: Awaited<ReturnType<typeof fixtureWorkspace>>

@@ -14,7 +14,10 @@ import { promisify } from 'node:util'
 import { after, before, describe, it } from 'node:test'
 import sharp from 'sharp'
 import { fixtureWorkspace } from '../helpers/fixture.js'
-import { BIN, ROOT, studio, type CliResult } from '../helpers/studio.js'
+import { BIN, cliInOneProcess, type CliResult, ROOT, studio } from '../helpers/studio.js'
+
+// The CLI runs in one process for this file (test/helpers/studio.ts): none of these tests is about the process itself.
+cliInOneProcess()
 
 type Ws = Awaited<ReturnType<typeof fixtureWorkspace>>
 const run = promisify(execFile)

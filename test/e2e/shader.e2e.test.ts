@@ -12,7 +12,10 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { after, before, describe, it } from 'node:test'
 import sharp from 'sharp'
-import { commitCount, studio, workspaceWithDeck } from '../helpers/studio.js'
+import { cliInOneProcess, commitCount, studio, workspaceWithDeck } from '../helpers/studio.js'
+
+// The CLI runs in one process for this file (test/helpers/studio.ts): none of these tests is about the process itself.
+cliInOneProcess()
 
 describe('shader materials', () => {
   let ws: Awaited<ReturnType<typeof workspaceWithDeck>>

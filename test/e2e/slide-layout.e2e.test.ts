@@ -9,7 +9,10 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { after, before, describe, it } from 'node:test'
 import { FIXTURE_DECK, fixtureWorkspace } from '../helpers/fixture.js'
-import { studio } from '../helpers/studio.js'
+import { cliInOneProcess, studio } from '../helpers/studio.js'
+
+// The CLI runs in one process for this file (test/helpers/studio.ts): none of these tests is about the process itself.
+cliInOneProcess()
 
 let fixture: Awaited<ReturnType<typeof fixtureWorkspace>>
 const copies: string[] = []

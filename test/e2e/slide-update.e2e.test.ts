@@ -15,7 +15,10 @@ import { StudioError } from '../../src/core/errors.js'
 import type { DeckDoc } from '../../src/model/deck.js'
 import { applyMutation, mutationKinds, type Mutation } from '../../src/model/mutations/index.js'
 import { FIXTURE_DECK, FIXTURE_SLIDES, fixtureWorkspace } from '../helpers/fixture.js'
-import { studio } from '../helpers/studio.js'
+import { cliInOneProcess, studio } from '../helpers/studio.js'
+
+// The CLI runs in one process for this file (test/helpers/studio.ts): none of these tests is about the process itself.
+cliInOneProcess()
 
 let fixture: Awaited<ReturnType<typeof fixtureWorkspace>>
 const copies: string[] = []

@@ -3,7 +3,10 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { after, before, describe, it } from 'node:test'
 import { fixtureWorkspace, FIXTURE_DECK } from '../helpers/fixture.js'
-import { commitCount, studio, type CliResult } from '../helpers/studio.js'
+import { cliInOneProcess, type CliResult, commitCount, studio } from '../helpers/studio.js'
+
+// The CLI runs in one process for this file (test/helpers/studio.ts): none of these tests is about the process itself.
+cliInOneProcess()
 
 type Fixture = Awaited<ReturnType<typeof fixtureWorkspace>>
 

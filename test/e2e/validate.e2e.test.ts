@@ -6,7 +6,10 @@ import { after, before, describe, it } from 'node:test'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { request } from 'undici'
-import { BIN, serve, studio, workspaceWithDeck, type Served } from '../helpers/studio.js'
+import { BIN, cliInOneProcess, serve, type Served, studio, workspaceWithDeck } from '../helpers/studio.js'
+
+// The CLI runs in one process for this file (test/helpers/studio.ts): none of these tests is about the process itself.
+cliInOneProcess()
 
 const SECRET = 'zq-secret-9b3e'
 

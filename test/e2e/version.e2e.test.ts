@@ -9,7 +9,10 @@ import { join } from 'node:path'
 import { after, before, describe, it } from 'node:test'
 import sharp from 'sharp'
 import { fixtureWorkspace } from '../helpers/fixture.js'
-import { commitCount, studio, type CliResult } from '../helpers/studio.js'
+import { cliInOneProcess, type CliResult, commitCount, studio } from '../helpers/studio.js'
+
+// The CLI runs in one process for this file (test/helpers/studio.ts): none of these tests is about the process itself.
+cliInOneProcess()
 
 type Ws = Awaited<ReturnType<typeof fixtureWorkspace>>
 

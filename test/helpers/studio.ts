@@ -1,10 +1,11 @@
 /**
  * Test workspaces and the real CLI. Every test gets its own temporary git workspace made by
- * `studio init`; commands run as separate `node bin/studio.js` processes, as users and agents run them.
- * A workspace built the same way twice in one test process (`studio init`, the same deck, the
- * fixture) is built once and copied (see `fromTemplate`).
+ * `studio init`; commands run as separate `node bin/studio.js` processes, as users and agents run them,
+ * unless the test file asks for one process (`cliInOneProcess`, below). A workspace built the same way
+ * twice in one test process (`studio init`, the same deck, the fixture) is built once and copied (see
+ * `fromTemplate`).
  */
-import { execFile, execFileSync, spawn } from 'node:child_process'
+import { type ChildProcess, execFile, execFileSync, fork, spawn } from 'node:child_process'
 import { cpSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -24,12 +25,82 @@ export interface CliResult {
   json: any
 }
 
-/** Runs `studio <args>` in `cwd` (a workspace), optionally feeding stdin. */
-export function studio(cwd: string, args: string[], options: { stdin?: string | Buffer; env?: Record<string, string> } = {}): Promise<CliResult> {
+const resultOf = (code: number, stdout: string, stderr: string): CliResult => {
+  let json: unknown
+  try {
+    json = JSON.parse(stdout)
+  } catch {
+    json = undefined
+  }
+  return { code, stdout, stderr, json }
+}
+
+/**
+ * The CLI in one process for this test file: from now on a `studio()` call runs in a long-lived host
+ * process (cli-host.mjs) when the host is free, and in a process of its own when another call is
+ * running, so calls made side by side still run side by side. The host gives each command what a
+ * fresh process would (its directory, environment, argv, stdin, exit code; done when nothing it
+ * started holds the event loop) except fresh module state, and saves a Node start and the CLI's load
+ * per call: the point is CPU (the suite's largest cost was 2,100 CLI starts). Files that test the
+ * process itself (start-up, signals, kills, locks between processes, colour on a terminal) do not call
+ * this. `STUDIO_TEST_CLI=process` turns it off for a whole run.
+ */
+export function cliInOneProcess(): void {
+  if (process.env.STUDIO_TEST_CLI !== 'process') hostWanted = true
+}
+let hostWanted = false
+let host: { child: ChildProcess; ready: Promise<void>; busy: boolean; next: number; waiting: Map<number, (r: CliResult) => void> } | undefined
+
+function startHost(): NonNullable<typeof host> {
+  const child = fork(join(ROOT, 'test', 'helpers', 'cli-host.mjs'), [BIN], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'], execArgv: [] })
+  const waiting = new Map<number, (r: CliResult) => void>()
+  const made = { child, busy: false, next: 0, waiting, ready: new Promise<void>((resolve) => child.once('message', () => resolve())) }
+  child.on('message', (m: { id?: number; code: number; stdout: string; stderr: string }) => {
+    if (m.id === undefined) return
+    waiting.get(m.id)?.(resultOf(m.code, m.stdout, m.stderr))
+    waiting.delete(m.id)
+  })
+  child.on('exit', () => {
+    if (host === made) host = undefined
+    for (const resolve of waiting.values()) resolve(resultOf(-1, '', 'cli-host exited'))
+  })
+  child.unref()
+  ;(child.channel as unknown as { unref(): void } | undefined)?.unref()
+  // The host ends when its channel closes: at the latest when this process exits.
+  process.once('exit', () => child.connected && child.disconnect())
+  return made
+}
+
+async function viaHost(h: NonNullable<typeof host>, cwd: string, args: string[], env: Record<string, string>, stdin?: string | Buffer): Promise<CliResult> {
+  h.busy = true
+  const channel = h.child.channel as unknown as { ref(): void; unref(): void } | undefined
+  channel?.ref()
+  try {
+    await h.ready
+    const id = h.next++
+    const answered = new Promise<CliResult>((resolve) => h.waiting.set(id, resolve))
+    h.child.send({ id, cwd, args, env, stdin: stdin === undefined ? '' : Buffer.from(stdin).toString('base64') })
+    return await answered
+  } finally {
+    h.busy = false
+    channel?.unref()
+  }
+}
+
+/**
+ * Runs `studio <args>` in `cwd` (a workspace), optionally feeding stdin; `oneProcess` runs this call in
+ * the shared host (when free) even in a file that did not call `cliInOneProcess`.
+ */
+export function studio(cwd: string, args: string[], options: { stdin?: string | Buffer; env?: Record<string, string>; oneProcess?: boolean } = {}): Promise<CliResult> {
+  const env = { ...process.env, NO_COLOR: '1', STUDIO_ROOT: '', STUDIO_AUTHOR: '', ...options.env } as Record<string, string>
+  if (hostWanted || (options.oneProcess && process.env.STUDIO_TEST_CLI !== 'process')) {
+    host ??= startHost()
+    if (!host.busy) return viaHost(host, cwd, args, env, options.stdin)
+  }
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [BIN, ...args], {
       cwd,
-      env: { ...process.env, NO_COLOR: '1', STUDIO_ROOT: '', STUDIO_AUTHOR: '', ...options.env },
+      env,
       stdio: ['pipe', 'pipe', 'pipe'],
     })
     let stdout = ''
@@ -37,15 +108,7 @@ export function studio(cwd: string, args: string[], options: { stdin?: string | 
     child.stdout.on('data', (d) => (stdout += d))
     child.stderr.on('data', (d) => (stderr += d))
     child.stdin.end(options.stdin ?? '')
-    child.on('close', (code) => {
-      let json: unknown
-      try {
-        json = JSON.parse(stdout)
-      } catch {
-        json = undefined
-      }
-      resolve({ code: code ?? -1, stdout, stderr, json })
-    })
+    child.on('close', (code) => resolve(resultOf(code ?? -1, stdout, stderr)))
   })
 }
 

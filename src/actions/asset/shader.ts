@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs'
 import { defineAction, type ActionContext } from '../../core/action.js'
 import { fail } from '../../core/errors.js'
 import type { DeckDoc } from '../../model/deck.js'
@@ -84,10 +83,10 @@ export const shaderFrame = defineAction<FrameInput, any>({
   cli: 'shader frame <slideId> <blockId> --frame-key <frameKey> < frame.png',
   mcp: 'deck_shader_frame',
   // `< frame.png` is binary, not the JSON the generic stdin reader expects: read it here as base64.
-  cliInput: (parsed) =>
+  cliInput: async (parsed, stdin) =>
     parsed.input.bytes !== undefined || parsed.input.upload !== undefined || process.stdin.isTTY
       ? parsed.input
-      : { ...parsed.input, bytes: readFileSync(0).toString('base64') },
+      : { ...parsed.input, bytes: (await stdin()).toString('base64') },
   given: WITH_CANVAS_SLIDE,
   example: {
     slideId: 'freeform-4',

@@ -15,11 +15,16 @@ import { repairIfPending } from '../../store/pending.js'
 import { coerce, properties, stdinField, type Form } from './form.js'
 import { genericInput } from './commands.js'
 
-async function readStdin(): Promise<string> {
-  if (process.stdin.isTTY) fail('invalid_input', 'This command reads JSON from stdin: pipe a file into it (< file.json).')
+/** The command's stdin, whole. */
+async function stdinBytes(): Promise<Buffer> {
   const chunks: Buffer[] = []
   for await (const chunk of process.stdin) chunks.push(chunk as Buffer)
-  return Buffer.concat(chunks).toString('utf8')
+  return Buffer.concat(chunks)
+}
+
+async function readStdin(): Promise<string> {
+  if (process.stdin.isTTY) fail('invalid_input', 'This command reads JSON from stdin: pipe a file into it (< file.json).')
+  return (await stdinBytes()).toString('utf8')
 }
 
 function parseJson(text: string, what: string): unknown {
@@ -44,7 +49,7 @@ async function buildInput(action: Action, form: Form, argv: Record<string, unkno
   if (field && input[field] === undefined && given.input !== '-') input[field] = parseJson(await readStdin(), `stdin (${form.stdin})`)
   if (action.cliInput) {
     const parsed: CliParsed = { flags: given, args: argv, input }
-    input = action.cliInput(parsed)
+    input = await action.cliInput(parsed, stdinBytes)
   }
   if (typeof given.rev === 'string') input.baseRevision = coerce(given.rev, { type: 'integer' })
   return input
