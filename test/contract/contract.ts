@@ -108,8 +108,9 @@ const envOf = (action: Action): Record<string, string> => (NETWORKED.has(action.
  */
 const REFUSED_FOR_AGENTS = new Map<string, { status: number; code: string }>([['presence.follow', { status: 403, code: 'forbidden' }]])
 
-async function viaCli(dir: string, action: Action, input: Record<string, unknown>): Promise<Outcome> {
-  const r = await studio(dir, [...parseForm(action.cli!).path, '--input', JSON.stringify(input), '--json'], { env: { STUDIO_AUTHOR: AUTHOR, ...envOf(action) } })
+/** The CLI: the example in a process of its own, as a user runs it; a refusal in the file's shared CLI process (test/helpers/studio.ts). */
+async function viaCli(dir: string, action: Action, input: Record<string, unknown>, refusal = false): Promise<Outcome> {
+  const r = await studio(dir, [...parseForm(action.cli!).path, '--input', JSON.stringify(input), '--json'], { env: { STUDIO_AUTHOR: AUTHOR, ...envOf(action) }, oneProcess: refusal })
   if (r.code === 0) {
     conforms(action, 'the CLI', r.json)
     return { ok: true, result: normalize(r.json, dir) }
@@ -226,9 +227,10 @@ async function allInOrder<T>(promises: Promise<T>[]): Promise<T[]> {
  * (`git reset --hard`, `git clean -fdx`, `.studio/` included, the user's photo kept), so the
  * long-lived processes also show that they follow a checkout moved under them. The given steps run
  * once per distinct list, over HTTP in one more copy (`staging`, its own `studio serve`); every other
- * copy borrows staging's objects (git alternates) and checks out the commit they left. The refusals (unknown member, stale revision) commit nothing, so they all run
- * against one more copy, through a server and a client of its own (the CLI's in processes of their
- * own); that copy's commits and `git status` are held unchanged after each action's refusals.
+ * copy borrows staging's objects (git alternates) and checks out the commit they left. The refusals
+ * (unknown member, stale revision) commit nothing, so they all run against one more copy, through a
+ * server and a client of its own (the CLI's through the file's one CLI process, see `cliInOneProcess`);
+ * that copy's commits and `git status` are held unchanged after each action's refusals.
  */
 function contractTests(actions: Action[]): void {
   let fixture: string
@@ -365,7 +367,7 @@ function contractTests(actions: Action[]): void {
    * envOf's fetch allowance: an input refused by its schema or its revision never reaches a fetch.
    */
   function refusal(t: Transport, action: Action, input: Record<string, unknown>): Promise<Outcome> {
-    if (t === 'C') return viaCli(shared, action, input)
+    if (t === 'C') return viaCli(shared, action, input, true)
     if (t === 'M') return viaMcp(sharedClient!, shared, action, input)
     return (t === 'H' ? viaHttp : viaWindow)(sharedServer!, shared, action, input)
   }
@@ -378,8 +380,13 @@ function contractTests(actions: Action[]): void {
       const staleInput = { ...input, baseRevision: 0 }
       const badInput = { ...input, zzUnknownMember: 1 }
       const [sharedCommits, sharedStatus, start] = await Promise.all([commits(shared), status(shared), givenHead(action)])
+      const refusalsOn = (t: Transport) => {
+        const inputs = [badInput, ...(takesRevision ? [staleInput] : [])]
+        // The CLI's one after the other, so both run in its shared process; the servers take theirs side by side.
+        return t === 'C' ? inSequence(inputs, (i) => refusal(t, action, i)) : allInOrder(inputs.map((i) => refusal(t, action, i)))
+      }
       const [refused, ran] = await Promise.all([
-        allInOrder(transports.map((t) => allInOrder([refusal(t, action, badInput), ...(takesRevision ? [refusal(t, action, staleInput)] : [])]))),
+        allInOrder(transports.map(refusalsOn)),
         // A page capture starts a Chromium per transport and has a time budget: one at a time, so three
         // captures side by side on a loaded machine do not run out of it.
         NETWORKED.has(action.id) ? inSequence(transports, (t) => example(t, action, input, start)) : allInOrder(transports.map((t) => example(t, action, input, start))),
