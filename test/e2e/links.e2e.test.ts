@@ -10,7 +10,10 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { after, before, describe, it } from 'node:test'
 import sharp from 'sharp'
-import { serve, studio, workspaceWithDeck, type Served } from '../helpers/studio.js'
+import { cliInOneProcess, serve, type Served, studio, workspaceWithDeck } from '../helpers/studio.js'
+
+// The CLI runs in one process for this file (test/helpers/studio.ts): none of these tests is about the process itself.
+cliInOneProcess()
 
 const png = (background: string) => sharp({ create: { width: 40, height: 30, channels: 3, background } }).png().toBuffer()
 

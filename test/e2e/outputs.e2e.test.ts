@@ -9,7 +9,10 @@ import assert from 'node:assert/strict'
 import { existsSync, readFileSync, rmSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { after, before, describe, it } from 'node:test'
-import { serve, studio, workspaceWithDeck, type Served } from '../helpers/studio.js'
+import { cliInOneProcess, serve, type Served, studio, workspaceWithDeck } from '../helpers/studio.js'
+
+// The CLI runs in one process for this file (test/helpers/studio.ts): none of these tests is about the process itself.
+cliInOneProcess()
 
 /** The bytes (or absence) of every file an output must not touch. */
 function snapshot(dir: string): Record<string, string | null> {
