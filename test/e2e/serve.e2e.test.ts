@@ -178,6 +178,49 @@ describe('studio serve: start-up', () => {
   })
 })
 
+describe('studio serve --deck of a deck not created yet', () => {
+  it('starts, says on stderr that it waits, answers 404 for the deck, and serves it (API and page start) once the CLI creates it', async () => {
+    const ws = await workspaceWithDeck('Other deck')
+    const server = await serve(ws.dir, ['--deck', 'later'])
+    // stderr and stdout are two pipes: a line on one may arrive after the line on the other.
+    const said = async (pattern: RegExp) => {
+      for (let tries = 0; tries < 100 && !pattern.test(server.stderr()); tries++) await new Promise((r) => setTimeout(r, 50))
+      assert.match(server.stderr(), pattern)
+    }
+    try {
+      await said(/waiting for deck later/)
+      assert.match(server.stderr(), /waiting for deck later/)
+      assert.match(server.stderr(), /studio deck create <name> --id later/)
+      const before = await call(server.url, '/api/actions/deck.info', { body: {} })
+      assert.equal(before.status, 404, before.text)
+      assert.deepEqual((await call(server.url, '/page/start')).json, { deck: 'later' })
+      const made = await studio(ws.dir, ['deck', 'create', 'Later on', '--id', 'later', '--json'])
+      assert.equal(made.code, 0, made.out)
+      const info = await call(server.url, '/api/actions/deck.info', { body: {} })
+      assert.equal(info.status, 200, info.text)
+      assert.equal(info.json.id, 'later')
+      assert.equal(info.json.title, 'Later on')
+      assert.deepEqual((await call(server.url, '/page/start')).json, { deck: 'later' })
+      await said(/deck later exists now/)
+    } finally {
+      await server.stop()
+      ws.cleanup()
+    }
+  })
+
+  it('refuses a --deck that is no deck id, naming no path', async () => {
+    const ws = await workspace()
+    try {
+      const r = await studio(ws.dir, ['serve', '--port', '0', '--deck', '../up', '--json'])
+      assert.equal(r.code, 2, r.out)
+      assert.equal(r.json.code, 'invalid_input')
+      assert.ok(!r.json.message.includes(ws.dir), r.json.message)
+    } finally {
+      ws.cleanup()
+    }
+  })
+})
+
 describe('studio serve: binding and tokens', () => {
   it('refuses to bind off loopback without a token, with an explanation', async () => {
     const ws = await workspace()
