@@ -195,7 +195,7 @@ describe('studio serve --deck of a deck not created yet', () => {
       assert.equal(before.status, 404, before.text)
       assert.deepEqual((await call(server.url, '/page/start')).json, { deck: 'later' })
       const made = await studio(ws.dir, ['deck', 'create', 'Later on', '--id', 'later', '--json'])
-      assert.equal(made.code, 0, made.out)
+      assert.equal(made.code, 0, made.stdout + made.stderr)
       const info = await call(server.url, '/api/actions/deck.info', { body: {} })
       assert.equal(info.status, 200, info.text)
       assert.equal(info.json.id, 'later')
@@ -212,7 +212,7 @@ describe('studio serve --deck of a deck not created yet', () => {
     const ws = await workspace()
     try {
       const r = await studio(ws.dir, ['serve', '--port', '0', '--deck', '../up', '--json'])
-      assert.equal(r.code, 2, r.out)
+      assert.equal(r.code, 2, r.stdout + r.stderr)
       assert.equal(r.json.code, 'invalid_input')
       assert.ok(!r.json.message.includes(ws.dir), r.json.message)
     } finally {
