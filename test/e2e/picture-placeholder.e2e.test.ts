@@ -49,6 +49,11 @@ describe('a picture placeholder on a new picture-and-caption slide', () => {
       assert.deepEqual(filled.block, { id: 'media', kind: 'picture', slot: 'media', asset })
       const after = await run(['render', slideId, '--theme', 'light'])
       assert.notEqual(await pixels(join(ws.dir, after.renders[0].file)), empty, 'the filled picture is drawn')
+      // A picture slide document inserted without its picture gets the placeholder too.
+      const slide = JSON.stringify({ layout: 'picture-left', blocks: [{ id: 'title', kind: 'heading', slot: 'title', text: 'The harbour' }] })
+      const r = await studio(ws.dir, ['slide', 'insert', '--after', slideId, '--json'], { stdin: slide })
+      assert.equal(r.code, 0, r.stdout + r.stderr)
+      assert.deepEqual(r.json.slide.blocks.map((b: { id: string; kind: string; asset?: string }) => [b.id, b.kind, b.asset]), [['title', 'heading', undefined], ['media', 'picture', undefined]])
       const linted = await run(['deck', 'lint'])
       assert.ok(!linted.findings.some((f: { slideId: string; blockId?: string }) => f.slideId === slideId && f.blockId === 'media'))
     } finally {
