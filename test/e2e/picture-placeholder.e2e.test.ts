@@ -44,6 +44,13 @@ describe('a picture placeholder on a new picture-and-caption slide', () => {
       assert.ok(pdf.report.warnings.some((w: string) => /empty picture placeholder/.test(w)))
       assert.ok(readFileSync(join(ws.dir, 'out/talk.pdf')).subarray(0, 5).toString() === '%PDF-')
 
+      // What needs the picture's asset says how to give it one, and writes nothing.
+      for (const args of [['block', 'alt', `${slideId}#media`, 'The harbour'], ['block', 'dither', `${slideId}#media`, '--pattern', 'bayer8']]) {
+        const refused = await studio(ws.dir, [...args, '--json'])
+        assert.equal(refused.json?.code, 'invalid_input', `${args.join(' ')}: ${refused.stdout}${refused.stderr}`)
+        assert.match(refused.json.message, /empty placeholder.*asset\.add, then block\.set \/asset/)
+      }
+      assert.equal((await run(['info'])).revision, 3)
       const asset = (await run(['asset', 'add', USER_PHOTO, '--role', 'picture', '--alt', 'The harbour'])).asset.id
       const filled = await run(['block', 'set', `${slideId}#media`, '/asset', asset])
       assert.deepEqual(filled.block, { id: 'media', kind: 'picture', slot: 'media', asset })
