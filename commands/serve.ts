@@ -1,6 +1,23 @@
 import { Command, Flags } from '@oclif/core'
 import { fail, toStudioError } from '../src/core/errors.js'
+import { RESERVED_DECK_IDS, SLUG } from '../src/model/schema.js'
 import { Workspace } from '../src/store/workspace.js'
+
+/**
+ * Says on stderr that `--deck` names a deck not created yet, and again once it exists (polled: one
+ * stat a second, on a timer that never keeps the process alive). The server already names it as the
+ * default deck and the page's start, so nothing else changes when it appears.
+ */
+function waitForDeck(ws: Workspace, deck: string): { stop: () => void } {
+  process.stderr.write(`studio serve: waiting for deck ${deck}; create it with \`studio deck create <name> --id ${deck}\` (MCP: deck_create with id ${deck})\n`)
+  const timer = setInterval(() => {
+    if (!ws.deckExists(deck)) return
+    clearInterval(timer)
+    process.stderr.write(`studio serve: deck ${deck} exists now; serving it\n`)
+  }, 1000)
+  timer.unref()
+  return { stop: () => clearInterval(timer) }
+}
 
 /** `studio serve`: HTTP actions, discovery, bundles and MCP on one port. */
 export default class Serve extends Command {
@@ -18,7 +35,7 @@ export default class Serve extends Command {
   static flags = {
     port: Flags.integer({ description: 'Port (0 picks a free one).', default: 4321, min: 0, max: 65535 }),
     host: Flags.string({ description: 'Address to bind.', default: '127.0.0.1' }),
-    deck: Flags.string({ description: 'Default deck for calls that name none; the page opens it at /.' }),
+    deck: Flags.string({ description: 'Default deck for calls that name none; the page opens it at /. It may not exist yet: the server waits for it (calls answer 404 until `studio deck create --id` or deck_create makes it).' }),
     root: Flags.string({ description: 'Workspace folder; default: STUDIO_ROOT, else found from the working directory upward.' }),
     'allow-host': Flags.string({
       description: 'A further Host name to answer to (a proxy\'s or the machine\'s DNS name), or an origin (https://studio.example.com) a TLS proxy serves; repeatable. Also STUDIO_ALLOW_HOSTS (comma list).',
@@ -34,7 +51,8 @@ export default class Serve extends Command {
     const { flags } = await this.parse(Serve)
     try {
       const ws = Workspace.find({ root: flags.root })
-      if (flags.deck && !ws.deckExists(flags.deck)) fail('not_found', `No deck "${flags.deck}" in ${ws.decksDir}.`)
+      // A deck that does not exist yet is served once it does (studio deck create --id, deck_create); until then its calls answer 404.
+      if (flags.deck !== undefined && (!new RegExp(SLUG).test(flags.deck) || RESERVED_DECK_IDS.has(flags.deck))) fail('invalid_input', `"${flags.deck}" is not a deck id: lower-case letters, digits and single hyphens.`, { path: 'deck' })
       const deck = flags.deck ?? (await ws.defaultDeckId().catch(() => undefined))
       // A long-lived process: decks stay cached between calls, checked against the files before each use.
       ;(await import('../src/store/deck-cache.js')).enableDeckCache()
@@ -49,12 +67,14 @@ export default class Serve extends Command {
         allowedHosts: [...(flags['allow-host'] ?? []), ...(process.env.STUDIO_ALLOW_HOSTS ?? '').split(',')].map((h) => h.trim()).filter(Boolean),
         bundleLimit: flags['bundle-limit'],
       })
+      const waiting = flags.deck !== undefined && !ws.deckExists(flags.deck) ? waitForDeck(ws, flags.deck) : undefined
       if (flags.json) process.stdout.write(JSON.stringify({ url: running.url, deck: deck ?? null, root: ws.root }) + '\n')
       else {
         process.stdout.write(`studio serve: ${running.url}  (workspace ${ws.root}${deck ? `, deck ${deck}` : ''})\n`)
         process.stdout.write(`  agents: ${running.url}/llms.txt   MCP: ${running.url}/mcp   OpenAPI: ${running.url}/openapi.json\n`)
       }
       const stop = async () => {
+        waiting?.stop()
         await running.close()
         process.exit(0)
       }

@@ -86,3 +86,9 @@ export const WITH_VERSION: GivenStep[] = [
   { action: 'version.save', input: { note: 'Sent to the board' }, revision: 1 },
   { ...WITH_BODY_SLIDE[0], input: { ...WITH_BODY_SLIDE[0].input, baseRevision: 1 }, revision: 2 },
 ]
+
+/** The deck packed to quarterly-review.zip in the working directory (a read: the deck stays at revision 0). */
+export const WITH_BUNDLE_FILE: GivenStep[] = [{ action: 'deck.pack', input: { id: 'quarterly-review', out: 'quarterly-review.zip' }, revision: 0 }]
+
+/** The deck exported as native PPTX in the light theme, to .studio/export/quarterly-review-light.pptx (a read). */
+export const WITH_PPTX_EXPORT: GivenStep[] = [{ action: 'export.run', input: { format: 'pptx', mode: 'native', theme: ['light'] }, revision: 0 }]

@@ -9,6 +9,7 @@
 import { existsSync, readdirSync } from 'node:fs'
 import { extname, join } from 'node:path'
 import type { Block, DeckDoc, Slide } from '../model/deck.js'
+import { isPicturePlaceholder } from '../model/blocks.js'
 import { SLOTS } from '../model/layouts.js'
 import { parse, plainText, type Run } from '../model/text.js'
 
@@ -100,6 +101,10 @@ export function deckMarkdown(
   const skipped: MarkdownSkip[] = []
 
   const picturePath = (slide: Slide, block: Block): string | undefined => {
+    if (isPicturePlaceholder(block)) {
+      skipped.push({ slideId: slide.id, blockId: block.id, reason: 'An empty picture placeholder: there is no picture to write.' })
+      return undefined
+    }
     const asset = String(block.asset ?? '')
     const file = options.fileOf(asset)
     if (!file) {

@@ -31,7 +31,7 @@ import pptxgen from 'pptxgenjs'
 import sharp from 'sharp'
 import yauzl from 'yauzl'
 import type { Block, DeckDoc, Manifest, Slide } from '../model/deck.js'
-import { INDENT_STEP } from '../model/blocks.js'
+import { INDENT_STEP, isPicturePlaceholder } from '../model/blocks.js'
 import { themeFonts } from '../model/themes.js'
 import type { ThemeFonts } from '../model/fonts.js'
 import type { Run } from '../model/text.js'
@@ -1204,6 +1204,8 @@ class NativeWriter {
 
   private async pictureBlock(ctx: SlideCtx, item: Drawn): Promise<void> {
     const { block, box } = item
+    // A picture placeholder draws nothing, as in the renderer.
+    if (isPicturePlaceholder(block)) return
     const where = `${ctx.slide.id}#${block.id}`
     const assetId = str(block.asset) ?? ''
     const common = this.common(block)

@@ -17,6 +17,7 @@ import type { ActionContext } from '../core/action.js'
 import { fail } from '../core/errors.js'
 import { exportSlides } from './slides.js'
 import { orderedSlides, slideTitle, type DeckDoc, type Slide } from '../model/deck.js'
+import { isPicturePlaceholder } from '../model/blocks.js'
 import type { Appearance } from '../render/paint.js'
 
 export interface ExportInput {
@@ -156,6 +157,8 @@ export async function runExport(ctx: ActionContext, read: DeckDoc, input: Export
   const fonts = new Set<string>()
   const sections = sectionOf(doc)
   const title = doc.manifest.title
+  const empty = slides.flatMap((s) => (s.blocks ?? []).filter(isPicturePlaceholder).map((b) => `${s.id}#${b.id}`))
+  if (empty.length) warnings.push(`${empty.length} empty picture placeholder${empty.length === 1 ? '' : 's'} drawn as nothing (${empty.join(', ')}): add a picture (asset.add, then block.set /asset) or remove the block.`)
   if (input.includeComments) warnings.push('includeComments: this instance has no comment threads yet, so no comment parts were written.')
   if (replaced.length) warnings.push(`excludeShareAlike: ${replaced.length} share-alike picture${replaced.length === 1 ? '' : 's'} replaced by the paper plate and credit (${replaced.join(', ')}).`)
   else if (input.excludeShareAlike) warnings.push('excludeShareAlike: no picture of a share-alike asset is on the slides exported.')

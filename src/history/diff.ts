@@ -346,7 +346,9 @@ export function blockClauses(before: Block, after: Block, layoutChanged: boolean
       out.push(...textChange('chart title', before.title, after.title))
       break
     case 'picture':
-      if (before.asset !== after.asset) out.push(`picture changed from ${quote(String(before.asset))} to ${quote(String(after.asset))}`)
+      if (before.asset === undefined && after.asset !== undefined) out.push(`picture placeholder filled with ${quote(String(after.asset))}`)
+      else if (after.asset === undefined && before.asset !== undefined) out.push(`picture ${quote(String(before.asset))} taken out (an empty placeholder stays)`)
+      else if (before.asset !== after.asset) out.push(`picture changed from ${quote(String(before.asset))} to ${quote(String(after.asset))}`)
       out.push(...textChange('caption', before.caption, after.caption))
       break
     default: {

@@ -25,7 +25,7 @@ function blockLines(block: Block): string[] {
   const pos = block.pos as { x: number; y: number; w: number; h: number } | undefined
   if (pos) where.push(`at ${num(pos.x)}, ${num(pos.y)} size ${num(pos.w)} × ${num(pos.h)}`)
   if (typeof block.angle === 'number' && block.angle) where.push(`rotated ${num(block.angle)}°`)
-  if (block.kind === 'picture') where.push(`asset ${String(block.asset)}`)
+  if (block.kind === 'picture') where.push(block.asset === undefined ? 'placeholder, no picture yet' : `asset ${String(block.asset)}`)
   if (block.kind === 'chart') where.push(String(block.chartType))
   const start = (block.start as { block?: string } | undefined)?.block
   const end = (block.end as { block?: string } | undefined)?.block

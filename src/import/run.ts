@@ -3,7 +3,7 @@
  * it names (outside the deck's lock, before anything is written), `importMarkdown` builds the slides
  * into a new deck or onto the end of an existing one, for the engine to commit in one write.
  */
-import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs'
+import { existsSync, readdirSync, statSync } from 'node:fs'
 import { open, readFile } from 'node:fs/promises'
 import { basename, dirname, extname, join, relative, resolve } from 'node:path'
 import type { ActionContext } from '../core/action.js'
@@ -11,9 +11,9 @@ import { fail } from '../core/errors.js'
 import { cloneDoc, type Block, type DeckDoc, type Slide } from '../model/deck.js'
 import { freeSlideId } from '../model/edit.js'
 import { plainOf } from '../model/lint.js'
-import { canonicalJson } from '../store/canonical.js'
 import { RESERVED_DECK_IDS } from '../store/workspace.js'
 import { freeAssetId, isMarkdownSource, pictureFile, type ImportInput, type ImportResult, type Skipped } from '../actions/deck/import.js'
+import { importResult, type StagedAsset } from './result.js'
 import { MAX_MARKDOWN_BYTES, parseMarkdown, planSlide, type MdBlock, type MdDeck, type Placed } from './markdown.js'
 
 interface Picture {
@@ -114,14 +114,6 @@ async function aspectOf(bytes: Buffer): Promise<number | undefined> {
   }
 }
 
-interface StagedAsset {
-  id: string
-  file: string
-  source: string
-  bytes: Buffer
-  alt: string
-}
-
 export async function importMarkdown(ctx: ActionContext, input: ImportInput, prepared: MdPrepared): Promise<(docs: Map<string, DeckDoc | null>) => ImportResult> {
   const { default: slugify } = await import('@sindresorhus/slugify')
   const id = prepared.id
@@ -207,44 +199,26 @@ export async function importMarkdown(ctx: ActionContext, input: ImportInput, pre
   const section = sections[sections.length - 1]
 
   ctx.stage(id, doc, exists ? {} : { create: true })
-  for (const asset of assets.values()) {
-    ctx.stageFile(`decks/${id}/assets/${asset.file}`, asset.bytes)
-    ctx.stageFile(`decks/${id}/assets/${asset.id}.json`, canonicalJson({ id: asset.id, role: 'picture', alt: asset.alt, source: { title: basename(asset.source) } }))
-  }
-
   const skipped: Skipped[] = deck.findings.map((f) => ({ ...(f.slide ? { slide: f.slide } : {}), element: f.element, reason: f.reason }))
-  const stamp = now.replace(/[:.]/g, '-')
-  let name = `${stamp}.json`
-  for (let k = 2; existsSync(join(ctx.ws.stateDir, 'import', name)); k++) name = `${stamp}-${k}.json`
-  const report = `.studio/import/${name}`
-  const assetList = [...assets.values()].map((a) => ({ id: a.id, file: `assets/${a.file}`, from: a.source, alt: a.alt }))
-  ctx.after(({ revision }) => {
-    mkdirSync(join(ctx.ws.stateDir, 'import'), { recursive: true })
-    const slides = slideIds.map((slideId, i) => ({
+  return importResult(ctx, {
+    from: prepared.path,
+    format: `markdown (${deck.dialect})`,
+    into: id,
+    created: !exists,
+    section: section.id,
+    slideIds,
+    assets: assets.values(),
+    skipped,
+    at: now,
+    slideReport: (slideId, i) => ({
       id: slideId,
       source: `slide ${deck.slides[i].index} (line ${deck.slides[i].line})`,
       layout: layouts[i],
       title: titleOf(doc.slides[slideId]),
       blocks: doc.slides[slideId].blocks?.length ?? 0,
       notes: Boolean(doc.slides[slideId].notes),
-    }))
-    const body = { from: prepared.path, format: `markdown (${deck.dialect})`, into: id, created: !exists, section: section.id, at: now, revision, slides, assets: assetList, skipped }
-    writeFileSync(join(ctx.ws.stateDir, 'import', name), JSON.stringify(body, null, 2) + '\n')
+    }),
   })
-  return (docs) => {
-    const next = docs.get(id)!
-    return {
-      id,
-      created: !exists,
-      section: section.id,
-      slideIds,
-      slides: slideIds.map((slideId) => next.slides[slideId]),
-      assets: assetList.map((a) => a.id),
-      skipped,
-      report,
-      revision: next.manifest.revision,
-    }
-  }
 }
 
 /** Whether a hex colour is dark (relative luminance under 0.4). */

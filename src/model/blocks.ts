@@ -18,6 +18,16 @@ export const BLOCK_KINDS = ['text', 'heading', 'list', 'table', 'picture', 'shap
 export type BlockKind = (typeof BLOCK_KINDS)[number]
 
 /** Kinds whose main content is a Text at /text. */
+/**
+ * A picture placeholder: a picture block that names no asset yet (what slide.new puts in a picture
+ * slide's media slot). It draws nothing anywhere; block.set /asset fills it and keeps its id.
+ */
+export const isPicturePlaceholder = (block: { kind: string; asset?: unknown }): boolean => block.kind === 'picture' && block.asset === undefined
+
+/** What a refusal says about an action that needs a picture's asset, asked of a placeholder. */
+export const placeholderHint = (blockId: string): string =>
+  `Picture "${blockId}" is an empty placeholder with no picture yet: add one with asset.add, then block.set /asset on this block.`
+
 export const TEXT_KINDS = new Set<string>(['text', 'heading', 'textbox', 'shape'])
 
 /** The 15 list presets: marker glyph families for bullets and numbering schemes for numbers. */
@@ -132,7 +142,7 @@ export const BLOCK_SCHEMAS: Record<BlockKind, Schema> = {
   picture: kind(
     'picture',
     {
-      asset: str({ minLength: 1, description: 'Asset id under assets/.' }),
+      asset: opt(str({ minLength: 1, description: 'Asset id under assets/; absent on a picture placeholder (docs/model.md#picture-placeholders), which draws nothing until block.set writes /asset.' })),
       crop: opt(Crop),
       mask: opt(oneOf(MASKS)),
       brightness: opt(num({ minimum: -1, maximum: 1 })),
@@ -144,7 +154,7 @@ export const BLOCK_SCHEMAS: Record<BlockKind, Schema> = {
       dither: opt(DitherSchema),
       background: opt(bool({ description: 'The covering picture at the bottom of the stack.' })),
     },
-    'A picture of an asset.',
+    'A picture of an asset; without `asset`, the empty picture placeholder a new picture slide gets.',
   ),
   shape: kind(
     'shape',

@@ -8,7 +8,7 @@
 import { ditherIssue, type DitherField } from './dither.js'
 import { validatorFor } from '../core/validate.js'
 import { StudioError, type ErrorCode } from '../core/errors.js'
-import { AnyBlock, BLOCK_KINDS, BLOCK_SCHEMAS, StoredSlide } from './blocks.js'
+import { AnyBlock, BLOCK_KINDS, BLOCK_SCHEMAS, isPicturePlaceholder, StoredSlide } from './blocks.js'
 import { BrandKit, ManifestSchema, SectionSchema, VersionSchema, type Block, type DeckDoc, type Slide } from './deck.js'
 import { SHEET, type LayoutOption } from './layouts.js'
 import { REGIONS, slotBoxes } from '../layout/boxes.js'
@@ -243,7 +243,8 @@ async function check(key: string, value: unknown, prefix: string, issues: Issue[
  * its brand kit's); a slide's region options are ones its layout takes and leave every slot room;
  * block ids are unique on their slide (`id_taken`); a chart's series hold one value per category;
  * guides lie inside the sheet;
- * and, given `context.assets`, every picture names an asset the deck holds (`not_found`).
+ * and, given `context.assets`, every picture that names an asset names one the deck holds
+ * (`not_found`); a picture placeholder (no `asset`) carries no dither.
  */
 export async function documentIssues(doc: DeckDoc, slides?: Iterable<string>, context: CheckContext = {}): Promise<Issue[]> {
   const issues: Issue[] = []
@@ -291,12 +292,14 @@ export async function documentIssues(doc: DeckDoc, slides?: Iterable<string>, co
       if (issues.length > held) continue
       colourSites(BLOCK_SCHEMAS[block.kind], block, at, colours)
       textIssues(blockTextSites(block, at), palette, issues)
-      if (block.kind === 'picture' && block.dither && typeof block.dither === 'object') {
+      if (isPicturePlaceholder(block) && block.dither !== undefined) {
+        issues.push({ pointer: `${at}/dither`, message: 'is on a picture placeholder, which has no picture to screen yet; write /asset first' })
+      } else if (block.kind === 'picture' && block.dither && typeof block.dither === 'object') {
         const issue = ditherIssue(block.dither as DitherField)
         if (issue) issues.push({ pointer: `${at}/dither${issue.pointer}`, message: issue.message })
       }
       if (block.kind === 'chart') chartIssues(block, at, issues)
-      if (block.kind === 'picture' && context.assets && !(await assetIds()).has(String(block.asset))) {
+      if (block.kind === 'picture' && !isPicturePlaceholder(block) && context.assets && !(await assetIds()).has(String(block.asset))) {
         issues.push({ pointer: `${at}/asset`, message: `names asset "${block.asset}", which deck "${doc.manifest.id}" does not hold (no assets/${block.asset}.json nor a file of it); add it first`, code: 'not_found' })
       }
     }

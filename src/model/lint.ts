@@ -7,7 +7,7 @@
  *
  * | rule              | severity        | when |
  * |-------------------|-----------------|------|
- * | empty-placeholder | warning         | a title slot (or a title slide's title) without text; a text, heading, list or text box with no text |
+ * | empty-placeholder | warning         | a title slot (or a title slide's title) without text; a text, heading, list or text box with no text; a picture placeholder (no asset) |
  * | missing-alt       | warning         | a picture whose asset has no alt text; a chart or shape carrying no text and no alt |
  * | off-sheet         | error / warning | a positioned block entirely (error) or partly (warning) outside the 1600 × 900 sheet |
  * | overlap           | warning         | two positioned text boxes overlapping (reported on the upper one) |
@@ -18,6 +18,7 @@
  * | invalid-markup    | error           | a Text the Text reader refuses (a tag outside the subset, tags that do not nest) |
  */
 import { blockHeight, drawnBoxes, fitText, slotBoxes, slotFills, type Box } from '../layout/index.js'
+import { isPicturePlaceholder } from './blocks.js'
 import type { Block, DeckDoc, Slide } from './deck.js'
 import { SHEET } from './layouts.js'
 import { blockTexts, plainText, slideTexts } from './text.js'
@@ -110,6 +111,10 @@ function emptyPlaceholders(slide: Slide, out: Finding[]): void {
     const empty =
       ((block.kind === 'text' || block.kind === 'heading' || block.kind === 'textbox') && !hasText(block)) ||
       (block.kind === 'list' && !hasText(block))
+    if (isPicturePlaceholder(block)) {
+      out.push({ rule: 'empty-placeholder', severity: 'warning', blockId: block.id, message: 'This picture placeholder has no picture: add one (asset.add, then block.set /asset on this block) or remove the block.' })
+      continue
+    }
     if (!empty) continue
     const where = block.slot === 'title' ? 'The title slot holds' : 'This'
     out.push({ rule: 'empty-placeholder', severity: 'warning', blockId: block.id, message: `${where} ${block.kind === 'list' ? 'list' : 'text'} placeholder has no text.` })
@@ -120,7 +125,7 @@ function missingAlt(slide: Slide, options: LintOptions, out: Finding[]): void {
   for (const block of slide.blocks ?? []) {
     const alt = typeof block.alt === 'string' ? block.alt.trim() : ''
     if (block.kind === 'picture') {
-      if (!options.assets || block.background === true) continue
+      if (!options.assets || block.background === true || isPicturePlaceholder(block)) continue
       const asset = String(block.asset)
       const record = Object.hasOwn(options.assets, asset) ? options.assets[asset] : undefined
       if (!record || typeof record.alt !== 'string' || !record.alt.trim()) {

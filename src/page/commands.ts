@@ -225,8 +225,11 @@ export function setField(slideId: string, field: string, text: string): Promise<
   })
 }
 
-/** Fills an empty slot with a picture file the person picked: the asset first (asset.add), then the block (block.insert). */
-export async function addPicture(slideId: string, slot: string, file: File): Promise<void> {
+/**
+ * Fills an empty slot with a picture file the person picked: the asset first (asset.add), then the
+ * picture placeholder `blockId` gets it (block.set /asset, the block keeps its id), or a new block (block.insert).
+ */
+export async function addPicture(slideId: string, slot: string, file: File, blockId?: string): Promise<void> {
   const dataUrl = await new Promise<string>((resolve, reject) => {
     const reader = new FileReader()
     reader.onload = () => resolve(String(reader.result))
@@ -244,6 +247,9 @@ export async function addPicture(slideId: string, slot: string, file: File): Pro
     plan: (doc) => {
       const missing = needSlide(doc, slideId)
       if (missing) return missing
+      if (blockId && doc.slides[slideId].blocks?.some((b) => b.id === blockId && b.kind === 'picture' && b.asset === undefined)) {
+        return { action: 'block.set', input: { slideId, blockId, path: '/asset', value: asset } }
+      }
       const taken = new Set((doc.slides[slideId].blocks ?? []).map((b) => b.id))
       let id = 'picture'
       for (let n = 2; taken.has(id); n++) id = `picture-${n}`

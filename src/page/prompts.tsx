@@ -2,8 +2,9 @@
  * Prompts on empty slots ("Click to add title", "Click to add text", "Click to add picture"), drawn by
  * the editor over the sheet and never by the renderer, so no render, export, build or slideshow shows
  * them. A prompt stands for an empty text block (click edits it in place), an empty title or subtitle
- * field of a layout that draws its fields in slots (click types it in), or a media slot with nothing in
- * it (click picks a picture: asset.add, then block.insert).
+ * field of a layout that draws its fields in slots (click types it in), a picture placeholder (click
+ * picks a picture: asset.add, then block.set /asset on it), or a media slot with nothing in it (asset.add,
+ * then block.insert).
  */
 import { useRef, useState } from 'preact/hooks'
 import type { Box, Slide, ViewItem } from './store.js'
@@ -12,7 +13,8 @@ import { addPicture, setField } from './commands.js'
 const EDITABLE = new Set(['heading', 'text', 'list', 'textbox'])
 const PROMPTED_FIELDS = ['title', 'subtitle'] as const
 
-export type PromptTarget = { edit: string } | { field: string } | { picture: string }
+/** `picture` is the slot a picked picture goes to; `blockId` the picture placeholder (no asset) it fills, when there is one. */
+export type PromptTarget = { edit: string } | { field: string } | { picture: string; blockId?: string }
 export interface Prompt {
   key: string
   text: string
@@ -53,6 +55,11 @@ export function slotPrompts(slide: Slide, items: ViewItem[], slots: Record<strin
     const alone = item.slot && slots?.[item.slot] && inSlot.get(item.slot)!.length === 1
     prompts.push({ key: `edit:${item.id}`, text: words(item.field ?? item.slot, item.kind), box: alone ? slots![item.slot!] : item.box, line: item.box, target: { edit: item.id } })
   }
+  for (const item of items) {
+    const block = item.kind === 'picture' ? slide.blocks?.find((b) => b.id === item.id) : undefined
+    if (!block || block.asset !== undefined) continue
+    prompts.push({ key: `picture:${item.id}`, text: 'Click to add picture', box: item.box, line: item.box, target: { picture: item.slot ?? 'media', blockId: item.id } })
+  }
   if (!slots) return prompts
   for (const field of PROMPTED_FIELDS) {
     const slot = fieldSlots?.[field]
@@ -77,6 +84,7 @@ export interface PromptsProps {
 export function Prompts({ slideId, prompts, scale, editing, onEdit }: PromptsProps) {
   const [typing, setTyping] = useState<string | null>(null)
   const file = useRef<HTMLInputElement>(null)
+  const filling = useRef<{ slot: string; blockId?: string }>({ slot: 'media' })
   const px = (n: number) => `${n * scale}px`
   const place = (b: Box) => ({ left: px(b.x), top: px(b.y), width: px(b.w), height: px(b.h) })
   const fontPx = (line: Box, target: PromptTarget) => Math.max(10, Math.min('picture' in target ? 40 : line.h * 0.72, 64) * scale)
@@ -118,7 +126,10 @@ export function Prompts({ slideId, prompts, scale, editing, onEdit }: PromptsPro
           event.stopPropagation()
           if ('edit' in t) onEdit(t.edit)
           else if ('field' in t) setTyping(t.field)
-          else file.current?.click()
+          else {
+            filling.current = { slot: t.picture, blockId: t.blockId }
+            file.current?.click()
+          }
         }
         const isButton = !('edit' in t)
         return (
@@ -148,7 +159,7 @@ export function Prompts({ slideId, prompts, scale, editing, onEdit }: PromptsPro
           const input = e.currentTarget as HTMLInputElement
           const picked = input.files?.[0]
           input.value = ''
-          if (picked) void addPicture(slideId, 'media', picked)
+          if (picked) void addPicture(slideId, filling.current.slot, picked, filling.current.blockId)
         }}
       />
     </>

@@ -74,8 +74,9 @@ export function joinRoom(deckId: string | undefined): void {
     }
     if (message.type === 'welcome') {
       store.set({ room: 'live', roster: others(message.roster ?? []) })
-      // Anything written between the page's read and the room's welcome.
-      if (store.state.doc && message.revision !== store.state.doc.manifest.revision) scheduleRefresh()
+      // Anything written between the page's read and the room's welcome; or the deck itself, when the
+      // page opened before it existed (`studio serve --deck X`): its room answers only once X is made.
+      if (!store.state.doc || message.revision !== store.state.doc.manifest.revision) scheduleRefresh()
     } else if (message.type === 'changed') {
       const mine = message.by?.clientId === clientId
       if (!mine || (store.state.doc && message.revision !== store.state.doc.manifest.revision && store.state.busy === 0)) scheduleRefresh()

@@ -10,7 +10,7 @@
  * says. Guides are never drawn.
  */
 import type { Block, Manifest, Slide } from '../model/deck.js'
-import { INDENT_STEP } from '../model/blocks.js'
+import { INDENT_STEP, isPicturePlaceholder } from '../model/blocks.js'
 import { SHEET } from '../model/layouts.js'
 import { sidePoint, facingSides, type Placement, type Side } from '../model/arrange.js'
 import { drawn, type Drawn } from '../layout/stack.js'
@@ -414,6 +414,8 @@ export function drawnPictureSize(block: Block, areaW: number, areaH: number, nat
 }
 
 function pictureBlock(ctx: Context, block: Block, box: Box): string {
+  // A picture placeholder draws nothing: its prompt is the editor's, over the sheet.
+  if (isPicturePlaceholder(block)) return ''
   const assetId = str(block.asset) ?? ''
   const asset = ctx.view.asset(assetId)
   const caption = str(block.caption)

@@ -108,7 +108,7 @@ export function slideViews(doc: DeckDoc, slides: Slide[], options: ViewOptions):
       const assetAlt = typeof block.asset === 'string' ? options.records[block.asset]?.alt : undefined
       const alt = typeof block.alt === 'string' && block.alt ? block.alt : typeof assetAlt === 'string' && assetAlt ? assetAlt : ''
       const text = blockText(block)
-      const wantsAlt = block.kind === 'picture' ? block.background !== true : ['chart', 'line'].includes(block.kind) || (block.kind === 'shape' && !text)
+      const wantsAlt = block.kind === 'picture' ? block.background !== true && block.asset !== undefined : ['chart', 'line'].includes(block.kind) || (block.kind === 'shape' && !text)
       return {
         id: block.id,
         kind: block.kind,

@@ -3,6 +3,7 @@ import { execFile } from 'node:child_process'
 import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { createRequire } from 'node:module'
 import { Readable } from 'node:stream'
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
@@ -11,8 +12,10 @@ import { after, before, describe, it } from 'node:test'
 import { ACTIONS } from '../../src/actions/index.js'
 import { request } from 'undici'
 import { commitCount, ROOT, serve, studio, workspace, workspaceWithDeck, type Served } from '../helpers/studio.js'
+import { CHROMIUM_FLAGS, findChromium } from '../../src/render/browser.js'
 
 const exec = promisify(execFile)
+const { chromium } = createRequire(import.meta.url)('playwright-core') as typeof import('playwright-core')
 
 async function call(url: string, path: string, init: { method?: string; body?: unknown; headers?: Record<string, string> } = {}) {
   const response = await request(url + path, {
@@ -173,6 +176,68 @@ describe('studio serve: start-up', () => {
       assert.match(readFileSync(trace, 'utf8'), /node_modules\/@modelcontextprotocol\/sdk\//)
     } finally {
       await server.stop()
+      ws.cleanup()
+    }
+  })
+})
+
+describe('studio serve --deck of a deck not created yet', () => {
+  it('starts, says on stderr that it waits, answers 404 for the deck, and serves it (API and page start) once the CLI creates it', async () => {
+    const ws = await workspaceWithDeck('Other deck')
+    const server = await serve(ws.dir, ['--deck', 'later'])
+    // stderr and stdout are two pipes: a line on one may arrive after the line on the other.
+    const said = async (pattern: RegExp) => {
+      for (let tries = 0; tries < 100 && !pattern.test(server.stderr()); tries++) await new Promise((r) => setTimeout(r, 50))
+      assert.match(server.stderr(), pattern)
+    }
+    try {
+      await said(/waiting for deck later/)
+      assert.match(server.stderr(), /waiting for deck later/)
+      assert.match(server.stderr(), /studio deck create <name> --id later/)
+      const before = await call(server.url, '/api/actions/deck.info', { body: {} })
+      assert.equal(before.status, 404, before.text)
+      assert.deepEqual((await call(server.url, '/page/start')).json, { deck: 'later' })
+      const made = await studio(ws.dir, ['deck', 'create', 'Later on', '--id', 'later', '--json'])
+      assert.equal(made.code, 0, made.stdout + made.stderr)
+      const info = await call(server.url, '/api/actions/deck.info', { body: {} })
+      assert.equal(info.status, 200, info.text)
+      assert.equal(info.json.id, 'later')
+      assert.equal(info.json.title, 'Later on')
+      assert.deepEqual((await call(server.url, '/page/start')).json, { deck: 'later' })
+      await said(/deck later exists now/)
+    } finally {
+      await server.stop()
+      ws.cleanup()
+    }
+  })
+
+  it('opens the page on X before X exists, and shows X once the CLI creates it (no reload)', { timeout: 180_000 }, async () => {
+    const ws = await workspaceWithDeck('Other deck')
+    const server = await serve(ws.dir, ['--deck', 'later'])
+    const browser = await chromium.launch({ executablePath: findChromium().path, args: CHROMIUM_FLAGS.filter((f) => f !== '--headless'), headless: true })
+    try {
+      const page = await browser.newPage()
+      await page.goto(`${server.url}/`)
+      await page.waitForURL(/\/d\/later$/)
+      const made = await studio(ws.dir, ['deck', 'create', 'Later on', '--id', 'later', '--json'])
+      assert.equal(made.code, 0, made.stdout + made.stderr)
+      // The deck's room answers once the deck exists (the page retries it), and the page then reads the deck.
+      await page.locator('.canvas[data-slide="title-1"]').waitFor({ timeout: 90_000 })
+    } finally {
+      await browser.close()
+      await server.stop()
+      ws.cleanup()
+    }
+  })
+
+  it('refuses a --deck that is no deck id, naming no path', async () => {
+    const ws = await workspace()
+    try {
+      const r = await studio(ws.dir, ['serve', '--port', '0', '--deck', '../up', '--json'])
+      assert.equal(r.code, 2, r.stdout + r.stderr)
+      assert.equal(r.json.code, 'invalid_input')
+      assert.ok(!r.json.message.includes(ws.dir), r.json.message)
+    } finally {
       ws.cleanup()
     }
   })

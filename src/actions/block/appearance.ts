@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { defineAction } from '../../core/action.js'
 import { fail } from '../../core/errors.js'
 import type { Block, DeckDoc } from '../../model/deck.js'
-import { Shadow, SHADOW_DEFAULTS } from '../../model/blocks.js'
+import { isPicturePlaceholder, placeholderHint, Shadow, SHADOW_DEFAULTS } from '../../model/blocks.js'
 import { findBlock, findSlide } from '../../model/edit.js'
 import { arr, BlockId, bool, BR, nullable, obj, oneOf, opt, ref, SlideId, SLUG, str } from '../../model/schema.js'
 import { written } from '../../model/results.js'
@@ -65,6 +65,7 @@ export const blockSetAlt = defineAction({
       (doc) => {
         const block = findBlock(findSlide(doc, input.slideId), input.blockId)
         if (block.kind === 'picture') {
+          if (isPicturePlaceholder(block)) fail('invalid_input', placeholderHint(block.id), { pointer: '/blockId' })
           const assetId = String(block.asset)
           if (!new RegExp(SLUG).test(assetId)) fail('refused', `Picture "${block.id}" names asset "${assetId}", which is not an asset id.`, { pointer: '/blockId' })
           if (!deckAssetIds(ctx.ws, doc.manifest.id, new Map(), [], []).has(assetId)) {

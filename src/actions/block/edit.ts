@@ -203,7 +203,8 @@ export const blockSet = defineAction({
   label: 'Set block property',
   doc:
     'Writes one property of a block at a JSON pointer inside the block (missing parent objects are made; - appends to an array); omitting value deletes the property. ' +
-    'The block must stay valid for its kind. Setting /id renames the block and the connector ends attached to it.',
+    'The block must stay valid for its kind. Setting /id renames the block and the connector ends attached to it. ' +
+    'Setting /asset on a picture placeholder (a picture block with no asset, as slide.new and slide.insert put in a picture slot) to an asset id from asset.add fills it and keeps its id.',
   group: 'block',
   milestone: 'M2',
   mutates: true,

@@ -5,6 +5,7 @@ import { DitherSchema, resolveDither } from '../../model/dither.js'
 import { existsSync, readdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { fail } from '../../core/errors.js'
+import { isPicturePlaceholder, placeholderHint } from '../../model/blocks.js'
 import type { Block, DeckDoc, Slide } from '../../model/deck.js'
 import { cloneDoc } from '../../model/deck.js'
 import { findSlide } from '../../model/edit.js'
@@ -68,6 +69,7 @@ export const pictureDither = defineAction<any, any>({
     let after: { doc: DeckDoc; block: Block } | undefined
     const staged = await editSlide(ctx, input.slideId, (doc) => {
       let picture = pictureIn(doc, input.slideId, input.blockId)
+      if (input.dither !== null && isPicturePlaceholder(picture)) fail('invalid_input', placeholderHint(picture.id), { pointer: '/blockId' })
       if (input.dither !== null && picture.pos && !isCanvas(findSlide(doc, input.slideId))) {
         canvasSlide(doc, input.slideId)
         picture = pictureIn(doc, input.slideId, input.blockId)

@@ -11,6 +11,7 @@ import { parseBundleJson } from '../../store/bundle-json.js'
 import { listFiles } from '../../store/decks.js'
 import { freeSiblingId } from './lifecycle.js'
 import { mkdirInside, readInside, refuseLinksUnder } from '../../store/safe-open.js'
+import { WITH_BUNDLE_FILE } from '../given.js'
 
 /**
  * The files of a deck folder as a bundle carries them (the version log dropped unless asked). A link
@@ -116,7 +117,8 @@ export const deckUnpack = defineAction({
   cli: 'deck unpack <file> --as <as> --replace',
   annotations: { destructive: true },
   mcp: null,
-  example: { file: 'quarterly-review-r3.zip', as: 'quarterly-review-copy' },
+  example: { file: 'quarterly-review.zip', as: 'quarterly-review-copy' },
+  given: WITH_BUNDLE_FILE,
   run: (ctx: ActionContext, input: { file: string; as?: string; replace?: boolean }) => unpackInto(ctx, input.file, input),
 })
 

@@ -1,4 +1,4 @@
-import { existsSync, lstatSync, mkdirSync, readdirSync, realpathSync, statSync, writeFileSync } from 'node:fs'
+import { existsSync, lstatSync, readdirSync, realpathSync, statSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
 import { basename, dirname, extname, isAbsolute, join, relative, resolve, sep } from 'node:path'
 import { defineAction } from '../../core/action.js'
@@ -11,7 +11,7 @@ import { plainOf } from '../../model/lint.js'
 import { arr, bool, DeckId, int, obj, opt, ref, SectionId, SlideId, str } from '../../model/schema.js'
 import { written } from '../../model/results.js'
 import { HREF, serialize, type Marks, type Run } from '../../model/text.js'
-import { canonicalJson } from '../../store/canonical.js'
+import { importResult, type StagedAsset as ImportedAsset } from '../../import/result.js'
 
 /** A node of parse5's default tree, as much of it as the importer reads. */
 interface HNode {
@@ -309,13 +309,8 @@ function descendants(node: HNode, name: string): HNode[] {
 // ---------------------------------------------------------------------------------------------
 // Pictures → assets
 
-interface StagedAsset {
-  id: string
-  file: string
-  source: string
-  bytes: Buffer
+interface StagedAsset extends ImportedAsset {
   ext: string
-  alt: string
 }
 
 /**
@@ -501,37 +496,17 @@ export const importRun = defineAction({
     section.slides.push(...slideIds)
 
     ctx.stage(into, doc)
-    for (const asset of assets.values()) {
-      ctx.stageFile(`decks/${into}/assets/${asset.file}`, asset.bytes)
-      ctx.stageFile(`decks/${into}/assets/${asset.id}.json`, canonicalJson({ id: asset.id, role: 'picture', alt: asset.alt, source: { title: basename(asset.source) } }))
-    }
-
-    // The report is local state (.studio/, git-ignored): written after the commit, never committed.
-    const stamp = new Date().toISOString().replace(/[:.]/g, '-')
-    let name = `${stamp}.json`
-    for (let k = 2; existsSync(join(ctx.ws.stateDir, 'import', name)); k++) name = `${stamp}-${k}.json`
-    const report = `.studio/import/${name}`
-    const assetList = [...assets.values()].map((a) => ({ id: a.id, file: `assets/${a.file}`, from: a.source, alt: a.alt }))
-    ctx.after(({ revision }) => {
-      mkdirSync(join(ctx.ws.stateDir, 'import'), { recursive: true })
-      const slides = slideIds.map((id, i) => ({ id, source: `slide element ${drafts[i].index}`, title: drafts[i].title === undefined ? null : plainOf(drafts[i].title!), blocks: doc.slides[id].blocks?.length ?? 0, notes: Boolean(drafts[i].notes) }))
-      const body = { from: htmlPath, into, section: section.id, at: new Date().toISOString(), revision, slides, assets: assetList, skipped }
-      writeFileSync(join(ctx.ws.stateDir, 'import', name), JSON.stringify(body, null, 2) + '\n')
+    return importResult(ctx, {
+      from: htmlPath,
+      into,
+      created: false,
+      section: section.id,
+      slideIds,
+      assets: assets.values(),
+      skipped,
+      at: new Date().toISOString(),
+      slideReport: (id, i) => ({ id, source: `slide element ${drafts[i].index}`, title: drafts[i].title === undefined ? null : plainOf(drafts[i].title!), blocks: doc.slides[id].blocks?.length ?? 0, notes: Boolean(drafts[i].notes) }),
     })
-    return (docs: Map<string, DeckDoc | null>): ImportResult => {
-      const next = docs.get(into)!
-      return {
-        id: into,
-        created: false,
-        section: section.id,
-        slideIds,
-        slides: slideIds.map((id) => next.slides[id]),
-        assets: assetList.map((a) => a.id),
-        skipped,
-        report,
-        revision: next.manifest.revision,
-      }
-    }
   },
   human: (result: unknown) => {
     const r = result as ImportResult

@@ -12,6 +12,7 @@ import { plainOf } from '../../model/lint.js'
 import { arr, bool, FilePath, int, lit, obj, oneOf, openObj, opt, SlideId, SlideIdsOrAll, str, Themes } from '../../model/schema.js'
 import { CurrentRevision, planned, result } from '../../model/results.js'
 import { buildExportFonts, fontsBuildHuman, type FontsBuildResult } from '../../export/fonts.js'
+import { WITH_PPTX_EXPORT } from '../given.js'
 
 const slideIds = opt({ ...SlideIdsOrAll, description: "'all' (default) or a subset of slide ids." })
 const includeSkipped = opt(bool({ default: false, description: 'Include skipped slides; off by default.' }))
@@ -148,7 +149,8 @@ export const exportCheck = defineAction({
   cli: 'export check <file> --python <python> --out <out>',
   annotations: { writes: true, idempotent: true },
   mcp: null,
-  example: { file: '.studio/export/q3-review-light.pptx' },
+  example: { file: '.studio/export/quarterly-review-light.pptx' },
+  given: WITH_PPTX_EXPORT,
   reportsErrors: (r: { valid: boolean }) => !r.valid,
   run: async (ctx, input: { file: string; python?: string; quickLook?: boolean; out?: string }) => {
     const { abs, shown } = await ctx.inputPath(input.file, '/file')

@@ -8,7 +8,7 @@ import type { Block, DeckDoc, Slide } from '../../model/deck.js'
 import { findSlide, freeSlideId, sectionOf } from '../../model/edit.js'
 import { LAYOUTS } from '../../model/layouts.js'
 import { has, own } from '../../model/own.js'
-import { blankSlide } from '../../model/mutations/slide-ops.js'
+import { blankSlide, withPicturePlaceholder } from '../../model/mutations/slide-ops.js'
 import { arr, bool, BR, DeckId, nullable, obj, oneOf, opt, ref, SectionId, SlideId, SlideIds, str } from '../../model/schema.js'
 import { written } from '../../model/results.js'
 import { checkInputBlocks } from '../../model/check.js'
@@ -31,7 +31,9 @@ export const slideInsert = defineAction({
   label: 'Insert slide',
   doc:
     'Inserts a slide document into a section, after a named slide or first in the section. With `after` alone the section is the one holding that slide; ' +
-    'with neither, the slide lands at the end of the deck. Its id defaults to <layout>-<n> with the first free n.',
+    'with neither, the slide lands at the end of the deck. Its id defaults to <layout>-<n> with the first free n. ' +
+    'A picture layout (picture-caption, picture-left, picture-full, grid) whose media slot the document leaves empty gets a picture placeholder there (a picture block with no asset, id media): ' +
+    'to show a picture, add it with asset.add (deck_asset_add), then set /asset on that block with block.set (deck_update_block); the block keeps its id.',
   group: 'slide',
   milestone: 'M2',
   mutates: true,
@@ -57,7 +59,7 @@ export const slideInsert = defineAction({
         const last = doc.manifest.sections.at(-1)?.slides.at(-1)
         const at = input.sectionId === undefined && input.after === undefined && last !== undefined ? landing(doc, { after: last }) : landing(doc, input)
         id = newSlideId(doc, input.slide.layout, input.slide.id, '/slide/id', ctx.clientId)
-        const slide = { ...structuredClone(input.slide), id }
+        const slide = withPicturePlaceholder({ ...structuredClone(input.slide), id })
         checkSlide(slide, '/slide')
         doc.slides[id] = slide
         insertRun(doc, at, [id])
@@ -136,7 +138,8 @@ export const slideNew = defineAction({
   label: 'New slide',
   doc:
     'Adds a slide of a layout with empty placeholders (one slide.insert), after a named slide or first in its section: ' +
-    'a heading in the title slot, a list on an agenda, a table on a table slide, a chart in the media slot of a chart slide, else text. ' +
+    'a heading in the title slot, a list on an agenda, a table on a table slide, a chart in the media slot of a chart slide, a picture placeholder (a picture block with no asset) in any other media slot, else text. ' +
+    'Fill the picture placeholder with asset.add (deck_asset_add), then block.set /asset on it (deck_update_block). ' +
     'A Section header layout starts a new section that takes the slides after the anchor.',
   group: 'slide',
   milestone: 'M2',

@@ -255,6 +255,7 @@ export function restructure(source: Slide, layout: string, options: { drop?: boo
 function placeholder(layout: string, slot: SlotName): Block {
   if (slot === 'title') return { id: slot, kind: 'heading', slot, text: '' }
   if (slot === 'media' && layout === 'chart') return { id: slot, kind: 'chart', slot, chartType: 'column', data: { categories: ['', ''], series: [{ name: '', values: [null, null] }] } }
+  if (slot === 'media') return { id: slot, kind: 'picture', slot }
   if (slot === 'body' && layout === 'agenda') return { id: slot, kind: 'list', slot, items: [{ text: '' }] }
   if (slot === 'body' && layout === 'table') return { id: slot, kind: 'table', slot, header: true, rows: [['', ''], ['', '']] }
   return { id: slot, kind: 'text', slot, text: '' }
@@ -262,16 +263,28 @@ function placeholder(layout: string, slot: SlotName): Block {
 
 /**
  * A new slide of a layout with empty placeholders: a title slide's title and subtitle fields, a
- * section header's title, an empty canvas, else one empty block per text slot of the layout and an
- * empty chart in the media slot of a chart slide (other media slots and the footer stay empty: a
- * picture needs an asset).
+ * section header's title, an empty canvas, else one empty block per text slot of the layout, an
+ * empty chart in the media slot of a chart slide and a picture placeholder (no asset) in any other
+ * media slot. The footer stays empty.
  */
 export function blankSlide(id: string, layout: string): Slide {
   if (layout === 'title') return { id, layout, title: '', subtitle: '' }
   if (layout === 'section') return { id, layout, title: '' }
   if (layout === CANVAS) return { id, layout, blocks: [] }
   const blocks = layoutSlots(layout)
-    .filter((slot) => slot !== 'footer' && (slot !== 'media' || layout === 'chart'))
+    .filter((slot) => slot !== 'footer')
     .map((slot) => placeholder(layout, slot))
   return { id, layout, blocks }
+}
+
+/**
+ * The picture placeholder slide.insert adds to a slide document whose layout has a media slot that
+ * the document leaves empty (a chart slide's media slot stays as given): the slide an agent inserts
+ * shows where its picture goes, and block.set /asset fills it.
+ */
+export function withPicturePlaceholder(slide: Slide): Slide {
+  if (slide.layout === 'chart' || slide.layout === CANVAS || !layoutSlots(slide.layout).includes('media')) return slide
+  const blocks = slide.blocks ?? []
+  if (blocks.some((b) => b.slot === 'media' || (b.kind === 'picture' && b.background === true))) return slide
+  return { ...slide, blocks: [...blocks, { id: freeBlockId(slide, 'media'), kind: 'picture', slot: 'media' }] }
 }

@@ -81,6 +81,13 @@ describe('the prose diff of two deck states', () => {
     assert.notEqual(proseDiff(...edit((d) => (block(d, 'title-body-2', 'b1').text = 'Costs fell by half at <i>Acme</i>.\nMargins grew.'))), 'No changes.')
   })
 
+  it('says when a picture placeholder is filled, and when a picture is taken out of its block', () => {
+    const [placeholder, filled] = edit((d) => (block(d, 'freeform-4', 'b3').asset = 'harbour'))
+    delete block(placeholder, 'freeform-4', 'b3').asset
+    assert.deepEqual(proseLines(diffDecks(placeholder, filled)), ["Slide 4 (freeform-4): block b3 picture placeholder filled with 'harbour'"])
+    assert.deepEqual(proseLines(diffDecks(filled, placeholder)), ["Slide 4 (freeform-4): block b3 picture 'harbour' taken out (an empty placeholder stays)"])
+  })
+
   it('says how far a block moved and how it was resized, in px', () => {
     assert.deepEqual(
       prose((d) => {

@@ -31,6 +31,11 @@ describe("the text git's diff driver shows for deck JSON files", () => {
     assert.equal(textconv(slide('title-1')), 'Slide title-1 (title)\nTitle: Quarterly review\nSubtitle: Q3 results\nNotes:\n  Welcome everyone to Acme.\n')
   })
 
+  it('prints a picture placeholder as one, not as a picture of an asset', () => {
+    const placeholder = { id: 'picture-caption-2', layout: 'picture-caption', blocks: [{ id: 'media', kind: 'picture', slot: 'media' }] }
+    assert.equal(textconv(JSON.stringify(placeholder)), 'Slide picture-caption-2 (picture-caption)\n[media] picture (in media, placeholder, no picture yet)\n')
+  })
+
   it('prints canvas blocks with their boxes, tables as rows, charts as series, connectors with their ends', () => {
     assert.equal(
       textconv(slide('freeform-4')),

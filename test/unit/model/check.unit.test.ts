@@ -113,6 +113,21 @@ describe('the model check: pictures, ids and guides', () => {
     assert.equal(asked, 0, 'the asset list is read only when a checked slide holds a picture')
   })
 
+  it('takes a picture placeholder (no asset) without asking which assets the deck holds, and refuses a dither on it', async () => {
+    const held: CheckContext = { assets: () => new Set(['logo']) }
+    const placeholder: Slide = { id: 'p', layout: 'picture-caption', blocks: [{ id: 'media', kind: 'picture', slot: 'media' }] }
+    let asked = 0
+    assert.deepEqual(await issuesOf(deck([placeholder]), { assets: () => (asked++, new Set()) }), [])
+    assert.equal(asked, 0)
+    // Beside it, a picture that names an asset is still held to the rule.
+    const beside: Slide = { ...placeholder, blocks: [...placeholder.blocks!, { id: 'b', kind: 'picture', slot: 'media', asset: 'nowhere' }] }
+    assert.deepEqual(await issuesOf(deck([beside]), held), ['/slides/p/blocks/1/asset not_found'])
+    const dithered: Slide = { ...placeholder, blocks: [{ id: 'media', kind: 'picture', slot: 'media', dither: { pattern: 'bayer8' } }] }
+    assert.deepEqual(await issuesOf(deck([dithered]), held), ['/slides/p/blocks/0/dither'])
+    // An empty asset id is no placeholder: the schema refuses it.
+    assert.deepEqual(await issuesOf(deck([picture('')]), held), ['/slides/p/blocks/0/asset'])
+  })
+
   it('answers id_taken for a block id used twice on a slide', async () => {
     const slide: Slide = { id: 's', layout: 'title-body', blocks: [{ id: 'a', kind: 'text', slot: 'body', text: 'x' }, { id: 'a', kind: 'text', slot: 'body', text: 'y' }] }
     assert.deepEqual(await issuesOf(deck([slide])), ['/slides/s/blocks/1/id id_taken'])

@@ -34,6 +34,19 @@ describe('lintSlide', () => {
     assert.deepEqual(lintSlide({ id: 'q', layout: 'quote', blocks: [{ id: 'b1', kind: 'text', slot: 'body', text: 'To be.' }] }, doc()), [])
   })
 
+  it('reports a picture placeholder left without a picture, and no missing alt text for it', () => {
+    const slide: Slide = {
+      id: 'picture-caption-2',
+      layout: 'picture-caption',
+      blocks: [{ id: 'title', kind: 'heading', slot: 'title', text: 'Harbour' }, { id: 'media', kind: 'picture', slot: 'media' }],
+    }
+    const findings = lintSlide(slide, doc(), { assets: {} })
+    assert.deepEqual(rules(findings), ['empty-placeholder#media:warning'])
+    assert.match(findings[0].message, /asset\.add, then block\.set \/asset/)
+    const filled = { ...slide, blocks: [slide.blocks![0], { id: 'media', kind: 'picture', slot: 'media', asset: 'harbour' }] }
+    assert.deepEqual(rules(lintSlide(filled, doc(), { assets: { harbour: { id: 'harbour', alt: 'The harbour' } } })), [])
+  })
+
   it('reports missing alt text: on the asset for pictures, on the block for charts and text-less shapes', () => {
     const slide = canvas(
       { id: 'p1', kind: 'picture', asset: 'logo', pos: { x: 0, y: 0, w: 100, h: 100 }, z: 0 },
