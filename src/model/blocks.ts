@@ -17,7 +17,6 @@ import { DitherSchema } from './dither.js'
 export const BLOCK_KINDS = ['text', 'heading', 'list', 'table', 'picture', 'shape', 'line', 'chart', 'textbox', 'shader', 'html'] as const
 export type BlockKind = (typeof BLOCK_KINDS)[number]
 
-/** Kinds whose main content is a Text at /text. */
 /**
  * A picture placeholder: a picture block that names no asset yet (what slide.new puts in a picture
  * slide's media slot). It draws nothing anywhere; block.set /asset fills it and keeps its id.
@@ -28,6 +27,7 @@ export const isPicturePlaceholder = (block: { kind: string; asset?: unknown }): 
 export const placeholderHint = (blockId: string): string =>
   `Picture "${blockId}" is an empty placeholder with no picture yet: add one with asset.add, then block.set /asset on this block.`
 
+/** Kinds whose main content is a Text at /text. */
 export const TEXT_KINDS = new Set<string>(['text', 'heading', 'textbox', 'shape'])
 
 /** The 15 list presets: marker glyph families for bullets and numbering schemes for numbers. */
