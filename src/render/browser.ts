@@ -184,7 +184,8 @@ function argsOf(options: { webgl?: 'swiftshader' | 'angle-metal'; flags?: string
  * command, after an idle period in `studio serve` and `studio mcp`.
  */
 export async function leaseBrowser(options: { webgl?: 'swiftshader' | 'angle-metal'; flags?: string[] } = {}): Promise<Browser> {
-  const { entry, browser, launchMs } = await acquire(argsOf(options))
+  const args = argsOf(options)
+  let { entry, browser, launchMs } = await acquire(args)
   const own: import('playwright-core').BrowserContext[] = []
   const contexts = new Map<number, Promise<import('playwright-core').BrowserContext>>()
   const idle = new Map<number, Page[]>()
@@ -192,12 +193,25 @@ export async function leaseBrowser(options: { webgl?: 'swiftshader' | 'angle-met
   let ended = false
   const context = async (contextOptions: import('playwright-core').BrowserContextOptions) => {
     if (ended) fail('render_failed', 'The browser lease has ended.')
-    const made = await browser.newContext(contextOptions)
+    let made: import('playwright-core').BrowserContext
+    try {
+      made = await browser.newContext(contextOptions)
+    } catch (error) {
+      // The browser died before this lease drew anything (killed, crashed, and not yet noticed when the
+      // lease was taken): the lease moves to a new one, once. A job with pages in the dead one fails.
+      if (own.length || browser.isConnected()) throw error
+      if (running.get(entry.key) === entry) running.delete(entry.key)
+      void handBack(entry)
+      ;({ entry, browser, launchMs } = await acquire(args))
+      made = await browser.newContext(contextOptions)
+    }
     own.push(made)
     return made
   }
   return {
-    launchMs,
+    get launchMs() {
+      return launchMs
+    },
     context,
     async page(scale: number) {
       const free = idle.get(scale)?.pop()

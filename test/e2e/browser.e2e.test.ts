@@ -5,6 +5,7 @@
  * STUDIO_CHROMIUM at a wrapper that writes its pid to a log and then execs the real Chromium.
  */
 import assert from 'node:assert/strict'
+import { execFile } from 'node:child_process'
 import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -12,7 +13,7 @@ import { after, before, describe, it } from 'node:test'
 import { request } from 'undici'
 import { findChromium } from '../../src/render/browser.js'
 import { fixtureWorkspace } from '../helpers/fixture.js'
-import { serve, studio, type Served } from '../helpers/studio.js'
+import { BIN, serve, type Served } from '../helpers/studio.js'
 
 /** A Chromium that logs each launch's pid: its log, the env that selects it, and the pids launched so far. */
 function countedChromium() {
@@ -25,7 +26,8 @@ function countedChromium() {
     dir,
     env: { STUDIO_CHROMIUM: wrapper, TMPDIR: dir },
     launches: (): number[] => (existsSync(log) ? readFileSync(log, 'utf8').trim().split('\n').filter(Boolean).map(Number) : []),
-    cleanup: () => rmSync(dir, { recursive: true, force: true }),
+    // A browser that is still ending may write its profile meanwhile: retried, and never the test's failure.
+    cleanup: () => rmSync(dir, { recursive: true, force: true, maxRetries: 5 }),
   }
 }
 
@@ -67,12 +69,17 @@ describe('the shared browser', () => {
   })
   after(() => ws?.cleanup())
 
-  it('launches one Chromium for a CLI export of both themes, and leaves none running when the command ends', { timeout: 180_000 }, async () => {
+  it('launches one Chromium for a CLI export of both themes, and leaves none running when the command ends', async () => {
     const chromium = countedChromium()
     try {
-      const r = await studio(ws.dir, ['export', 'pdf', '--mode', 'native', '--slide-ids', 'title-1', '--out', 'out-cli', '--json'], { env: chromium.env })
-      assert.equal(r.code, 0, r.stdout + r.stderr)
-      assert.deepEqual(r.json.files, ['out-cli/quarterly-review-light.pdf', 'out-cli/quarterly-review-dark.pdf', 'out-cli/quarterly-review-both.zip'])
+      // A command that kept its browser open would never exit: past the guard it is killed (Playwright would end it cleanly on SIGTERM) and the test fails.
+      const r = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+        execFile(process.execPath, [BIN, 'export', 'pdf', '--mode', 'native', '--slide-ids', 'title-1', '--out', 'out-cli', '--json'], { cwd: ws.dir, env: { ...process.env, NO_COLOR: '1', STUDIO_ROOT: '', ...chromium.env }, timeout: 120_000, killSignal: 'SIGKILL' }, (error, stdout, stderr) =>
+          resolve({ code: error ? ((error as { code?: number }).code ?? -1) : 0, stdout, stderr }),
+        )
+      })
+      assert.equal(r.code, 0, `the command did not end by itself: ${r.stdout} ${r.stderr}`)
+      assert.deepEqual(JSON.parse(r.stdout).files, ['out-cli/quarterly-review-light.pdf', 'out-cli/quarterly-review-dark.pdf', 'out-cli/quarterly-review-both.zip'])
       const launched = chromium.launches()
       assert.equal(launched.length, 1, `launched ${launched.length} browsers for one export`)
       assert.equal(isChromium(launched[0]), false, 'the browser outlived the command')
