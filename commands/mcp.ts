@@ -28,6 +28,8 @@ export default class Mcp extends Command {
       if (flags.deck !== undefined && (!new RegExp(SLUG).test(flags.deck) || RESERVED_DECK_IDS.has(flags.deck))) fail('invalid_input', `"${flags.deck}" is not a deck id: lower-case letters, digits and single hyphens.`, { path: 'deck' })
       // A long-lived process: decks stay cached between calls, checked against the files before each use.
       ;(await import('../src/store/deck-cache.js')).enableDeckCache()
+      const keep = await import('../src/core/keep.js')
+      keep.keepFor(keep.serverKeepMs())
       const { createMcpServer } = await import('../src/transports/mcp/server.js')
       const { StdioServerTransport } = await import('@modelcontextprotocol/sdk/server/stdio.js')
       const server = createMcpServer({ ws, deck: flags.deck, author: flags.author, force: flags.force })
@@ -44,6 +46,7 @@ export default class Mcp extends Command {
       process.stdin.once('end', () => void server.close())
       process.stderr.write(`studio mcp: serving ${ws.root}${flags.deck ? ` (deck ${flags.deck}${ws.deckExists(flags.deck) ? '' : ', not created yet'})` : ''} as ${flags.author} on stdio\n`)
       await closed
+      await keep.releaseKept()
     } catch (error) {
       const failure = toStudioError(error)
       process.exitCode = failure.exitCode

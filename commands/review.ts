@@ -54,7 +54,14 @@ export default class Review extends Command {
         const { refCrops } = await import('../src/actions/version/version.js')
         const { join, resolve } = await import('node:path')
         const outDir = flags.out === undefined ? join(ws.root, '.studio', 'review') : resolve(flags.out)
-        options.crops = await refCrops(ws, review, themes as ('light' | 'dark')[], outDir)
+        // Both sides' crops in one browser, closed once they are drawn.
+        const keep = await import('../src/core/keep.js')
+        keep.keepFor(Infinity)
+        try {
+          options.crops = await refCrops(ws, review, themes as ('light' | 'dark')[], outDir)
+        } finally {
+          await keep.releaseKept()
+        }
       }
       if (flags.json) process.stdout.write(JSON.stringify(reviewJson(review, options), null, 2) + '\n')
       else process.stdout.write(flags.markdown ? reviewMarkdown(review, options) : reviewText(review, options))

@@ -56,6 +56,8 @@ export default class Serve extends Command {
       const deck = flags.deck ?? (await ws.defaultDeckId().catch(() => undefined))
       // A long-lived process: decks stay cached between calls, checked against the files before each use.
       ;(await import('../src/store/deck-cache.js')).enableDeckCache()
+      const keep = await import('../src/core/keep.js')
+      keep.keepFor(keep.serverKeepMs())
       const { startServer } = await import('../src/transports/http/server.js')
       const running = await startServer({
         ws,
@@ -76,6 +78,7 @@ export default class Serve extends Command {
       const stop = async () => {
         waiting?.stop()
         await running.close()
+        await keep.releaseKept()
         process.exit(0)
       }
       process.once('SIGINT', stop)

@@ -1667,12 +1667,12 @@ async function renderHeadings(options: NativeOptions): Promise<Map<string, { dat
     }
   }
   if (!jobs.length) return out
-  const { launchBrowser } = await import('../render/browser.js')
+  const { leaseBrowser } = await import('../render/browser.js')
   const { documentHtml, slideHtml } = await import('../render/html.js')
   const { fontFaceCss, fontFileOf } = await import('../render/faces.js')
   const { ORIGIN } = await import('../render/pipeline.js')
   const manifest = { ...options.doc.manifest, brandKit: options.doc.manifest.brandKit ? { palette: options.doc.manifest.brandKit.palette } : undefined, defaults: {} }
-  const browser = await launchBrowser()
+  const browser = await leaseBrowser()
   try {
     const page = await browser.page(options.rasterScale === 3 ? 3 : 2)
     await page.route('**/*', async (route) => {

@@ -206,7 +206,7 @@ export async function capturePage(request: CaptureRequest): Promise<CaptureOutco
   const timer = setTimeout(() => deadline.abort(new Error('capture timeout')), timeoutMs)
   timer.unref()
   const timedOut = () => new StudioError('fetch_failed', `Capturing "${host}" did not finish within ${Math.round(timeoutMs / 100) / 10} s.`)
-  let browser: import('playwright-core').Browser | undefined
+  let browser: import('../render/browser.js').Browser | undefined
   try {
     const work = runCapture(request, deadline.signal, (b) => (browser = b))
     const expired = new Promise<never>((_, reject) => deadline.signal.addEventListener('abort', () => reject(timedOut()), { once: true }))
@@ -218,11 +218,11 @@ export async function capturePage(request: CaptureRequest): Promise<CaptureOutco
   } finally {
     clearTimeout(timer)
     if (!deadline.signal.aborted) deadline.abort(new Error('capture finished'))
-    await (browser as import('playwright-core').Browser | undefined)?.close().catch(() => undefined)
+    await (browser as import('../render/browser.js').Browser | undefined)?.close().catch(() => undefined)
   }
 }
 
-async function runCapture(request: CaptureRequest, signal: AbortSignal, launched: (browser: import('playwright-core').Browser) => void): Promise<CaptureOutcome> {
+async function runCapture(request: CaptureRequest, signal: AbortSignal, launched: (browser: import('../render/browser.js').Browser) => void): Promise<CaptureOutcome> {
   const { guardedFetch, checkUrl } = await import('../net/guarded-fetch.js')
   const recipe = recipeOf(request.recipe)
   const settleMs = request.settleMs ?? recipe.settleMs
@@ -288,22 +288,20 @@ async function runCapture(request: CaptureRequest, signal: AbortSignal, launched
     return pending
   }
 
-  const { findChromium, CHROMIUM_FLAGS } = await import('../render/browser.js')
-  const { createRequire } = await import('node:module')
-  const { chromium } = createRequire(import.meta.url)('playwright-core') as typeof import('playwright-core')
-  const { path } = findChromium()
-  let browser: import('playwright-core').Browser
-  try {
-    browser = await chromium.launch({ executablePath: path, headless: true, args: [...CHROMIUM_FLAGS, ...CAPTURE_FLAGS] })
-  } catch (error) {
-    return fail('render_failed', `Chromium at ${path} did not start: ${(error as Error).message.split('\n')[0]}`)
+  // Captures share a browser of their own flag set; each theme's context is the lease's and closes with it.
+  const { leaseBrowser } = await import('../render/browser.js')
+  const browser = await leaseBrowser({ flags: CAPTURE_FLAGS })
+  if (signal.aborted) {
+    // The capture ran out of time while the browser started: the caller has already let go.
+    await browser.close()
+    throw signal.reason
   }
   launched(browser)
 
   const shots: Shot[] = []
   let title = ''
   for (const [index, theme] of request.themes.entries()) {
-    const context = await browser.newContext({
+    const context = await browser.context({
       viewport: { width: request.viewport[0], height: request.viewport[1] },
       deviceScaleFactor: request.scale,
       colorScheme: theme,

@@ -1,6 +1,7 @@
 /**
- * Chromium for renders: playwright-core driving one browser per batch, with pages reused across
- * slides (never a browser per slide).
+ * Chromium for renders: playwright-core driving one running browser per process and flag set,
+ * shared by every job as a lease of its own contexts, with pages reused across slides (never a
+ * browser per slide, nor per job).
  *
  * The executable, in this order: `STUDIO_CHROMIUM`; Playwright's own browser when it is installed
  * (`npx playwright install chromium`); the system's (`/usr/bin/chromium` and the usual other
@@ -11,6 +12,7 @@
 import { existsSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { fail } from '../core/errors.js'
+import { keptFor, onReleaseKept } from '../core/keep.js'
 
 const load = createRequire(import.meta.url)
 
@@ -64,14 +66,20 @@ export function findChromium(env: NodeJS.ProcessEnv = process.env): { path: stri
   )
 }
 
+/** A job's lease on the shared browser: pages and contexts of its own, closed with the lease. */
 export interface Browser {
-  /** A page with the given device scale, from a pool reused across calls. */
-  page(scale: number): Promise<import('playwright-core').Page>
-  release(page: import('playwright-core').Page): void
+  /** A page with the given device scale, from a pool reused across the lease's slides. */
+  page(scale: number): Promise<Page>
+  release(page: Page): void
+  /** A context of the lease's own with the given options (page captures: colour scheme, routing). */
+  context(options: import('playwright-core').BrowserContextOptions): Promise<import('playwright-core').BrowserContext>
+  /** Ends the lease: closes its contexts and pages and hands the browser back. */
   close(): Promise<void>
-  /** Milliseconds the launch took. */
+  /** Milliseconds the launch took when this lease started the browser; 0 when it found one running. */
   launchMs: number
 }
+
+type Page = import('playwright-core').Page
 
 /**
  * WebGL for shader frames: the GPU stays off and ANGLE draws with SwiftShader, Chromium's software
@@ -84,32 +92,136 @@ export const WEBGL_FLAGS: Record<'swiftshader' | 'angle-metal', string[]> = {
   'angle-metal': ['--use-angle=metal'],
 }
 
-/** Launches one Chromium for a batch (Playwright gives it a fresh user-data directory and removes it on close); `webgl` picks a WebGL backend. */
-export async function launchBrowser(options: { webgl?: 'swiftshader' | 'angle-metal' } = {}): Promise<Browser> {
+/** A running browser of one flag set, with how many leases hold it. */
+interface Running {
+  key: string
+  started: Promise<{ browser: import('playwright-core').Browser; launchMs: number }>
+  leases: number
+  idle?: NodeJS.Timeout
+}
+
+/** The browsers of this process by flag set (webgl and capture variants are browsers of their own). */
+const running = new Map<string, Running>()
+onReleaseKept(() => closeBrowsers())
+
+async function launch(args: string[]): Promise<{ browser: import('playwright-core').Browser; launchMs: number }> {
   const { path } = findChromium()
   const started = performance.now()
-  const args = options.webgl ? [...CHROMIUM_FLAGS.filter((f) => options.webgl === 'swiftshader' || f !== '--disable-gpu'), ...WEBGL_FLAGS[options.webgl]] : CHROMIUM_FLAGS
-  let browser: import('playwright-core').Browser
   try {
-    browser = await pw().chromium.launch({ executablePath: path, headless: true, args })
+    // Playwright gives each launch a fresh user-data directory and removes it on close.
+    const browser = await pw().chromium.launch({ executablePath: path, headless: true, args })
+    return { browser, launchMs: performance.now() - started }
   } catch (error) {
     return fail('render_failed', `Chromium at ${path} did not start: ${(error as Error).message.split('\n')[0]}`)
   }
-  const launchMs = performance.now() - started
-  const contexts = new Map<number, import('playwright-core').BrowserContext>()
-  const idle = new Map<number, import('playwright-core').Page[]>()
-  const scaleOf = new WeakMap<import('playwright-core').Page, number>()
+}
+
+/** The running browser of a flag set, launched when there is none or the last one crashed or was closed. */
+async function acquire(args: string[]): Promise<{ entry: Running; browser: import('playwright-core').Browser; launchMs: number }> {
+  const key = args.join(' ')
+  for (let attempt = 0; ; attempt++) {
+    let entry = running.get(key)
+    const launching = !entry
+    if (!entry) {
+      const made: Running = { key, started: launch(args), leases: 0 }
+      const forget = () => {
+        if (running.get(key) === made) running.delete(key)
+      }
+      made.started.then(({ browser }) => browser.on('disconnected', forget), forget)
+      running.set(key, made)
+      entry = made
+    }
+    entry.leases++
+    clearTimeout(entry.idle)
+    entry.idle = undefined
+    let got: Awaited<Running['started']>
+    try {
+      got = await entry.started
+    } catch (error) {
+      entry.leases--
+      throw error
+    }
+    if (got.browser.isConnected()) return { entry, browser: got.browser, launchMs: launching ? got.launchMs : 0 }
+    entry.leases--
+    if (running.get(key) === entry) running.delete(key)
+    if (attempt) fail('render_failed', 'Chromium stopped as soon as it started.')
+  }
+}
+
+/** A lease handed back: the browser closes when none is left, now or after the process's keep period. */
+async function handBack(entry: Running): Promise<void> {
+  if (--entry.leases > 0) return
+  const keep = keptFor()
+  if (keep === Infinity) return
+  if (keep <= 0) return shut(entry)
+  entry.idle = setTimeout(() => void shut(entry), keep)
+  entry.idle.unref()
+}
+
+async function shut(entry: Running, force = false): Promise<void> {
+  if (entry.leases > 0 && !force) return
+  clearTimeout(entry.idle)
+  if (running.get(entry.key) === entry) running.delete(entry.key)
+  const got = await entry.started.catch(() => undefined)
+  await got?.browser.close().catch(() => undefined)
+}
+
+/** Closes every browser of this process now (the end of a CLI command, a server's shutdown). */
+export async function closeBrowsers(): Promise<void> {
+  await Promise.all([...running.values()].map((entry) => shut(entry, true)))
+}
+
+/** The chromium flags of a lease: `webgl` picks a WebGL backend, `flags` adds a caller's own (page captures). */
+function argsOf(options: { webgl?: 'swiftshader' | 'angle-metal'; flags?: string[] }): string[] {
+  const base = options.webgl ? [...CHROMIUM_FLAGS.filter((f) => options.webgl === 'swiftshader' || f !== '--disable-gpu'), ...WEBGL_FLAGS[options.webgl]] : CHROMIUM_FLAGS
+  return [...base, ...(options.flags ?? [])]
+}
+
+/**
+ * A lease on this process's browser for the flag set, launching it when none runs. Concurrent jobs
+ * share it, each in contexts of its own; `close()` ends the lease. Once no lease is left the browser
+ * closes after the process's keep period (src/core/keep.ts): at once by default, at the end of a CLI
+ * command, after an idle period in `studio serve` and `studio mcp`.
+ */
+export async function leaseBrowser(options: { webgl?: 'swiftshader' | 'angle-metal'; flags?: string[] } = {}): Promise<Browser> {
+  const args = argsOf(options)
+  let { entry, browser, launchMs } = await acquire(args)
+  const own: import('playwright-core').BrowserContext[] = []
+  const contexts = new Map<number, Promise<import('playwright-core').BrowserContext>>()
+  const idle = new Map<number, Page[]>()
+  const scaleOf = new WeakMap<Page, number>()
+  let ended = false
+  const context = async (contextOptions: import('playwright-core').BrowserContextOptions) => {
+    if (ended) fail('render_failed', 'The browser lease has ended.')
+    let made: import('playwright-core').BrowserContext
+    try {
+      made = await browser.newContext(contextOptions)
+    } catch (error) {
+      // The browser died before this lease drew anything (killed, crashed, and not yet noticed when the
+      // lease was taken): the lease moves to a new one, once. A job with pages in the dead one fails.
+      if (own.length || browser.isConnected()) throw error
+      if (running.get(entry.key) === entry) running.delete(entry.key)
+      void handBack(entry)
+      ;({ entry, browser, launchMs } = await acquire(args))
+      made = await browser.newContext(contextOptions)
+    }
+    own.push(made)
+    return made
+  }
   return {
-    launchMs,
+    get launchMs() {
+      return launchMs
+    },
+    context,
     async page(scale: number) {
       const free = idle.get(scale)?.pop()
       if (free) return free
       let ctx = contexts.get(scale)
       if (!ctx) {
-        ctx = await browser.newContext({ viewport: { width: 1600, height: 900 }, deviceScaleFactor: scale, offline: true })
+        ctx = context({ viewport: { width: 1600, height: 900 }, deviceScaleFactor: scale, offline: true })
         contexts.set(scale, ctx)
       }
-      const page = await ctx.newPage()
+      const page = await (await ctx).newPage()
       scaleOf.set(page, scale)
       return page
     },
@@ -119,7 +231,13 @@ export async function launchBrowser(options: { webgl?: 'swiftshader' | 'angle-me
       idle.get(scale)!.push(page)
     },
     async close() {
-      await browser.close().catch(() => undefined)
+      if (ended) return
+      ended = true
+      await Promise.all(own.map((c) => c.close().catch(() => undefined)))
+      await handBack(entry)
     },
   }
 }
+
+/** The former name of `leaseBrowser`. */
+export const launchBrowser = leaseBrowser

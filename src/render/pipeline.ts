@@ -1,8 +1,8 @@
 /**
  * Slides to image files: the renderer's HTML in Chromium, screenshot per slide and appearance.
  *
- * One browser per batch, one page per core, each page loaded once with the deck's fonts and then
- * given one sheet after another. Every image gets a sidecar `<image>.json` (deck, slide, deck
+ * One lease on the process's shared browser per batch (src/render/browser.ts), one page per core,
+ * each page loaded once with the deck's fonts and then given one sheet after another. Every image gets a sidecar `<image>.json` (deck, slide, deck
  * revision, slide hash, theme, appearance, scale, format, size); an image whose sidecar carries the
  * same hash is reused without starting a browser. The hash covers everything the picture depends
  * on: the slide, the manifest members the renderer reads, the files of the assets it shows, the
@@ -16,7 +16,7 @@ import { isFileInside, mkdirInside, readAssetSync, readInsideSync, writeInside }
 import { slideTitle, type DeckDoc, type Slide } from '../model/deck.js'
 import { fail } from '../core/errors.js'
 import { assetIdOfFile } from '../model/assets.js'
-import { launchBrowser, type Browser } from './browser.js'
+import { leaseBrowser, type Browser } from './browser.js'
 import { documentHtml, family, slideHtml, type AssetView, type SlideView } from './html.js'
 import { colour, escapeHtml, paintFor } from './paint.js'
 import { sourceFileOf } from '../media/variants.js'
@@ -217,7 +217,7 @@ export async function renderSlides(job: RenderJob): Promise<{ records: RenderRec
     }
   }
   if (!todo.length) return { records, launchMs: null }
-  const browser = await launchBrowser()
+  const browser = await leaseBrowser()
   const variants = new Variants(job.deckDir, job.doc.manifest, job.root)
   try {
     const view = (appearance: Appearance, slide: Slide): SlideView => sheetView(job.deckDir, assets, variants, appearance, numberOf(slide.id), true)
@@ -318,7 +318,7 @@ export async function printPdf(job: PrintJob): Promise<Buffer> {
       )
     }
   }
-  const browser = await launchBrowser()
+  const browser = await leaseBrowser()
   try {
     const fontCss = fontFaceCss(job.doc.manifest, (file) => `${ORIGIN}/fonts/${encodeURIComponent(file)}`)
     const css =

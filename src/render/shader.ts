@@ -16,7 +16,7 @@ import { dirname, join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { fail } from '../core/errors.js'
 import { findMaterial, type Recipe, type UniformSpec } from '../media/shaders.js'
-import { launchBrowser, type Browser } from './browser.js'
+import { leaseBrowser, type Browser } from './browser.js'
 
 const load = createRequire(import.meta.url)
 
@@ -196,8 +196,9 @@ export interface FrameRun {
 }
 
 /**
- * Draws frames in one browser (launched here unless given), each at its own size. `timeoutMs`
- * bounds the whole run: past it the browser is closed and the call fails with one sentence.
+ * Draws frames in a lease on the process's WebGL browser (unless one is given), each at its own
+ * size. `timeoutMs` bounds the whole run: past it the lease is closed (its page with it) and the call
+ * fails with one sentence.
  */
 export async function renderFrames(jobs: FrameJob[], options: { backend?: 'swiftshader' | 'angle-metal'; timeoutMs?: number; browser?: Browser } = {}): Promise<FrameRun> {
   const backend = options.backend ?? 'swiftshader'
@@ -214,7 +215,7 @@ export async function renderFrames(jobs: FrameJob[], options: { backend?: 'swift
       return { vertex: shaders.vertex, fragment, uniforms: await glUniforms(job.recipe, job.width, job.height), width: job.width, height: job.height, textures }
     }),
   )
-  const browser = options.browser ?? (await launchBrowser({ webgl: backend }))
+  const browser = options.browser ?? (await leaseBrowser({ webgl: backend }))
   let timer: NodeJS.Timeout | undefined
   const work = (async () => {
     const page = await browser.page(1)

@@ -100,7 +100,7 @@ export const renderSlide = defineAction({
   label: 'Render slides',
   doc:
     'Renders slides to image files in Chromium, per appearance, at scale 1 (1600 × 900) or 2, as PNG or JPG, into <out>/<deckId>/<slideId>.<appearance>@<scale>x.<format> ' +
-    'with a sidecar <image>.json (deck revision, slide hash, theme, scale). An image whose sidecar carries the same hash is kept (reused: true). One browser per call, pages reused across slides.',
+    'with a sidecar <image>.json (deck revision, slide hash, theme, scale). An image whose sidecar carries the same hash is kept (reused: true). The process\'s one Chromium (kept warm between calls by studio serve and studio mcp), pages reused across slides.',
   group: 'render',
   milestone: 'M5',
   mutates: false,

@@ -10,6 +10,7 @@ import { readFile } from 'node:fs/promises'
 import type { Action, CliParsed } from '../../core/action.js'
 import { dispatch } from '../../core/engine.js'
 import { fail, FINDINGS_EXIT_CODE, StudioError, toStudioError } from '../../core/errors.js'
+import { keepFor, releaseKept } from '../../core/keep.js'
 import { Workspace } from '../../store/workspace.js'
 import { repairIfPending } from '../../store/pending.js'
 import { coerce, properties, stdinField, type Form } from './form.js'
@@ -80,6 +81,16 @@ async function currentRevision(ws: Workspace, action: Action, input: Record<stri
 }
 
 export async function runAction(action: Action, form: Form, argv: Record<string, unknown>, given: Record<string, unknown>): Promise<void> {
+  // One command, one browser per flag set: kept between an export's passes, closed when the command ends so the process exits.
+  keepFor(Infinity)
+  try {
+    await runOnce(action, form, argv, given)
+  } finally {
+    await releaseKept()
+  }
+}
+
+async function runOnce(action: Action, form: Form, argv: Record<string, unknown>, given: Record<string, unknown>): Promise<void> {
   const json = Boolean(given.json)
   const notes: string[] = []
   let spinner: { stop(): void; text: string } | undefined
