@@ -419,10 +419,10 @@ function marpMarkdown(deckDir, order) {
     }
   }
   const runs = await interleaved(RR, cases)
-  // Launch alone, in process (the CLI's render launches exactly one browser per call).
-  const { launchBrowser } = await tsImport('../src/render/browser.ts', import.meta.url)
+  // Launch alone, in process (a CLI command launches at most one browser per flag set).
+  const { leaseBrowser } = await tsImport('../src/render/browser.ts', import.meta.url)
   for (let i = 0; i < rounds(5); i++) {
-    const b = await launchBrowser()
+    const b = await leaseBrowser({ fresh: true })
     launches.push(b.launchMs)
     await b.close()
   }

@@ -288,9 +288,9 @@ async function runCapture(request: CaptureRequest, signal: AbortSignal, launched
     return pending
   }
 
-  // Captures share a browser of their own flag set; each theme's context is the lease's and closes with it.
+  // A third party's page gets a browser of its own (fresh profile and processes), closed with the capture.
   const { leaseBrowser } = await import('../render/browser.js')
-  const browser = await leaseBrowser({ flags: CAPTURE_FLAGS })
+  const browser = await leaseBrowser({ flags: CAPTURE_FLAGS, fresh: true })
   if (signal.aborted) {
     // The capture ran out of time while the browser started: the caller has already let go.
     await browser.close()

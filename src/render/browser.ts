@@ -9,6 +9,7 @@
  * machine needs, a fresh user-data directory, and no network (pages are offline; fonts and pictures
  * are served from disk by the page's request routing).
  */
+import { randomUUID } from 'node:crypto'
 import { existsSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { fail } from '../core/errors.js'
@@ -116,9 +117,13 @@ async function launch(args: string[]): Promise<{ browser: import('playwright-cor
   }
 }
 
-/** The running browser of a flag set, launched when there is none or the last one crashed or was closed. */
-async function acquire(args: string[]): Promise<{ entry: Running; browser: import('playwright-core').Browser; launchMs: number }> {
-  const key = args.join(' ')
+/**
+ * The running browser of a flag set, launched when there is none or the last one crashed or was
+ * closed; with `fresh`, a browser of the lease's own that no other lease ever shares.
+ */
+async function acquire(args: string[], fresh = false): Promise<{ entry: Running; browser: import('playwright-core').Browser; launchMs: number }> {
+  // A fresh browser's key is its own: no other lease finds it in `running`.
+  const key = fresh ? `fresh ${randomUUID()}` : args.join(' ')
   for (let attempt = 0; ; attempt++) {
     let entry = running.get(key)
     const launching = !entry
@@ -148,10 +153,10 @@ async function acquire(args: string[]): Promise<{ entry: Running; browser: impor
   }
 }
 
-/** A lease handed back: the browser closes when none is left, now or after the process's keep period. */
-async function handBack(entry: Running): Promise<void> {
+/** A lease handed back: the browser closes when none is left, now or after the process's keep period (a fresh one now). */
+async function handBack(entry: Running, fresh = false): Promise<void> {
   if (--entry.leases > 0) return
-  const keep = keptFor()
+  const keep = fresh ? 0 : keptFor()
   if (keep === Infinity) return
   if (keep <= 0) return shut(entry)
   entry.idle = setTimeout(() => void shut(entry), keep)
@@ -181,11 +186,13 @@ function argsOf(options: { webgl?: 'swiftshader' | 'angle-metal'; flags?: string
  * A lease on this process's browser for the flag set, launching it when none runs. Concurrent jobs
  * share it, each in contexts of its own; `close()` ends the lease. Once no lease is left the browser
  * closes after the process's keep period (src/core/keep.ts): at once by default, at the end of a CLI
- * command, after an idle period in `studio serve` and `studio mcp`.
+ * command, after an idle period in `studio serve` and `studio mcp`. `fresh` launches a browser for
+ * this lease alone, closed with it (page captures: a third party's page never shares a browser, its
+ * profile or its processes with another job).
  */
-export async function leaseBrowser(options: { webgl?: 'swiftshader' | 'angle-metal'; flags?: string[] } = {}): Promise<Browser> {
+export async function leaseBrowser(options: { webgl?: 'swiftshader' | 'angle-metal'; flags?: string[]; fresh?: boolean } = {}): Promise<Browser> {
   const args = argsOf(options)
-  let { entry, browser, launchMs } = await acquire(args)
+  let { entry, browser, launchMs } = await acquire(args, options.fresh)
   const own: import('playwright-core').BrowserContext[] = []
   const contexts = new Map<number, Promise<import('playwright-core').BrowserContext>>()
   const idle = new Map<number, Page[]>()
@@ -201,8 +208,8 @@ export async function leaseBrowser(options: { webgl?: 'swiftshader' | 'angle-met
       // lease was taken): the lease moves to a new one, once. A job with pages in the dead one fails.
       if (own.length || browser.isConnected()) throw error
       if (running.get(entry.key) === entry) running.delete(entry.key)
-      void handBack(entry)
-      ;({ entry, browser, launchMs } = await acquire(args))
+      void handBack(entry, options.fresh)
+      ;({ entry, browser, launchMs } = await acquire(args, options.fresh))
       made = await browser.newContext(contextOptions)
     }
     own.push(made)
@@ -234,10 +241,7 @@ export async function leaseBrowser(options: { webgl?: 'swiftshader' | 'angle-met
       if (ended) return
       ended = true
       await Promise.all(own.map((c) => c.close().catch(() => undefined)))
-      await handBack(entry)
+      await handBack(entry, options.fresh)
     },
   }
 }
-
-/** The former name of `leaseBrowser`. */
-export const launchBrowser = leaseBrowser

@@ -11,7 +11,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { after, before, describe, it } from 'node:test'
 import { request } from 'undici'
-import { findChromium } from '../../src/render/browser.js'
+import { keepFor } from '../../src/core/keep.js'
+import { closeBrowsers, findChromium, leaseBrowser } from '../../src/render/browser.js'
 import { fixtureWorkspace } from '../helpers/fixture.js'
 import { BIN, serve, type Served } from '../helpers/studio.js'
 
@@ -122,6 +123,34 @@ describe('the shared browser', () => {
       assert.equal(chromium.launches().length, 2)
       assert.equal(isChromium(chromium.launches()[1]), true)
     })
+  })
+
+  it('gives a fresh lease (a page capture) a browser no other lease shares, closed with it, while the shared one stays warm', async () => {
+    const chromium = countedChromium()
+    const saved = process.env.STUDIO_CHROMIUM
+    process.env.STUDIO_CHROMIUM = chromium.env.STUDIO_CHROMIUM
+    keepFor(Infinity)
+    const leases: Awaited<ReturnType<typeof leaseBrowser>>[] = []
+    try {
+      leases.push(await leaseBrowser(), await leaseBrowser())
+      assert.equal(chromium.launches().length, 1, 'two shared leases, one browser')
+      const capture = await leaseBrowser({ fresh: true })
+      const other = await leaseBrowser({ fresh: true })
+      leases.push(other)
+      const [shared, ofCapture, ofOther] = chromium.launches()
+      assert.ok(ofCapture && ofOther, `each fresh lease launches its own: ${chromium.launches().length} launches`)
+      await capture.close()
+      await until(() => !isChromium(ofCapture), "the fresh lease's browser to end with it")
+      assert.equal(isChromium(shared), true, 'the shared browser is kept')
+      assert.equal(isChromium(ofOther), true, "another fresh lease's browser is its own")
+    } finally {
+      await Promise.all(leases.map((l) => l.close()))
+      keepFor(0)
+      await closeBrowsers()
+      if (saved === undefined) delete process.env.STUDIO_CHROMIUM
+      else process.env.STUDIO_CHROMIUM = saved
+      chromium.cleanup()
+    }
   })
 
   it('closes the browser of studio serve once it has been idle for STUDIO_BROWSER_IDLE_MS, and launches one again on the next render', async () => {

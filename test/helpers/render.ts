@@ -4,7 +4,7 @@
  */
 import { readFileSync } from 'node:fs'
 import type { DeckDoc, Slide } from '../../src/model/deck.js'
-import { launchBrowser, type Browser } from '../../src/render/browser.js'
+import { leaseBrowser, type Browser } from '../../src/render/browser.js'
 import { fontFaceCss, fontFileOf } from '../../src/render/faces.js'
 import { documentHtml, slideHtml } from '../../src/render/html.js'
 import type { Appearance } from '../../src/render/paint.js'
@@ -19,7 +19,7 @@ export interface Measured {
 }
 
 export async function sheetPage(doc: DeckDoc, options: { scale?: number; assets?: Map<string, Buffer> } = {}) {
-  const browser: Browser = await launchBrowser()
+  const browser: Browser = await leaseBrowser()
   const page = await browser.page(options.scale ?? 1)
   const assets = options.assets ?? new Map<string, Buffer>()
   await page.route('https://studio.invalid/**', (route) => {
