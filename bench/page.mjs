@@ -21,14 +21,14 @@ const BIN = join(ROOT, 'bin', 'studio.js')
 const node = process.execPath
 const require = createRequire(join(ROOT, 'package.json'))
 const { chromium } = require('playwright-core')
-import { createSample, median, rounds, startServe } from './lib.mjs'
+import { createSample, initWorkspace, median, rounds, startServe } from './lib.mjs'
 const R = rounds(Number(process.env.BENCH_PAGE_ROUNDS ?? 9))
 
 export async function benchPage() {
   const chromiumPath = process.env.STUDIO_CHROMIUM || ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome'].find((p) => require('node:fs').existsSync(p))
   if (!chromiumPath) return console.log('\npage: no Chromium, skipped')
   const ws = mkdtempSync(join(tmpdir(), 'studio-bench-page-'))
-  execFileSync(node, [BIN, 'init', ws, '--json'])
+  initWorkspace(ws)
   createSample(ws, 'Page')
   const { child, url } = await startServe(ws, 600)
   const bare = createServer((req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>bare</title><p>bare page</p>'))
