@@ -213,7 +213,7 @@ await import('./realtime.mjs')
   initWorkspace(deckWs)
   createSample(deckWs, 'X')
   const order = JSON.parse(readFileSync(join(deckWs, 'decks', 'x', 'deck.json'), 'utf8')).sections.flatMap((s) => s.slides)
-  const REVISIONS = SMOKE ? 3 : Number(process.env.BENCH_REVISIONS ?? 100)
+  const REVISIONS = SMOKE ? 1 : Number(process.env.BENCH_REVISIONS ?? 100)
   const tWrites = performance.now()
   for (let i = 0; i < REVISIONS; i++) {
     // Spread the writes over the deck: notes on every 7th slide in turn, by three authors.

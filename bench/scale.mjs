@@ -92,7 +92,7 @@ export async function scaleBench() {
   }
   const revisions = []
   for (const pool of pools) {
-    for (let i = 0; i < 20; i++) revisions[pools.indexOf(pool)] = (await post(pool, 'deck.info', {})).revision
+    for (let i = 0; i < rounds(20); i++) revisions[pools.indexOf(pool)] = (await post(pool, 'deck.info', {})).revision
   }
   // What any HTTP answer of the same size costs here: a bare node:http server in another process
   // answering the deck.info bodies the two servers answered, byte for byte.

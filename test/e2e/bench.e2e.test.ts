@@ -18,7 +18,7 @@ const BLOCKS: [RegExp, string[]][] = [
   [/^serve on loopback/m, ['HTTP deck.info latency (median)', 'HTTP deck.rename latency (median)', 'MCP deck_get_info call (median)', 'MCP deck_rename call (median)']],
   [/^realtime: a room socket on loopback/m, ['CLI write: changed heard, after its commit landed', 'HTTP write: changed heard, after the answer']],
   [new RegExp(`^authoring: a ${N}-slide deck built by ${N - 1} studio slide insert calls`, 'm'), ['studio slide insert (cold CLI write)', `studio slide patch on the ${N}-slide deck`]],
-  [/^versions: /m, ['studio version diff 0 3 --json (CLI)', 'version.diff 0..3 in process', 'diff.run 0..3 in process (prose)']],
+  [/^versions: /m, ['studio version diff 0 1 --json (CLI)', 'version.diff 0..1 in process', 'diff.run 0..1 in process (prose)']],
   [new RegExp(`^merge: two branches changing the same 1 slides of the ${N}-slide brand sample`, 'm'), ['git merge, studio merge driver', 'mergeDecks in process (whole deck)']],
   [new RegExp(`^renderer: ${N}-slide brand sample`, 'm'), ['studio render all, 1x (CLI, launch included)', 'studio render all, 2x (CLI, launch included)', 'Chromium launch (in process', 'studio build (single-file HTML']],
   [/^media: the two-tone screen on/m, ['screen, Bayer 8x8, cell 1', 'screen + 1-bit PNG (Bayer, cell 2)']],
