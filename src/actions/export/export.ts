@@ -405,7 +405,7 @@ export const fontsBuild = defineAction({
     'Cuts the static export font set from the variable source font (Inter, wght and opsz axes) with fontTools: the standard set (Inter, Inter Medium, Inter Display, Inter Display Medium) ' +
     'and the exact set (Inter 14pt through Inter 26pt, regular and medium), TrueType files in fonts/export/ (STUDIO_EXPORT_FONTS_DIR overrides the folder; docs/export.md "Fonts"). ' +
     'check cuts a fresh set into a temporary folder and compares bytes with the committed one; the CLI exits 1 when they differ. ' +
-    'A workspace keeps each cut in .studio/cache/fonts under a digest of everything its bytes depend on (cut.py, the source font, the face list, the interpreter and its fontTools and brotli versions): a build or check with the same inputs reuses it (cached in the result). ' +
+    'In a workspace each cut is kept in .studio/cache/fonts under a digest of everything its bytes depend on (cut.py, the source font, the face list, the interpreter and its Python, fontTools and brotli versions), and a build or check with the same inputs uses that cut instead of cutting again (cached in the result). ' +
     'The interpreter: python when given (it must have fontTools), else the first of .studio/venv/bin/python, python3 and /usr/bin/python3 that has fontTools, else .studio/venv is created from requirements-fonts.txt.',
   group: 'export',
   milestone: 'M6',
