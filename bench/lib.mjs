@@ -1,6 +1,7 @@
 // What every bench block shares: the median, interleaved rounds, and a `studio serve` on loopback.
 import { spawn, spawnSync } from 'node:child_process'
-import { readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 
 export const BIN = join(new URL('..', import.meta.url).pathname, 'bin', 'studio.js')
@@ -46,6 +47,23 @@ export function startServe(cwd, ttl = 600) {
   })
 }
 
+let initialized
+
+/**
+ * Fills the empty folder `dir` with a new workspace: a copy of one `studio init` made once per process
+ * (init is no block's subject, and each block's own would cost a cold CLI call; the copy is the same
+ * repository: init writes no path of its folder into it).
+ */
+export function initWorkspace(dir) {
+  if (!initialized) {
+    initialized = mkdtempSync(join(tmpdir(), 'studio-bench-init-'))
+    process.on('exit', () => rmSync(initialized, { recursive: true, force: true }))
+    const r = spawnSync(process.execPath, [BIN, 'init', initialized, '--json'], { encoding: 'utf8' })
+    if (r.status !== 0) throw new Error(`studio init: ${r.stdout}${r.stderr}`)
+  }
+  cpSync(initialized, dir, { recursive: true })
+}
+
 /**
  * BENCH_SMOKE=1: every block once, on small decks, so the suite can check that the whole bench runs
  * to its end and prints its rows (test/unit/bench.unit.test.ts). The times of such a run mean nothing.
@@ -55,8 +73,8 @@ export const SMOKE = process.env.BENCH_SMOKE === '1'
 /** A block's round count: `n`, or 1 in a smoke run. */
 export const rounds = (n) => (SMOKE ? 1 : n)
 
-/** How many slides of the brand sample a smoke run keeps. */
-export const SMOKE_SLIDES = 5
+/** How many slides of the brand sample a smoke run keeps: two reach every block's code (a title and a body slide). */
+export const SMOKE_SLIDES = 2
 
 /**
  * `studio deck create <name> --from brand-sample` in `cwd` (95 slides), returning the deck's id; a

@@ -21,14 +21,14 @@ const BIN = join(ROOT, 'bin', 'studio.js')
 const node = process.execPath
 const require = createRequire(join(ROOT, 'package.json'))
 const { chromium } = require('playwright-core')
-import { createSample, median, rounds, startServe } from './lib.mjs'
+import { createSample, initWorkspace, median, rounds, SMOKE, startServe } from './lib.mjs'
 const R = rounds(Number(process.env.BENCH_PAGE_ROUNDS ?? 9))
 
 export async function benchPage() {
   const chromiumPath = process.env.STUDIO_CHROMIUM || ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome'].find((p) => require('node:fs').existsSync(p))
   if (!chromiumPath) return console.log('\npage: no Chromium, skipped')
   const ws = mkdtempSync(join(tmpdir(), 'studio-bench-page-'))
-  execFileSync(node, [BIN, 'init', ws, '--json'])
+  initWorkspace(ws)
   createSample(ws, 'Page')
   const { child, url } = await startServe(ws, 600)
   const bare = createServer((req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>bare</title><p>bare page</p>'))
@@ -47,8 +47,8 @@ export async function benchPage() {
   const all = []
   const bareLoad = []
   try {
-    // Warm the server's own caches once (the first render of a process loads its modules).
-    {
+    // Warm the server's own caches once (the first render of a process loads its modules); a smoke run's one round is its warm-up.
+    if (!SMOKE) {
       const ctx = await browser.newContext({ viewport: { width: 1440, height: 900 } })
       const page = await ctx.newPage()
       await page.goto(`${url}/d/page`)
@@ -84,7 +84,7 @@ export async function benchPage() {
     await page.locator('.canvas .frame[data-frame="title"]').waitFor()
     const key = []
     const http = []
-    for (let i = 0; i < R * 2; i++) {
+    for (let i = 0; i < rounds(R * 2); i++) {
       const rev = await revision()
       await page.locator('.frame[data-frame="title"]').dblclick()
       await page.locator('[data-block="title"] .t[contenteditable="true"]').waitFor()

@@ -13,13 +13,13 @@ const ROOT = new URL('..', import.meta.url).pathname
 const BIN = join(ROOT, 'bin', 'studio.js')
 const node = process.execPath
 const N = rounds(Number(process.env.BENCH_REALTIME ?? 31))
-import { median, rounds, startServe } from './lib.mjs'
+import { initWorkspace, median, rounds, startServe } from './lib.mjs'
 const pct = (xs, p) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))]
 
 const { default: WebSocket } = await import('ws')
 const { request } = await import('undici')
 const dir = mkdtempSync(join(tmpdir(), 'studio-bench-room-'))
-execFileSync(node, [BIN, 'init', dir, '--json'])
+initWorkspace(dir)
 execFileSync(node, [BIN, 'deck', 'create', 'Live', '--json'], { cwd: dir })
 const { child: server, url } = await startServe(dir, 600)
 const socket = new WebSocket(`${url.replace('http', 'ws')}/api/room/live?client=bench0000001`)

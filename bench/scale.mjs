@@ -3,23 +3,30 @@
 // duplicated to 1,415 slides, measured in the same run, interleaved round by round so that both sizes
 // share the machine's noise. Run alone with `node bench/scale.mjs`; `npm run bench` runs it last.
 import { execFileSync, spawn } from 'node:child_process'
-import { mkdtempSync, rmSync } from 'node:fs'
+import { cpSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 
 const ROOT = new URL('..', import.meta.url).pathname
 const BIN = join(ROOT, 'bin', 'studio.js')
 const node = process.execPath
-import { createSample, interleaved, median, rounds, SMOKE, SMOKE_SLIDES, startServe, time } from './lib.mjs'
+import { createSample, initWorkspace, interleaved, median, rounds, SMOKE, SMOKE_SLIDES, startServe, time } from './lib.mjs'
 const studio = (cwd, args) => JSON.parse(execFileSync(node, [BIN, ...args, '--json'], { cwd, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 }))
 
 
 
-/** A workspace holding the brand sample as deck `scale`, duplicated until it has `slides` slides. */
-function buildDeck(slides) {
+/**
+ * A workspace holding the brand sample as deck `scale`, duplicated until it has `slides` slides; `from`:
+ * a copy of that workspace (its repository, not its .studio state) to go on duplicating from.
+ */
+function buildDeck(slides, from) {
   const dir = mkdtempSync(join(tmpdir(), `studio-bench-scale-${slides}-`))
-  execFileSync(node, [BIN, 'init', dir, '--json'])
-  createSample(dir, 'Scale', ['--id', 'scale'])
+  if (from) {
+    cpSync(from, dir, { recursive: true, filter: (path) => path !== join(from, '.studio') })
+  } else {
+    initWorkspace(dir)
+    createSample(dir, 'Scale', ['--id', 'scale'])
+  }
   for (;;) {
     const ids = studio(dir, ['slides']).slides.map((s) => s.id)
     if (ids.length >= slides) break
@@ -33,7 +40,7 @@ export async function scaleBench() {
   const { Pool } = await import('undici')
   const t0 = performance.now()
   const small = buildDeck(SMOKE ? SMOKE_SLIDES : 95)
-  const large = buildDeck(SMOKE ? SMOKE_SLIDES * 2 : 1415)
+  const large = buildDeck(SMOKE ? SMOKE_SLIDES * 2 : 1415, small)
   const built = performance.now() - t0
   const count = (dir) => studio(dir, ['info']).counts.slides
   console.log(`\nscale: the brand sample (${count(small)} slides) and duplicated (${count(large)} slides), built in ${(built / 1000).toFixed(1)} s`)
@@ -85,7 +92,7 @@ export async function scaleBench() {
   }
   const revisions = []
   for (const pool of pools) {
-    for (let i = 0; i < 20; i++) revisions[pools.indexOf(pool)] = (await post(pool, 'deck.info', {})).revision
+    for (let i = 0; i < rounds(20); i++) revisions[pools.indexOf(pool)] = (await post(pool, 'deck.info', {})).revision
   }
   // What any HTTP answer of the same size costs here: a bare node:http server in another process
   // answering the deck.info bodies the two servers answered, byte for byte.

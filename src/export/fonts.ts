@@ -16,11 +16,13 @@
  * family of its own ("Inter Medium", style Regular) whose typographic family (name ID 16) is "Inter"
  * with style (17) "Medium". LibreOffice (fontconfig) matches either name.
  *
- * `studio fonts build` cuts the set; `--check` cuts it into a temporary folder and compares bytes. The
+ * `studio fonts build` cuts the set; `--check` cuts it into a temporary folder and compares bytes. A
+ * workspace keeps each cut in .studio/cache/fonts under a digest of its inputs (fontsCacheKey). The
  * folder is fonts/export/ in the package, or STUDIO_EXPORT_FONTS_DIR (tests point it at a copy).
  */
 import { spawn } from 'node:child_process'
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
+import { createHash } from 'node:crypto'
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync } from 'node:fs'
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises'
 import writeFileAtomic from 'write-file-atomic'
 import { createRequire } from 'node:module'
@@ -107,6 +109,8 @@ export interface FontsBuildResult {
   differences?: { file: string; state: 'changed' | 'missing' | 'extra' }[]
   python: string
   fontTools: string
+  /** Whether the faces came from a build cached in .studio/cache/fonts (keyed by every input of the cut) instead of a new cut. */
+  cached: boolean
   /** How WOFF2 was decompressed: Python's brotli module, or Node's zlib when the interpreter lacks it. */
   brotli: 'module' | 'node'
   seconds: number
@@ -218,23 +222,104 @@ function source(): { file: string; name: string } {
   return { file, name: `${pkg.name} ${pkg.version} (${SOURCE_FILE.split('/').pop()})` }
 }
 
+/** What the cut is handed on stdin, without the folder it writes to. */
+function cutPlan(): { source: string; sourceName: string; jobs: number; faces: unknown[] } {
+  const src = source()
+  return {
+    source: src.file,
+    sourceName: src.name,
+    jobs: Math.max(1, Math.min(2, availableParallelism())),
+    faces: EXPORT_FACES.map((f) => ({ file: f.file, family: f.family, style: f.style, postscript: f.postscript, axes: { wght: f.weight, opsz: f.opsz } })),
+  }
+}
+
 /** Cuts every export face into `out` with `python`; writes the licence beside them. */
 async function cutInto(out: string, python: PythonProbe): Promise<{ fontTools: string; brotli: 'module' | 'node' }> {
   const script = join(packageRoot(), CUT_SCRIPT)
   if (!existsSync(script)) fail('internal', `The font cutting script ${CUT_SCRIPT} is not in this installation (it ships with the repository).`)
-  const src = source()
-  const plan = {
-    source: src.file,
-    sourceName: src.name,
-    out,
-    jobs: Math.max(1, Math.min(2, availableParallelism())),
-    faces: EXPORT_FACES.map((f) => ({ file: f.file, family: f.family, style: f.style, postscript: f.postscript, axes: { wght: f.weight, opsz: f.opsz } })),
-  }
+  const plan = { ...cutPlan(), out }
   const cut = await run(python.path!, [script], { stdin: JSON.stringify(plan), env: { ...process.env, STUDIO_NODE: process.execPath, PYTHONDONTWRITEBYTECODE: '1' } })
   if (cut.status !== 0) fail('internal', `${CUT_SCRIPT} failed under ${python.python}: ${tail(cut.stderr) || `exit ${cut.status}`}`)
   const report = JSON.parse(cut.stdout.trim().split('\n').pop()!) as { fontTools: string; brotli: 'module' | 'node' }
-  await writeFile(join(out, LICENCE_FILE), await readFile(join(dirname(src.file), '..', 'LICENSE')))
+  await writeFile(join(out, LICENCE_FILE), await readFile(join(dirname(plan.source), '..', 'LICENSE')))
   return report
+}
+
+/**
+ * The cache key of a cut: a digest of everything its bytes depend on (the script, the source font and
+ * its licence, the face list, the interpreter with its Python, fontTools and brotli versions, and the
+ * switch to Node's brotli). Two cuts with the same key write the same bytes (cut.py is deterministic),
+ * so a build whose key is cached copies that build instead of cutting again.
+ */
+export function fontsCacheKey(python: PythonProbe): string {
+  const plan = cutPlan()
+  const hash = createHash('sha256')
+  const part = (label: string, value: string | Buffer) => hash.update(`${label}\0${value.length}\0`).update(value)
+  const script = join(packageRoot(), CUT_SCRIPT)
+  part('script', existsSync(script) ? readFileSync(script) : '')
+  part('source', readFileSync(plan.source))
+  part('licence', readFileSync(join(dirname(plan.source), '..', 'LICENSE')))
+  part('plan', JSON.stringify({ sourceName: plan.sourceName, faces: plan.faces }))
+  part('python', JSON.stringify({ path: python.path ? realpathSync(python.path) : null, version: python.version ?? null, modules: python.modules }))
+  part('nodeBrotli', process.env.STUDIO_FONTS_NODE_BROTLI === '1' ? '1' : '0')
+  return hash.digest('hex').slice(0, 32)
+}
+
+const REPORT_FILE = 'cut.json'
+
+const digest = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex')
+
+interface CachedCut {
+  fontTools: string
+  brotli: 'module' | 'node'
+  /** Each file of the cut and its SHA-256: an entry whose files no longer match is cut again. */
+  files: Record<string, string>
+}
+
+/** A cache entry's report when every file it lists is there with its digest and nothing else is. */
+export function readCachedCut(entry: string): CachedCut | undefined {
+  try {
+    const report = JSON.parse(readFileSync(join(entry, REPORT_FILE), 'utf8')) as CachedCut
+    const files = new Map(Object.entries(report.files))
+    const present = readdirSync(entry).filter((file) => file !== REPORT_FILE)
+    if (present.length !== files.size) return undefined
+    for (const file of present) if (files.get(file) !== digest(readFileSync(join(entry, file)))) return undefined
+    return report
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * The cut faces in a folder to read from: the cached build for this key under `.studio/cache/fonts`
+ * when there is one, intact (never outside a workspace: no `stateDir`), else a new cut into `temp`, then
+ * kept there (copied whole and renamed into place, so an entry is complete or absent).
+ */
+async function cutCached(stateDir: string | undefined, python: PythonProbe, temp: string): Promise<{ dir: string; fontTools: string; brotli: 'module' | 'node'; cached: boolean }> {
+  const out = join(temp, 'cut')
+  await mkdir(out)
+  if (!stateDir) return { dir: out, ...(await cutInto(out, python)), cached: false }
+  const cacheRoot = join(stateDir, 'cache', 'fonts')
+  const entry = join(cacheRoot, fontsCacheKey(python))
+  const hit = readCachedCut(entry)
+  if (hit) return { dir: entry, fontTools: hit.fontTools, brotli: hit.brotli, cached: true }
+  const report = await cutInto(out, python)
+  try {
+    await mkdir(cacheRoot, { recursive: true })
+    const staging = mkdtempSync(`${entry}.tmp-`)
+    const files = Object.fromEntries(readdirSync(out).map((file) => [file, digest(readFileSync(join(out, file)))]))
+    cpSync(out, staging, { recursive: true })
+    await writeFile(join(staging, REPORT_FILE), JSON.stringify({ ...report, files } satisfies CachedCut))
+    rmSync(entry, { recursive: true, force: true })
+    try {
+      renameSync(staging, entry)
+    } catch {
+      rmSync(staging, { recursive: true, force: true })
+    }
+  } catch {
+    // A cache that cannot be written (a read-only workspace) only costs the next build its cut.
+  }
+  return { dir: out, ...report, cached: false }
 }
 
 function shown(dir: string): string {
@@ -243,28 +328,28 @@ function shown(dir: string): string {
 }
 
 /** `studio fonts build [--check]`. */
-export async function buildExportFonts(input: { check?: boolean; python?: string }, root: string): Promise<FontsBuildResult> {
+export async function buildExportFonts(input: { check?: boolean; python?: string }, root: string, stateDir?: string): Promise<FontsBuildResult> {
   const started = performance.now()
   const dir = exportFontsDir()
   const python = await fontsPython(root, input.python)
   const temp = mkdtempSync(join(tmpdir(), 'studio-fonts-'))
   try {
-    const report = await cutInto(temp, python)
-    const built = readdirSync(temp).sort()
-    const result: FontsBuildResult = { dir: shown(dir), faces: EXPORT_FACES.map((f) => f.file), python: python.path!, fontTools: report.fontTools, brotli: report.brotli, seconds: 0 }
+    const cut = await cutCached(stateDir, python, temp)
+    const built = readdirSync(cut.dir).filter((file) => file !== REPORT_FILE).sort()
+    const result: FontsBuildResult = { dir: shown(dir), faces: EXPORT_FACES.map((f) => f.file), python: python.path!, fontTools: cut.fontTools, cached: cut.cached, brotli: cut.brotli, seconds: 0 }
     if (input.check) {
       const committed = existsSync(dir) ? readdirSync(dir).sort() : []
       const differences: NonNullable<FontsBuildResult['differences']> = []
       for (const file of built) {
         if (!committed.includes(file)) differences.push({ file, state: 'missing' })
-        else if (!readFileSync(join(temp, file)).equals(readFileSync(join(dir, file)))) differences.push({ file, state: 'changed' })
+        else if (!readFileSync(join(cut.dir, file)).equals(readFileSync(join(dir, file)))) differences.push({ file, state: 'changed' })
       }
       for (const file of committed) if (!built.includes(file) && file.endsWith('.ttf')) differences.push({ file, state: 'extra' })
       result.differs = differences.length > 0
       result.differences = differences
     } else {
       await mkdir(dir, { recursive: true })
-      for (const file of built) await writeFileAtomic(join(dir, file), await readFile(join(temp, file)))
+      for (const file of built) await writeFileAtomic(join(dir, file), await readFile(join(cut.dir, file)))
       for (const file of readdirSync(dir)) if (!built.includes(file) && file.endsWith('.ttf')) await rm(join(dir, file))
     }
     result.seconds = Math.round((performance.now() - started) / 100) / 10
@@ -276,7 +361,7 @@ export async function buildExportFonts(input: { check?: boolean; python?: string
 
 /** The CLI's rendering of the result. */
 export function fontsBuildHuman(r: FontsBuildResult): string {
-  const how = `${r.faces.length} faces, fontTools ${r.fontTools} (${r.python}), ${r.seconds} s`
+  const how = `${r.faces.length} faces, fontTools ${r.fontTools} (${r.python}), ${r.seconds} s${r.cached ? ', cached build' : ''}`
   if (r.differs === undefined) return `Built ${r.dir}: ${how}`
   if (!r.differs) return `${r.dir} matches a fresh build: ${how}`
   const list = r.differences!.map((d) => `  ${d.file}: ${d.state}`).join('\n')

@@ -9,22 +9,25 @@ import { describe, it } from 'node:test'
 
 const ROOT = new URL('../..', import.meta.url).pathname
 
+/** The slides of the brand sample a smoke run keeps (SMOKE_SLIDES in bench/lib.mjs). */
+const N = 2
+
 /** Each block's heading and the rows it must print (the start of each line). */
 const BLOCKS: [RegExp, string[]][] = [
   [/^rounds: 1, commands registered: \d+/m, ['node -e 0 (baseline)', 'studio info --json (cold read)', 'studio deck rename (cold write + commit)']],
   [/^serve on loopback/m, ['HTTP deck.info latency (median)', 'HTTP deck.rename latency (median)', 'MCP deck_get_info call (median)', 'MCP deck_rename call (median)']],
   [/^realtime: a room socket on loopback/m, ['CLI write: changed heard, after its commit landed', 'HTTP write: changed heard, after the answer']],
-  [/^authoring: a 5-slide deck built by 4 studio slide insert calls/m, ['studio slide insert (cold CLI write)', 'studio slide patch on the 5-slide deck']],
-  [/^versions: /m, ['studio version diff 0 3 --json (CLI)', 'version.diff 0..3 in process', 'diff.run 0..3 in process (prose)']],
-  [/^merge: two branches changing the same 1 slides of the 5-slide brand sample/m, ['git merge, studio merge driver', 'mergeDecks in process (whole deck)']],
-  [/^renderer: 5-slide brand sample/m, ['studio render all, 1x (CLI, launch included)', 'studio render all, 2x (CLI, launch included)', 'Chromium launch (in process', 'studio build (single-file HTML']],
+  [new RegExp(`^authoring: a ${N}-slide deck built by ${N - 1} studio slide insert calls`, 'm'), ['studio slide insert (cold CLI write)', `studio slide patch on the ${N}-slide deck`]],
+  [/^versions: /m, ['studio version diff 0 1 --json (CLI)', 'version.diff 0..1 in process', 'diff.run 0..1 in process (prose)']],
+  [new RegExp(`^merge: two branches changing the same 1 slides of the ${N}-slide brand sample`, 'm'), ['git merge, studio merge driver', 'mergeDecks in process (whole deck)']],
+  [new RegExp(`^renderer: ${N}-slide brand sample`, 'm'), ['studio render all, 1x (CLI, launch included)', 'studio render all, 2x (CLI, launch included)', 'Chromium launch (in process', 'studio build (single-file HTML']],
   [/^media: the two-tone screen on/m, ['screen, Bayer 8x8, cell 1', 'screen + 1-bit PNG (Bayer, cell 2)']],
   [/^geometry: measureText over 1,000 strings/m, ['measureText (wrap, columns)']],
   [/^media: asset\.add of a /m, ['studio asset add (twins 1600/3200, commit)', 'studio asset add --two-tone']],
   [/^media: logo\.search over \d+ queries x 1 passes/m, ['logo.search p95 (in process)']],
-  [/^export: the 5-slide brand sample/m, ['studio export pptx (flatten, 2x renders)', 'studio export pptx --mode native', 'studio export pdf --mode native (vector)', 'studio export pdf (flatten, 2x renders)']],
-  [/^page: the 5-slide brand sample in Chromium/m, ['first slide shown after opening /d/<deck>', 'all 5 thumbnails drawn', 'keystroke to commit']],
-  [/^scale: the brand sample \(5 slides\) and duplicated \(10 slides\)/m, ['HTTP deck.rename, warm server, p50 (ms)', 'CLI studio info, cold (x node -e 0)']],
+  [new RegExp(`^export: the ${N}-slide brand sample`, 'm'), ['studio export pptx (flatten, 2x renders)', 'studio export pptx --mode native', 'studio export pdf --mode native (vector)', 'studio export pdf (flatten, 2x renders)']],
+  [new RegExp(`^page: the ${N}-slide brand sample in Chromium`, 'm'), ['first slide shown after opening /d/<deck>', `all ${N} thumbnails drawn`, 'keystroke to commit']],
+  [new RegExp(`^scale: the brand sample \\(${N} slides\\) and duplicated \\(${2 * N} slides\\)`, 'm'), ['HTTP deck.rename, warm server, p50 (ms)', 'CLI studio info, cold (x node -e 0)']],
 ]
 
 describe('npm run bench (smoke)', () => {

@@ -3,8 +3,10 @@
  * Python, no mock), `--check` compares the committed set with a fresh build and exits 1 on a
  * difference, and a Python that is missing or lacks fontTools is refused with an error naming it.
  * The committed folder is never written: builds go to a temporary folder named by
- * STUDIO_EXPORT_FONTS_DIR, and the altered set is a temporary copy. Each build takes 10 to 30 s (30
- * faces), so the file runs three.
+ * STUDIO_EXPORT_FONTS_DIR, and the altered set is a temporary copy. A cut takes 10 to 30 s (30
+ * faces), so the file cuts once: the checks after the first build reuse its cut, kept in the
+ * workspace's .studio/cache/fonts under a digest of its inputs (test/unit/export/fonts.unit.test.ts
+ * holds the key and the entry's check).
  */
 import assert from 'node:assert/strict'
 import { execFileSync, spawnSync } from 'node:child_process'
@@ -79,6 +81,7 @@ describe('fonts.build cuts the export faces and checks the committed set', () =>
     assert.equal(r.json.dir, out)
     assert.equal(r.json.python, venvPython)
     assert.equal(r.json.differs, undefined)
+    assert.equal(r.json.cached, false, 'a new workspace has no cut cached')
     assert.deepEqual(r.json.faces, EXPORT_FACES.map((f) => f.file))
     assert.equal(r.json.faces.length, 30)
     assert.deepEqual(readdirSync(out).sort(), [...EXPORT_FACES.map((f) => f.file), 'OFL.txt'].sort())
@@ -141,8 +144,10 @@ describe('fonts.build cuts the export faces and checks the committed set', () =>
     unlinkSync(join(copy, 'Inter26pt-Regular.ttf'))
     writeFileSync(join(copy, 'Stale-Regular.ttf'), 'not a font')
     const before = Object.fromEntries(readdirSync(copy).map((f) => [f, readFileSync(join(copy, f)).toString('base64')]))
+    // The clean check's cut (or the build's before it) is kept in the workspace: this check compares with it, cutting nothing.
     const r = await studio(ws.dir, ['fonts', 'build', '--check'], { env: { STUDIO_EXPORT_FONTS_DIR: copy } })
     assert.equal(r.code, 1, r.stdout + r.stderr)
+    assert.match(r.stdout, /, cached build\)/)
     assert.match(r.stdout, /differs from a fresh build/)
     assert.match(r.stdout, /Inter-Medium\.ttf: changed/)
     assert.match(r.stdout, /Inter26pt-Regular\.ttf: missing/)

@@ -13,15 +13,22 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { tmpdir } from 'node:os'
 import { join, relative } from 'node:path'
 import { promisify } from 'node:util'
-import { describe, it } from 'node:test'
+import { after, describe, it } from 'node:test'
 import { ROOT, studio } from '../helpers/studio.js'
 
 const run = promisify(execFile)
 
-/** What `npm pack` would put in the tarball, from its JSON on stdout. */
-function packedFiles(): string[] {
-  const out = execFileSync('npm', ['pack', '--dry-run', '--ignore-scripts', '--json'], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] })
-  return (JSON.parse(out) as { files: { path: string }[] }[])[0].files.map((f) => f.path)
+let packed: Promise<{ tarball: string; files: string[] }> | undefined
+const packDir = mkdtempSync(join(tmpdir(), 'studio-pack-'))
+after(() => rmSync(packDir, { recursive: true, force: true }))
+
+/** `npm pack` of the checkout, once for the file: the tarball and what it holds, from its JSON on stdout. */
+function pack(): Promise<{ tarball: string; files: string[] }> {
+  packed ??= run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', packDir], { cwd: ROOT, maxBuffer: 64 * 1024 * 1024 }).then(({ stdout }) => {
+    const [report] = JSON.parse(stdout) as { filename: string; files: { path: string }[] }[]
+    return { tarball: join(packDir, report.filename), files: report.files.map((f) => f.path) }
+  })
+  return packed
 }
 
 /** Every file under `dir` but node_modules, with its size and modification time. */
@@ -54,8 +61,8 @@ describe('the package', () => {
     }
   })
 
-  it('packs what the embedded deck and every command need at run time, and no other deck', () => {
-    const files = new Set(packedFiles())
+  it('packs what the embedded deck and every command need at run time, and no other deck', async () => {
+    const files = new Set((await pack()).files)
     for (const needed of [
       'package.json', 'bin/studio.js', 'studio.json', 'oclif.manifest.json', 'README.md',
       'dist/cli.js', 'dist/merge-driver.js', 'dist/codec-child.js', 'dist/page/app.js', 'dist/page/app.css',
@@ -131,8 +138,7 @@ describe('a global install from the packed tarball', () => {
   it('shows the embedded deck in an unrelated folder, never writes into its own folder, and makes workspaces there', async () => {
     const temp = mkdtempSync(join(tmpdir(), 'studio-install-'))
     try {
-      const packed = await run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', temp], { cwd: ROOT, maxBuffer: 64 * 1024 * 1024 })
-      const tarball = join(temp, (JSON.parse(packed.stdout) as { filename: string }[])[0].filename)
+      const { tarball } = await pack()
       const prefix = join(temp, 'prefix')
       await run('npm', ['install', '--global', '--prefix', prefix, '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error', tarball], { cwd: temp, maxBuffer: 64 * 1024 * 1024 })
       const bin = join(prefix, 'bin', 'studio')

@@ -19,6 +19,11 @@ const { chromium } = require('playwright-core') as typeof import('playwright-cor
 
 type Ws = Awaited<ReturnType<typeof workspace>>
 
+let launched: Promise<Browser> | undefined
+/** One Chromium for the whole file, launched on first use; every test opens its own contexts in it and closes them. */
+const sharedBrowser = () => (launched ??= chromium.launch({ executablePath: findChromium().path, args: CHROMIUM_FLAGS.filter((f) => f !== '--headless'), headless: true }))
+after(async () => (await launched)?.close())
+
 /** Waits until `check` holds (polling), or fails with the last value seen. */
 async function until<T>(what: string, read: () => Promise<T> | T, check: (value: T) => boolean, timeoutMs = 15000): Promise<T> {
   const deadline = Date.now() + timeoutMs
@@ -85,7 +90,7 @@ describe('the page', { timeout: 600_000 }, () => {
     const made = await studio(ws.dir, ['deck', 'create', 'Launch plan', '--from', 'brand-sample', '--json'])
     assert.equal(made.json?.id, deck, made.stdout + made.stderr)
     server = await serve(ws.dir, [], { ttl: 590 })
-    browser = await chromium.launch({ executablePath: findChromium().path, args: CHROMIUM_FLAGS.filter((f) => f !== '--headless'), headless: true })
+    browser = await sharedBrowser()
   })
   beforeEach(async () => {
     context = await browser.newContext({ viewport: { width: 1440, height: 900 } })
@@ -96,7 +101,6 @@ describe('the page', { timeout: 600_000 }, () => {
     await context?.close()
   })
   after(async () => {
-    await browser?.close()
     await server?.stop()
     ws?.cleanup()
   })
@@ -778,10 +782,12 @@ describe('the page off loopback, with a token', { timeout: 60_000 }, () => {
   it('opens with ?token= once, keeps it out of the address bar, sends it with every call, and without it says a token is needed', { skip: !address && 'no address off loopback on this machine' }, async () => {
     const ws = await workspaceWithDeck('Far deck')
     const server = await serve(ws.dir, ['--host', '0.0.0.0'], { env: { STUDIO_TOKEN: TOKEN }, ttl: 60 })
-    const browser = await chromium.launch({ executablePath: findChromium().path, args: CHROMIUM_FLAGS.filter((f) => f !== '--headless'), headless: true })
+    const browser = await sharedBrowser()
+    const context = await browser.newContext()
+    const strangers = await browser.newContext()
     try {
       const base = `http://${address}:${new URL(server.url).port}`
-      const page = await browser.newPage()
+      const page = await context.newPage()
       await page.goto(`${base}/d/${ws.deckId}?token=${TOKEN}`)
       await page.locator('.canvas .frame').first().waitFor()
       assert.equal(new URL(page.url()).search, '', 'the token left the address bar')
@@ -790,13 +796,14 @@ describe('the page off loopback, with a token', { timeout: 60_000 }, () => {
       await page.getByRole('textbox', { name: 'Speaker notes' }).fill('From afar')
       assert.deepEqual(await commitsSince(ws, commits), ['slide.update'])
       // Another browser without the token gets the page's files, and the deck's refusal in plain words.
-      const stranger = await (await browser.newContext()).newPage()
+      const stranger = await strangers.newPage()
       await stranger.goto(`${base}/`)
       await stranger.locator('.message[data-kind="error"]', { hasText: 'bearer token is required' }).first().waitFor()
       const view = await stranger.evaluate(async (deck) => (await fetch(`/page/view?deck=${deck}`)).status, ws.deckId)
       assert.equal(view, 401)
     } finally {
-      await browser.close()
+      await context.close()
+      await strangers.close()
       await server.stop()
       ws.cleanup()
     }
@@ -808,9 +815,9 @@ describe('studio serve --deck', { timeout: 90_000 }, () => {
     const ws = await workspaceWithDeck('Served deck')
     assert.equal((await studio(ws.dir, ['deck', 'create', 'Other deck', '--json'])).code, 0)
     const server = await serve(ws.dir, ['--deck', ws.deckId], { ttl: 80 })
-    const browser = await chromium.launch({ executablePath: findChromium().path, args: CHROMIUM_FLAGS.filter((f) => f !== '--headless'), headless: true })
+    const context = await (await sharedBrowser()).newContext()
     try {
-      const page = await browser.newPage()
+      const page = await context.newPage()
       await page.goto(server.url + '/')
       await page.waitForURL(new RegExp(`/d/${ws.deckId}$`))
       await page.locator('.canvas .frame').first().waitFor()
@@ -818,7 +825,7 @@ describe('studio serve --deck', { timeout: 90_000 }, () => {
       await page.locator('.decks li', { hasText: 'Other deck' }).waitFor()
       assert.equal(new URL(page.url()).pathname, '/')
     } finally {
-      await browser.close()
+      await context.close()
       await server.stop()
       ws.cleanup()
     }

@@ -407,6 +407,7 @@ export const fontsBuild = defineAction({
     'Cuts the static export font set from the variable source font (Inter, wght and opsz axes) with fontTools: the standard set (Inter, Inter Medium, Inter Display, Inter Display Medium) ' +
     'and the exact set (Inter 14pt through Inter 26pt, regular and medium), TrueType files in fonts/export/ (STUDIO_EXPORT_FONTS_DIR overrides the folder; docs/export.md "Fonts"). ' +
     'check cuts a fresh set into a temporary folder and compares bytes with the committed one; the CLI exits 1 when they differ. ' +
+    'In a workspace each cut is kept in .studio/cache/fonts under a digest of everything its bytes depend on (cut.py, the source font, the face list, the interpreter and its Python, fontTools and brotli versions), and a build or check with the same inputs uses that cut instead of cutting again (cached in the result). ' +
     'The interpreter: python when given (it must have fontTools), else the first of .studio/venv/bin/python, python3 and /usr/bin/python3 that has fontTools, else .studio/venv is created from requirements-fonts.txt.',
   group: 'export',
   milestone: 'M6',
@@ -423,6 +424,7 @@ export const fontsBuild = defineAction({
     differences: opt(arr(obj({ file: str(), state: oneOf(['changed', 'missing', 'extra']) }), { description: 'With check: each file that differs (changed bytes, missing from the folder, an extra .ttf in it).' })),
     python: str({ description: 'The interpreter that cut the faces.' }),
     fontTools: str({ description: 'Its fontTools version.' }),
+    cached: bool({ description: 'Whether the faces came from a cut cached in .studio/cache/fonts with the same inputs instead of a new cut.' }),
     brotli: oneOf(['module', 'node'], { description: "How WOFF2 was decompressed: Python's brotli module, or Node's zlib when the interpreter lacks it." }),
     seconds: { type: 'number', minimum: 0, description: 'Wall time of the build.' },
   }),
@@ -432,6 +434,6 @@ export const fontsBuild = defineAction({
   annotations: { writes: true, idempotent: true },
   reportsErrors: (r: { differs?: boolean }) => r.differs === true,
   findingsExitCode: 1,
-  run: (ctx, input: { check?: boolean; python?: string }) => buildExportFonts(input, ctx.ws.root),
+  run: (ctx, input: { check?: boolean; python?: string }) => buildExportFonts(input, ctx.ws.root, ctx.ws.embedded ? undefined : ctx.ws.stateDir),
   human: (r: FontsBuildResult) => fontsBuildHuman(r),
 })
