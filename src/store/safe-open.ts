@@ -196,7 +196,8 @@ export async function writeInside(root: string, abs: string, data: string | Uint
   if (placed) {
     const stat = lstatSync(abs, { throwIfNoEntry: false })
     if (stat?.isSymbolicLink()) refuse(placed.parts, placed.parts.length - 1)
-    if (stat && !stat.isFile()) fsError('EISDIR', placed.parts, placed.parts.length - 1)
+    // An output named by the caller (`--out dist`) that is a folder: their input names no file to write.
+    if (stat && !stat.isFile()) fail('invalid_input', `${placed.parts.join('/')} is a ${stat.isDirectory() ? 'folder' : 'special file'}: name a file to write.`)
   }
   const temp = join(dir, `.${basename(abs)}.${randomBytes(6).toString('hex')}.tmp`)
   const handle = await open(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | NOFOLLOW, options.mode ?? 0o644)

@@ -6,7 +6,7 @@
  * folder. The outputs' own folders under .studio/ stay writable.
  */
 import assert from 'node:assert/strict'
-import { existsSync, readFileSync, rmSync, statSync } from 'node:fs'
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { after, before, describe, it } from 'node:test'
 import { cliInOneProcess, serve, type Served, studio, workspaceWithDeck } from '../helpers/studio.js'
@@ -88,6 +88,16 @@ describe('outputs never clobber the workspace\'s own files', () => {
     } finally {
       await ws.git('checkout', '--', '.gitattributes')
     }
+  })
+
+  it('answers 400, not 500, for an output that names a folder, and leaves the folder as it was', async () => {
+    mkdirSync(join(ws.dir, 'dist', 'kept'), { recursive: true })
+    const cli = await studio(ws.dir, ['build', '--out', 'dist', '--json'])
+    assert.deepEqual([cli.code, cli.json?.status, cli.json?.code], [2, 400, 'invalid_input'], cli.stdout)
+    assert.match(cli.json.message, /^dist is a folder: name a file/)
+    const http = await call('build.run', { out: 'dist' })
+    assert.deepEqual([http.status, http.json.code], [400, 'invalid_input'], JSON.stringify(http.json))
+    assert.deepEqual(readdirSync(join(ws.dir, 'dist')), ['kept'])
   })
 
   it('writes into the outputs\' own folders under .studio/', async () => {
