@@ -29,6 +29,7 @@ import { createRequire } from 'node:module'
 import { availableParallelism, tmpdir } from 'node:os'
 import { dirname, join, relative, resolve } from 'node:path'
 import { fail } from '../core/errors.js'
+import { mkdirInside, refuseLinksUnder } from '../store/safe-open.js'
 import { packageRoot } from '../store/workspace.js'
 import { DEBIAN_PACKAGES, findProgram, probePython, requireProgram, type PythonProbe } from './programs.js'
 
@@ -295,17 +296,19 @@ export function readCachedCut(entry: string): CachedCut | undefined {
  * when there is one, intact (never outside a workspace: no `stateDir`), else a new cut into `temp`, then
  * kept there (copied whole and renamed into place, so an entry is complete or absent).
  */
-async function cutCached(stateDir: string | undefined, python: PythonProbe, temp: string): Promise<{ dir: string; fontTools: string; brotli: 'module' | 'node'; cached: boolean }> {
+async function cutCached(root: string, stateDir: string | undefined, python: PythonProbe, temp: string): Promise<{ dir: string; fontTools: string; brotli: 'module' | 'node'; cached: boolean }> {
   const out = join(temp, 'cut')
   await mkdir(out)
   if (!stateDir) return { dir: out, ...(await cutInto(out, python)), cached: false }
   const cacheRoot = join(stateDir, 'cache', 'fonts')
   const entry = join(cacheRoot, fontsCacheKey(python))
+  // The cache is read and written through no link, as every path of the workspace (a link there is refused).
+  await refuseLinksUnder(root, entry)
   const hit = readCachedCut(entry)
   if (hit) return { dir: entry, fontTools: hit.fontTools, brotli: hit.brotli, cached: true }
   const report = await cutInto(out, python)
   try {
-    await mkdir(cacheRoot, { recursive: true })
+    mkdirInside(root, cacheRoot)
     const staging = mkdtempSync(`${entry}.tmp-`)
     const files = Object.fromEntries(readdirSync(out).map((file) => [file, digest(readFileSync(join(out, file)))]))
     cpSync(out, staging, { recursive: true })
@@ -334,7 +337,7 @@ export async function buildExportFonts(input: { check?: boolean; python?: string
   const python = await fontsPython(root, input.python)
   const temp = mkdtempSync(join(tmpdir(), 'studio-fonts-'))
   try {
-    const cut = await cutCached(stateDir, python, temp)
+    const cut = await cutCached(root, stateDir, python, temp)
     const built = readdirSync(cut.dir).filter((file) => file !== REPORT_FILE).sort()
     const result: FontsBuildResult = { dir: shown(dir), faces: EXPORT_FACES.map((f) => f.file), python: python.path!, fontTools: cut.fontTools, cached: cut.cached, brotli: cut.brotli, seconds: 0 }
     if (input.check) {

@@ -214,4 +214,22 @@ describe('fonts.build cuts the export faces and checks the committed set', () =>
     assert.match(without.stderr, /Error \(missing_program\): The Python given \(--python .*bare-python\) has no fontTools module; cutting the export fonts needs python3 with fontTools\. On Debian or Ubuntu: apt-get install python3-fonttools python3-brotli/)
     assert.equal(existsSync(out), false)
   })
+
+  it('reads and writes its cache through no link: a .studio/cache that is a link is refused, and nothing lands where it points', async (t) => {
+    if (!python) return t.skip('no python3 with fontTools')
+    const linked = await workspace()
+    try {
+      const elsewhere = mkdtempSync(join(tmpdir(), 'studio-fonts-elsewhere-'))
+      mkdirSync(join(linked.dir, '.studio'), { recursive: true })
+      rmSync(join(linked.dir, '.studio', 'cache'), { recursive: true, force: true })
+      symlinkSync(elsewhere, join(linked.dir, '.studio', 'cache'))
+      const r = await studio(linked.dir, ['fonts', 'build', '--check', '--json'], { env: { STUDIO_EXPORT_FONTS_DIR: '' } })
+      assert.deepEqual([r.json?.status, r.json?.code], [400, 'refused'], r.stdout + r.stderr)
+      assert.match(r.json.message, /^\.studio\/cache is a symbolic link/)
+      assert.deepEqual(readdirSync(elsewhere), [])
+      rmSync(elsewhere, { recursive: true, force: true })
+    } finally {
+      linked.cleanup()
+    }
+  })
 })
