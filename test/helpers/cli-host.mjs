@@ -54,7 +54,7 @@ const crash = (error) => {
 }
 process.on('uncaughtException', crash)
 process.on('unhandledRejection', crash)
-// The team's CPU report (STUDIO_TEST_CPU_LOG) counts a test file's children when they are reaped; the
+// The CPU report (scripts/cpu-report.mjs, STUDIO_TEST_CPU_LOG) counts a test file's children when they are reaped; the
 // host is not waited for, so it adds its own line.
 const cpuLog = process.env.STUDIO_TEST_CPU_LOG
 process.on('disconnect', () => {
