@@ -233,11 +233,7 @@ export async function renderSlides(job: RenderJob): Promise<{ records: RenderRec
         while (next < todo.length) {
           const item = todo[next++]
           const html = slideHtml(item.slide, job.doc.manifest, view(item.appearance, item.slide))
-          await page.evaluate(async (sheet) => {
-            document.body.innerHTML = sheet
-            await document.fonts.ready
-            await Promise.all([...document.images].map((img) => img.decode().catch(() => undefined)))
-          }, html)
+          await page.evaluate(DRAW_SHEET, html)
           // The DevTools capture with optimizeForSpeed: Chromium's PNG encoder at its fast setting takes
           // half the time of Playwright's screenshot (the same pixels; the file is somewhat larger).
           const shot = (await cdp.send('Page.captureScreenshot', {
@@ -326,11 +322,7 @@ export async function printPdf(job: PrintJob): Promise<Buffer> {
       `.notes{box-sizing:border-box;padding:96px 120px;font-family:${family(paint.theme.fonts.body)}}.n-head{font-size:28px;margin:0 0 32px;opacity:.7}.n-body{font-size:32px;line-height:1.45;white-space:normal}`
     const page = await preparedPage(browser, { ...job, scale: 1 } as unknown as RenderJob, documentHtml([], fontCss, css), variants)
     try {
-      await page.evaluate(async (html) => {
-        document.body.innerHTML = html
-        await document.fonts.ready
-        await Promise.all([...document.images].map((img) => img.decode().catch(() => undefined)))
-      }, pages.join(''))
+      await page.evaluate(DRAW_SHEET, pages.join(''))
       return await page.pdf({ width: '1600px', height: '900px', printBackground: true, tagged: true, margin: { top: '0', right: '0', bottom: '0', left: '0' } })
     } finally {
       browser.release(page)
@@ -341,6 +333,32 @@ export async function printPdf(job: PrintJob): Promise<Buffer> {
   } finally {
     await browser.close()
   }
+}
+
+/**
+ * Run in the page: puts the sheet's HTML in the body and answers once everything it draws has arrived:
+ * the fonts, every `<img>`, and every picture a style paints (a logo's mask, a background). An image that
+ * only a style names is not in `document.images`, and Chromium paints it whenever its bytes come: a
+ * capture taken before that misses it (a recoloured footer logo, drawn through a CSS mask, once did).
+ * Each such URL is loaded and decoded here, then two frames pass so the paint that uses it is done.
+ */
+const DRAW_SHEET = async (html: string): Promise<void> => {
+  document.body.innerHTML = html
+  await document.fonts.ready
+  const urls = new Set<string>()
+  for (const el of document.body.querySelectorAll<HTMLElement>('*')) {
+    const style = getComputedStyle(el)
+    for (const value of [style.backgroundImage, style.maskImage, style.getPropertyValue('-webkit-mask-image')]) {
+      for (const m of (value || '').matchAll(/url\("([^"]+)"\)/g)) urls.add(m[1])
+    }
+  }
+  const styled = [...urls].map((src) => {
+    const img = new Image()
+    img.src = src
+    return img
+  })
+  await Promise.all([...document.images, ...styled].map((img) => img.decode().catch(() => undefined)))
+  await new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))
 }
 
 /**
