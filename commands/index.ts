@@ -22,3 +22,4 @@ const table = commandTable({
 
 export const COMMANDS = table.commands
 export const prepareCommands = table.prepare
+export const plainCommand = table.plain

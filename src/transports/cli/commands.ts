@@ -2,22 +2,24 @@
  * oclif commands generated from the action table (explicit command strategy: a record of id →
  * class, no file-system scan). Decoding and encoding only: every rule lives in the engine.
  */
-import { Args, Command, Flags } from '@oclif/core'
+import type { Command } from '@oclif/core'
 import type { Action } from '../../core/action.js'
 import type { Schema } from '../../model/schema.js'
-import { camel, coerce, commandId, flagField, kebab, parseForm, properties, stdinField, type Form } from './form.js'
+import { camel, commandId, flagField, kebab, parseForm, properties, stdinField, type Form } from './form.js'
 import { COMMAND_INDEX, COMMAND_MODULES } from './command-index.js'
+import { commandLine, parseLine, type CommandLine, type ParsedLine } from './line.js'
 import { runAction } from './run.js'
 
-/** Flags every command takes. */
-export const GLOBAL_FLAGS = {
-  json: Flags.boolean({ description: 'Print the result (or the error) as JSON on stdout.', helpGroup: 'GLOBAL' }),
-  deck: Flags.string({ description: 'Deck id; the workspace default when absent.', helpGroup: 'GLOBAL' }),
-  author: Flags.string({ description: 'Author of the change (a name or agent:<runId>); default: STUDIO_AUTHOR, else git\'s user.name and user.email, else the local user.', helpGroup: 'GLOBAL' }),
-  force: Flags.boolean({ description: "Write to a slide another author leased.", helpGroup: 'GLOBAL' }),
-  rev: Flags.string({ description: 'baseRevision: the revision you read; default: the current one (read now).', helpGroup: 'GLOBAL' }),
-  root: Flags.string({ description: 'Workspace folder; default: STUDIO_ROOT, else found from the working directory upward.', helpGroup: 'GLOBAL' }),
-  input: Flags.string({ description: "The whole input as JSON ('-' reads it from stdin); flags and arguments override its members.", helpGroup: 'GLOBAL' }),
+/** oclif's classes, loaded by `prepare` (a command line that runs without oclif never loads them). */
+let oclif: typeof import('@oclif/core') | undefined
+
+/**
+ * oclif, imported on demand. It is CommonJS: in the bundle a dynamic import answers its exports as
+ * `default` (esbuild's interop), under tsx as named exports too.
+ */
+export async function loadOclif(): Promise<typeof import('@oclif/core')> {
+  const mod = (await import('@oclif/core')) as typeof import('@oclif/core') & { default?: typeof import('@oclif/core') }
+  return typeof mod.execute === 'function' ? mod : mod.default!
 }
 
 function describeSchema(schema: Schema): string {
@@ -58,9 +60,11 @@ export function exampleLine(action: Action, form: Form, input: Record<string, un
   const example = { ...input }
   const parts = ['<%= config.bin %>', ...form.path]
   for (const arg of form.args) {
-    if (arg.fields.every((f) => example[f] !== undefined)) {
-      parts.push(quote(arg.fields.map((f) => argText(example[f])).join('#')))
-      arg.fields.forEach((f) => delete example[f])
+    // A field the example gives as a list of its plural (`<slideId>#<blockId>` for blockIds: the action's cliInput reads `s#b1,b2`).
+    const keys = arg.fields.map((f) => (example[f] === undefined && arg.fields.length > 1 && Array.isArray(example[`${f}s`]) ? `${f}s` : f))
+    if (keys.every((k) => example[k] !== undefined)) {
+      parts.push(quote(keys.map((k) => argText(example[k])).join('#')))
+      keys.forEach((k) => delete example[k])
     }
   }
   const stdin = stdinField(form, props, action.stdinField)
@@ -116,44 +120,19 @@ export interface BuiltCommand {
   form: Form
 }
 
-/** One oclif command class for an action with a CLI form. */
-export function commandFor(action: Action): typeof Command {
-  const form = parseForm(action.cli!)
-  const props = properties(action.input)
-  const required = new Set((action.input.required as string[] | undefined) ?? [])
-  const flags: Record<string, any> = { ...GLOBAL_FLAGS }
+/** One oclif command class for an action with a CLI form (after `prepare` loaded oclif). */
+export function commandFor(action: Action, line: CommandLine = commandLine(action)): typeof Command {
+  if (!oclif) throw new Error('studio: oclif is not loaded (src/transports/cli/commands.ts prepare)')
+  const { Args, Command, Flags } = oclif
+  const { form } = line
   const args: Record<string, any> = {}
-  const covered = new Set<string>(['baseRevision'])
-
-  for (const arg of form.args) {
-    arg.fields.forEach((f) => covered.add(f))
-    const schema = props[arg.fields[0]]
-    // Never required for oclif: --input may carry the field, and the validator names what is missing.
-    const needed = arg.fields.some((f) => required.has(f))
-    args[arg.name] = Args.string({
-      description: `${needed ? '(required) ' : ''}${arg.fields.map((f) => (props[f]?.description as string) ?? f).join(' # ')}`,
-      // oclif would fill a missing argument from a piped stdin, reading all of it (git runs the
-      // textconv and merge drivers inside scripts whose stdin holds their own data).
-      ignoreStdin: true,
-    })
-  }
-  const stdin = stdinField(form, props, action.stdinField)
-  if (stdin) covered.add(stdin)
-  for (const flag of form.flags) {
-    if (flag.name === 'json') continue
-    const field = flagField(flag, props)
-    if (field) covered.add(field)
-    const description = (field && (props[field]?.description as string)) || (flag.pair ? `${flag.pair[0]}=${flag.pair[1]}` : flag.placeholder ?? flag.name)
-    flags[flag.name] = flag.placeholder !== undefined || flag.pair
-      ? flag.pair
-        ? Flags.string({ description, char: flag.char as any, multiple: true })
-        : Flags.string({ description, char: flag.char as any })
-      : Flags.boolean({ description, char: flag.char as any })
-  }
-  for (const [field, schema] of Object.entries(props)) {
-    if (covered.has(field) || flags[kebab(field)]) continue
-    const description = (schema.description as string) ?? field
-    flags[kebab(field)] = schema.type === 'boolean' ? Flags.boolean({ description, allowNo: true }) : Flags.string({ description })
+  // oclif would fill a missing argument from a piped stdin, reading all of it (git runs the
+  // textconv and merge drivers inside scripts whose stdin holds their own data).
+  for (const arg of line.args) args[arg.name] = Args.string({ description: arg.description, ignoreStdin: true })
+  const flags: Record<string, any> = {}
+  for (const [name, { kind, description, char, multiple, allowNo, helpGroup }] of Object.entries(line.flags)) {
+    const common = { description, ...(char ? { char: char as any } : {}), ...(helpGroup ? { helpGroup } : {}) }
+    flags[name] = kind === 'boolean' ? Flags.boolean({ ...common, ...(allowNo ? { allowNo } : {}) }) : multiple ? Flags.string({ ...common, multiple: true }) : Flags.string(common)
   }
 
   class GeneratedCommand extends Command {
@@ -192,6 +171,11 @@ export interface CommandTable {
    * oclif then lists from oclif.manifest.json. 'all' loads everything (the build writes the manifest).
    */
   prepare(argv: readonly string[] | 'all'): Promise<void>
+  /**
+   * The action a command line runs and its parsed arguments and flags, when it names a generated
+   * command and parses plainly (line.ts parseLine): it then runs without oclif. Undefined otherwise.
+   */
+  plain(argv: readonly string[]): Promise<({ action: Action; form: Form } & ParsedLine) | undefined>
 }
 
 /**
@@ -223,21 +207,29 @@ export function commandTable(extra: Record<string, () => Promise<typeof Command>
     ownKeys: () => [...actions.keys(), ...handWritten.keys()],
     getOwnPropertyDescriptor: (_, id) => (typeof id === 'string' && known(id) ? { enumerable: true, configurable: true, value: get(id) } : undefined),
   })
+  /** The command a line names: the longest run of its leading words that is a command id, as oclif reads `slide insert ...`. */
+  const named = (argv: readonly string[]): { id: string; words: number } | undefined => {
+    const words: string[] = []
+    for (const arg of argv) {
+      if (arg.startsWith('-')) break
+      words.push(arg)
+    }
+    for (let n = words.length; n > 0; n--) {
+      const id = words.slice(0, n).join(':')
+      if (known(id)) return { id, words: n }
+    }
+    return undefined
+  }
+  const actionAt = async (id: string): Promise<Action> => {
+    const at = COMMAND_INDEX.get(id)!
+    return (await COMMAND_MODULES[at[0]]())[at[1]] as Action
+  }
   async function prepare(argv: readonly string[] | 'all'): Promise<void> {
-    if (argv !== 'all' && !argv.includes('--help') && !argv.includes('-h')) {
-      const words: string[] = []
-      for (const arg of argv) {
-        if (arg.startsWith('-')) break
-        words.push(arg)
-      }
-      // The longest run of leading words that names a command, as oclif reads `slide insert ...`.
-      for (let n = words.length; n > 0; n--) {
-        const id = words.slice(0, n).join(':')
-        const load = handWritten.get(id)
-        if (load) return void built.set(id, await load())
-        const at = COMMAND_INDEX.get(id)
-        if (at) return void register((await COMMAND_MODULES[at[0]]())[at[1]] as Action)
-      }
+    oclif ??= await loadOclif()
+    const command = argv !== 'all' && !argv.includes('--help') && !argv.includes('-h') ? named(argv) : undefined
+    if (command) {
+      const load = handWritten.get(command.id)
+      return void (load ? built.set(command.id, await load()) : register(await actionAt(command.id)))
     }
     const [{ ACTIONS }] = await Promise.all([
       import('../../actions/index.js'),
@@ -245,40 +237,15 @@ export function commandTable(extra: Record<string, () => Promise<typeof Command>
     ])
     for (const action of ACTIONS) if (action.cli) register(action)
   }
-  return { commands, prepare }
-}
-
-/** The generic field-for-field input of a parsed command line. */
-export function genericInput(action: Action, form: Form, argv: Record<string, unknown>, given: Record<string, unknown>): Record<string, unknown> {
-  const props = properties(action.input)
-  const input: Record<string, unknown> = {}
-  for (const arg of form.args) {
-    const raw = argv[arg.name]
-    if (raw === undefined) continue
-    if (arg.fields.length === 1) input[arg.fields[0]] = coerce(String(raw), props[arg.fields[0]])
-    else {
-      const text = String(raw)
-      const cut = text.indexOf('#')
-      const parts = cut < 0 ? [text] : [text.slice(0, cut), text.slice(cut + 1)]
-      arg.fields.forEach((field, i) => {
-        if (parts[i] !== undefined && parts[i] !== '') input[field] = coerce(parts[i], props[field])
-      })
-    }
+  async function plain(argv: readonly string[]): Promise<({ action: Action; form: Form } & ParsedLine) | undefined> {
+    const command = named(argv)
+    if (!command || handWritten.has(command.id)) return undefined
+    const action = await actionAt(command.id)
+    const line = commandLine(action)
+    const parsed = parseLine(line, argv.slice(command.words))
+    return parsed && { action, form: line.form, ...parsed }
   }
-  for (const flag of form.flags) {
-    const field = flagField(flag, props)
-    const value = given[flag.name]
-    if (!field || value === undefined) continue
-    if (flag.placeholder === undefined) {
-      if (value === true) input[field] = flag.name.startsWith('no-') ? false : props[field]?.const !== undefined ? props[field].const : true
-    } else input[field] = coerce(String(value), props[field])
-  }
-  for (const [field, schema] of Object.entries(props)) {
-    const value = given[kebab(field)]
-    if (value === undefined || input[field] !== undefined || form.flags.some((f) => f.name === kebab(field))) continue
-    input[field] = typeof value === 'boolean' ? value : coerce(String(value), schema)
-  }
-  return input
+  return { commands, prepare, plain }
 }
 
 export { camel }

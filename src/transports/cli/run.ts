@@ -14,7 +14,7 @@ import { keepFor, releaseKept } from '../../core/keep.js'
 import { Workspace } from '../../store/workspace.js'
 import { repairIfPending } from '../../store/pending.js'
 import { coerce, properties, stdinField, type Form } from './form.js'
-import { genericInput } from './commands.js'
+import { genericInput } from './line.js'
 
 /** The command's stdin, whole. */
 async function stdinBytes(): Promise<Buffer> {
