@@ -7,6 +7,7 @@ import type { Action, GivenStep } from '../../../src/core/action.js'
 import { AJV_OPTIONS } from '../../../src/core/validate.js'
 import { exampleLines } from '../../../src/transports/cli/commands.js'
 import { covered } from '../../contract/contract.js'
+import { compileShared } from '../../helpers/schemas.js'
 
 /**
  * What a new user's deck holds after `studio deck create "Quarterly review"` and some given steps, as
@@ -72,8 +73,8 @@ class NewDeck {
 describe('the examples a new user reads', () => {
   const ajv = new (Ajv as unknown as typeof Ajv.default)(AJV_OPTIONS)
   ;(addFormats as unknown as (a: unknown) => void)(ajv)
-  const validators = new Map<string, ReturnType<typeof ajv.compile>>()
-  const validatorOf = (action: Action) => validators.get(action.id) ?? validators.set(action.id, ajv.compile(action.input)).get(action.id)!
+  const validators = new Map<string, ReturnType<typeof compileShared>>()
+  const validatorOf = (action: Action) => validators.get(action.id) ?? validators.set(action.id, compileShared(ajv, action.input)).get(action.id)!
 
   it('name only ids and revisions a deck just made by studio deck create has after the given steps, on the command line too', () => {
     const problems: string[] = []
