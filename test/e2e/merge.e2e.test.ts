@@ -11,7 +11,7 @@ import fc from 'fast-check'
 import type { DeckDoc } from '../../src/model/deck.js'
 import { docFiles, readDeckFolder } from '../../src/store/decks.js'
 import { planEdits } from '../helpers/merge-edits.js'
-import { cliInOneProcess, type CliResult, gitRun, studio, workspace } from '../helpers/studio.js'
+import { cliInOneProcess, type CliResult, fromTemplate, gitRun, studio, workspace } from '../helpers/studio.js'
 
 // The CLI runs in one process for this file (test/helpers/studio.ts): none of these tests is about the process itself.
 cliInOneProcess()
@@ -29,10 +29,14 @@ after(() => opened.forEach((ws) => ws.cleanup()))
 
 /** A workspace holding the brand sample as deck "brand" on main, and a branch "feature" from it. */
 async function brandWorkspace(): Promise<Ws> {
-  const ws = await workspace()
+  // Made once in this file, a copy per test (fromTemplate).
+  const ws = await fromTemplate('brand sample on main, branch feature', async () => {
+    const made = await workspace()
+    await ok(made, ['deck', 'create', 'Brand', '--from', 'brand-sample', '--json'])
+    await made.git('branch', 'feature')
+    return { dir: made.dir }
+  })
   opened.push(ws)
-  await ok(ws, ['deck', 'create', 'Brand', '--from', 'brand-sample', '--json'])
-  await ws.git('branch', 'feature')
   return ws
 }
 
