@@ -2,7 +2,8 @@
  * The deck cache of a long-lived `studio serve` is never stale (docs/storage.md#the-deck-cache): after
  * a CLI write, a checkout of another branch, a reset, or an edit of a file by hand, the next read over
  * HTTP answers what the files hold. And the branch-safe guard: a write naming a revision read before
- * the checkout moved is refused.
+ * the checkout moved is refused. The CLI writes a test reads back are processes of their own; the
+ * set-up before a server starts runs in the file's CLI host (`oneProcess`).
  */
 import assert from 'node:assert/strict'
 import { openSync, readFileSync, statSync, utimesSync, writeSync, closeSync } from 'node:fs'
@@ -37,7 +38,7 @@ describe('the deck cache of studio serve', () => {
   let slideId: string
   before(async () => {
     ws = await workspace()
-    const created = await studio(ws.dir, ['deck', 'create', 'Cached', '--from', 'brand-sample', '--json'])
+    const created = await studio(ws.dir, ['deck', 'create', 'Cached', '--from', 'brand-sample', '--json'], { oneProcess: true })
     assert.equal(created.code, 0, created.stdout)
     server = await serve(ws.dir)
     slideId = 'title-body-1'
@@ -137,12 +138,12 @@ describe('the branch-safe revision guard of studio serve', () => {
   let server: Served
   before(async () => {
     ws = await workspace()
-    assert.equal((await studio(ws.dir, ['deck', 'create', 'Guarded', '--from', 'blank', '--json'])).code, 0)
+    assert.equal((await studio(ws.dir, ['deck', 'create', 'Guarded', '--from', 'blank', '--json'], { oneProcess: true })).code, 0)
     // Two branches whose deck is at the same revision with different content.
     await ws.git('branch', 'other')
-    assert.equal((await studio(ws.dir, ['deck', 'rename', 'Main title', '--json'])).code, 0)
+    assert.equal((await studio(ws.dir, ['deck', 'rename', 'Main title', '--json'], { oneProcess: true })).code, 0)
     await ws.git('checkout', '-q', 'other')
-    assert.equal((await studio(ws.dir, ['deck', 'rename', 'Other title', '--json'])).code, 0)
+    assert.equal((await studio(ws.dir, ['deck', 'rename', 'Other title', '--json'], { oneProcess: true })).code, 0)
     await ws.git('checkout', '-q', '-')
     server = await serve(ws.dir)
   })
@@ -196,7 +197,7 @@ describe('the branch-safe revision guard of studio serve', () => {
 describe('the deck cache of studio mcp (stdio)', () => {
   it('answers a CLI write and an edit by hand at the next tool call', async () => {
     const ws = await workspace()
-    assert.equal((await studio(ws.dir, ['deck', 'create', 'Agent deck', '--from', 'brand-sample', '--json'])).code, 0)
+    assert.equal((await studio(ws.dir, ['deck', 'create', 'Agent deck', '--from', 'brand-sample', '--json'], { oneProcess: true })).code, 0)
     const transport = new StdioClientTransport({
       command: process.execPath,
       args: [BIN, 'mcp', '--root', ws.dir],

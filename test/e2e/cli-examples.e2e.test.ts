@@ -15,7 +15,9 @@ import type { Action } from '../../src/core/action.js'
 import { AJV_OPTIONS } from '../../src/core/validate.js'
 import { parseForm } from '../../src/transports/cli/form.js'
 import { newUserWorkspace } from '../helpers/fixture.js'
-import { serve, studio, type Served, type TestWorkspace } from '../helpers/studio.js'
+import { cliInOneProcess, serve, studio, type Served, type TestWorkspace } from '../helpers/studio.js'
+
+cliInOneProcess()
 
 const Ajv = (AjvModule as unknown as { default: typeof AjvModule }).default ?? AjvModule
 const addFormats = ((addFormatsModule as unknown as { default: unknown }).default ?? addFormatsModule) as (ajv: unknown) => void

@@ -7,7 +7,9 @@ import assert from 'node:assert/strict'
 import { existsSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, it } from 'node:test'
-import { serve, studio, workspaceWithDeck } from '../helpers/studio.js'
+import { cliInOneProcess, serve, studio, workspaceWithDeck } from '../helpers/studio.js'
+
+cliInOneProcess()
 
 describe('an unknown command', () => {
   it('suggests the nearest commands as users type them, in the error shape, exit code 2', async () => {

@@ -4,6 +4,8 @@
  * RELIABILITY.md promises 100 random kills; the default run does STUDIO_SOAK_KILLS (12) so CI stays
  * quick, and `npm run test:soak` runs the full 100. Each test keeps a file of the user's own in the
  * deck folder (an uncommitted edit and an untracked file): repair must leave them as they are.
+ * The killed writes are processes of their own; the calls that look afterwards (and repair) run in the
+ * file's CLI host when it is free (`oneProcess`), since the process that repairs is not what is tested.
  */
 import assert from 'node:assert/strict'
 import { spawn } from 'node:child_process'
@@ -106,7 +108,7 @@ describe('a write killed at each fault point', { concurrency: 4 }, () => {
           assert.equal(await crashAt(ws.dir, point, [...c.args, '--json']), null, 'the child was killed')
           const landed = committed
           assert.equal((await ws.git('rev-parse', 'HEAD')).trim() !== head, landed, 'a commit exists exactly when the write got that far')
-          const info = await studio(ws.dir, ['info', '--json'])
+          const info = await studio(ws.dir, ['info', '--json'], { oneProcess: true })
           assert.equal(info.code, 0, info.stdout + info.stderr)
           assert.equal(info.json.revision, landed ? 1 : 0)
           c.check(info.json, landed, ws.dir)
@@ -114,7 +116,7 @@ describe('a write killed at each fault point', { concurrency: 4 }, () => {
           assert.equal((await ws.git('status', '--porcelain')).trim(), status)
           assert.deepEqual(leftovers(ws.dir), [])
           everyJsonParses(ws.dir)
-          const next = await studio(ws.dir, ['deck', 'rename', 'After', '--rev', String(info.json.revision), '--json'])
+          const next = await studio(ws.dir, ['deck', 'rename', 'After', '--rev', String(info.json.revision), '--json'], { oneProcess: true })
           assert.equal(next.code, 0, next.stdout)
           await ws.git('fsck', '--full')
         } finally {
@@ -132,7 +134,7 @@ describe(`a writing loop killed at random moments (${KILLS} kills)`, () => {
       const { own, status } = addOwnWork(ws.dir, ws.deckId)
       let killsInsideWrites = 0
       for (let round = 0; round < KILLS; round++) {
-        const info = await studio(ws.dir, ['info', '--json'])
+        const info = await studio(ws.dir, ['info', '--json'], { oneProcess: true })
         assert.equal(info.code, 0, info.stdout + info.stderr)
         let acknowledged = info.json.revision as number
         // Its own process group, so the kill also hits the studio process it is running at that moment.
@@ -151,7 +153,7 @@ describe(`a writing loop killed at random moments (${KILLS} kills)`, () => {
         }
         await exited
         if (existsSync(join(ws.dir, '.studio/journal')) && readdirSync(join(ws.dir, '.studio/journal')).some((f) => f.endsWith('.json'))) killsInsideWrites++
-        const after = await studio(ws.dir, ['info', '--json'])
+        const after = await studio(ws.dir, ['info', '--json'], { oneProcess: true })
         assert.equal(after.code, 0, after.stdout + after.stderr)
         assert.ok(after.json.revision === acknowledged || after.json.revision === acknowledged + 1, `round ${round}: revision ${after.json.revision}, acknowledged ${acknowledged}`)
         const trailer = (await ws.git('log', '-1', '--format=%(trailers:key=Studio-Revision,valueonly)')).trim()

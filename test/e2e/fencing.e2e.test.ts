@@ -3,6 +3,8 @@
  * src/store/fault.ts) while a second writer with the same baseRevision takes the deck over, then goes on.
  * Exactly one of the two is acknowledged, HEAD holds it, the working tree is HEAD's and git fsck is clean;
  * over the CLI, HTTP and MCP, and with the stall before the first rename, inside the commit and inside repair.
+ * The stalled writer is a process of its own; the second writer and the checks after run in the file's CLI
+ * host when it is free (`oneProcess`): another process all the same, which is all the race needs.
  */
 import assert from 'node:assert/strict'
 import { spawn } from 'node:child_process'
@@ -108,7 +110,7 @@ async function race(
     writer = await stalledWriter(ws, transport, point, 'First writer', write)
     await untilStopped(writer.pid, `the ${transport} writer`)
     // The stalled writer's lock goes stale after 3 s; the second writer waits that out and takes over.
-    const secondRun = await studio(ws.dir, write('Second writer'))
+    const secondRun = await studio(ws.dir, write('Second writer'), { oneProcess: true })
     const second: Outcome = { acknowledged: secondRun.code === 0, status: secondRun.json?.status, code: secondRun.json?.code, detail: `exit ${secondRun.code}: ${secondRun.stdout}${secondRun.stderr}` }
     process.kill(writer.pid, 'SIGCONT')
     const first = await writer.outcome
@@ -123,12 +125,12 @@ async function race(
     const head = JSON.parse(await ws.git('show', `HEAD:decks/${ws.deckId}/deck.json`))
     holds(head, winner)
     assert.equal(head.revision, 1)
-    const info = await studio(ws.dir, ['info', '--json'])
+    const info = await studio(ws.dir, ['info', '--json'], { oneProcess: true })
     holds(info.json, winner)
     assert.equal((await ws.git('status', '--porcelain')).trim(), '', 'the working tree is HEAD')
     await ws.git('fsck', '--full', '--strict')
     // The deck goes on: the next write from the acknowledged revision lands.
-    const next = await studio(ws.dir, ['deck', 'rename', 'After', '--rev', '1', '--json'])
+    const next = await studio(ws.dir, ['deck', 'rename', 'After', '--rev', '1', '--json'], { oneProcess: true })
     assert.equal(next.code, 0, next.stdout + next.stderr)
     return { first, second }
   } finally {

@@ -5,6 +5,9 @@ import { join } from 'node:path'
 import { describe, it } from 'node:test'
 import { BIN, commitCount, studio, workspaceWithDeck } from '../helpers/studio.js'
 
+// The races below are between processes of their own; every other call runs in the file's CLI host
+// when it is free (`oneProcess`).
+
 describe('concurrency across processes', () => {
   it('eight studio processes at one revision: exactly one success, seven 409s, one commit, git fsck clean', async () => {
     const ws = await workspaceWithDeck('Race')
@@ -33,7 +36,7 @@ describe('concurrency across processes', () => {
   it('writers on different decks at once all land, one commit each', async () => {
     const ws = await workspaceWithDeck('One')
     try {
-      for (const name of ['Two', 'Three', 'Four']) assert.equal((await studio(ws.dir, ['deck', 'create', name, '--json'])).code, 0)
+      for (const name of ['Two', 'Three', 'Four']) assert.equal((await studio(ws.dir, ['deck', 'create', name, '--json'], { oneProcess: true })).code, 0)
       const before = await commitCount(ws.git)
       const results = await Promise.all(['one', 'two', 'three', 'four'].map((id) => studio(ws.dir, ['deck', 'rename', `${id}!`, '--deck', id, '--rev', '0', '--json'])))
       assert.deepEqual(results.map((r) => r.code), [0, 0, 0, 0], results.map((r) => r.stdout).join('\n'))
@@ -57,17 +60,17 @@ describe('bundles on the command line', () => {
   it('packs deterministically and unpacks byte-identical under a sibling id, or in place with --replace', async () => {
     const ws = await workspaceWithDeck('Bundle me')
     try {
-      const a = await studio(ws.dir, ['deck', 'pack', 'bundle-me', '--out', 'a.zip', '--json'])
-      const b = await studio(ws.dir, ['deck', 'pack', 'bundle-me', '--out', 'b.zip', '--json'])
+      const a = await studio(ws.dir, ['deck', 'pack', 'bundle-me', '--out', 'a.zip', '--json'], { oneProcess: true })
+      const b = await studio(ws.dir, ['deck', 'pack', 'bundle-me', '--out', 'b.zip', '--json'], { oneProcess: true })
       assert.equal(a.code, 0, a.stdout)
       assert.deepEqual(readFileSync(join(ws.dir, 'a.zip')), readFileSync(join(ws.dir, 'b.zip')))
-      const sibling = await studio(ws.dir, ['deck', 'unpack', 'a.zip', '--json'])
+      const sibling = await studio(ws.dir, ['deck', 'unpack', 'a.zip', '--json'], { oneProcess: true })
       assert.equal(sibling.code, 0, sibling.stdout)
       assert.equal(sibling.json.id, 'bundle-me-2')
       for (const file of ['slides/title-1.json']) {
         assert.deepEqual(readFileSync(join(ws.dir, 'decks/bundle-me-2', file)), readFileSync(join(ws.dir, 'decks/bundle-me', file)))
       }
-      const replaced = await studio(ws.dir, ['deck', 'unpack', 'a.zip', '--replace', '--json'])
+      const replaced = await studio(ws.dir, ['deck', 'unpack', 'a.zip', '--replace', '--json'], { oneProcess: true })
       assert.equal(replaced.json.id, 'bundle-me')
       assert.equal(replaced.json.replaced, true)
       const manifestA = JSON.parse(readFileSync(join(ws.dir, 'decks/bundle-me-2/deck.json'), 'utf8'))
@@ -81,7 +84,7 @@ describe('bundles on the command line', () => {
     const ws = await workspaceWithDeck('Tampered')
     try {
       const { readBundle, packBundle } = await import('../../src/store/bundle.js')
-      const packed = await studio(ws.dir, ['deck', 'pack', 'tampered', '--out', 'ok.zip', '--json'])
+      const packed = await studio(ws.dir, ['deck', 'pack', 'tampered', '--out', 'ok.zip', '--json'], { oneProcess: true })
       assert.equal(packed.code, 0)
       const bundle = await readBundle(join(ws.dir, 'ok.zip'))
       const files = new Map(bundle.files)
@@ -94,7 +97,7 @@ describe('bundles on the command line', () => {
       writeFileSync(join(ws.dir, 'bad.zip'), writeZip(entries))
       assert.ok(good.length > 0)
       const before = await commitCount(ws.git)
-      const refused = await studio(ws.dir, ['deck', 'unpack', 'bad.zip', '--as', 'evil', '--json'])
+      const refused = await studio(ws.dir, ['deck', 'unpack', 'bad.zip', '--as', 'evil', '--json'], { oneProcess: true })
       assert.equal(refused.code, 2, refused.stdout)
       assert.equal(refused.json.code, 'refused')
       assert.match(refused.json.message, /sha256|digest/i)
@@ -113,12 +116,12 @@ describe('studio deck repair', () => {
       const signal = await crashAt(ws.dir, 'after-write', ['deck', 'create', 'Half made', '--json'])
       assert.equal(signal, null)
       assert.ok(existsSync(join(ws.dir, 'decks/half-made/deck.json')), 'the crash left files behind')
-      const repaired = await studio(ws.dir, ['deck', 'repair', '--json'])
+      const repaired = await studio(ws.dir, ['deck', 'repair', '--json'], { oneProcess: true })
       assert.equal(repaired.code, 0, repaired.stdout)
       assert.equal(repaired.json.repaired.length, 1)
       assert.equal(existsSync(join(ws.dir, 'decks/half-made')), false)
       assert.equal(await ws.git('status', '--porcelain'), '')
-      assert.equal((await studio(ws.dir, ['deck', 'create', 'Half made', '--json'])).code, 0)
+      assert.equal((await studio(ws.dir, ['deck', 'create', 'Half made', '--json'], { oneProcess: true })).code, 0)
     } finally {
       ws.cleanup()
     }
@@ -136,8 +139,8 @@ describe('a workspace in a subfolder of a git repository', () => {
       writeFileSync(join(repo, 'README.md'), 'project\n')
       execFileSync('git', ['-C', repo, 'add', 'README.md'])
       const sub = join(repo, 'slides')
-      assert.equal((await studio(repo, ['init', 'slides', '--json'])).code, 0)
-      const created = await studio(sub, ['deck', 'create', 'Nested', '--json'])
+      assert.equal((await studio(repo, ['init', 'slides', '--json'], { oneProcess: true })).code, 0)
+      const created = await studio(sub, ['deck', 'create', 'Nested', '--json'], { oneProcess: true })
       assert.equal(created.code, 0, created.stdout)
       const files = execFileSync('git', ['-C', repo, 'show', '--name-only', '--format=', 'HEAD'], { encoding: 'utf8' }).trim().split('\n')
       assert.ok(files.every((f) => f.startsWith('slides/decks/nested/')), files.join(','))

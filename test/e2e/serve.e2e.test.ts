@@ -294,6 +294,7 @@ describe('studio serve: binding and tokens', () => {
   })
 })
 
+// The CLI end of a push or a pull runs in the file's CLI host (`oneProcess`): the server is what is tested here.
 describe('push and pull between workspaces', () => {
   it('pushes a deck to a studio serve and pulls it into a third workspace byte for byte, remembering the token', async () => {
     const home = mkdtempSync(join(tmpdir(), 'studio-home-'))
@@ -305,32 +306,32 @@ describe('push and pull between workspaces', () => {
     // The bundle store below is on loopback: the hub may fetch from it only with the allow switch.
     const server = await serve(hub.dir, [], { env: { STUDIO_TOKEN: token, STUDIO_FETCH_ALLOW_PRIVATE: '1' } })
     try {
-      await studio(source.dir, ['deck', 'rename', 'Travelling deck v2', '--json'])
-      const refused = await studio(source.dir, ['deck', 'push', 'travelling-deck', '--to', server.url, '--json'], { env })
+      await studio(source.dir, ['deck', 'rename', 'Travelling deck v2', '--json'], { oneProcess: true })
+      const refused = await studio(source.dir, ['deck', 'push', 'travelling-deck', '--to', server.url, '--json'], { env, oneProcess: true })
       assert.equal(refused.code, 5, refused.stdout)
-      const pushed = await studio(source.dir, ['push', 'travelling-deck', '--to', server.url, '--token', token, '--json'], { env })
+      const pushed = await studio(source.dir, ['push', 'travelling-deck', '--to', server.url, '--token', token, '--json'], { env, oneProcess: true })
       assert.equal(pushed.code, 0, pushed.stdout + pushed.stderr)
       assert.equal(pushed.json.id, 'travelling-deck')
       const hosts = join(home, '.config', 'studio', 'hosts.json')
       assert.equal(statSync(hosts).mode & 0o777, 0o600)
       assert.equal(JSON.parse(readFileSync(hosts, 'utf8'))[new URL(server.url).origin].token, token)
-      const pulled = await studio(target.dir, ['pull', 'travelling-deck', '--from', server.url, '--json'], { env })
+      const pulled = await studio(target.dir, ['pull', 'travelling-deck', '--from', server.url, '--json'], { env, oneProcess: true })
       assert.equal(pulled.code, 0, pulled.stdout + pulled.stderr)
       for (const file of ['deck.json', 'slides/title-1.json']) {
         const a = readFileSync(join(source.dir, 'decks/travelling-deck', file))
         assert.deepEqual(readFileSync(join(hub.dir, 'decks/travelling-deck', file)), a, `hub ${file}`)
         assert.deepEqual(readFileSync(join(target.dir, 'decks/travelling-deck', file)), a, `target ${file}`)
       }
-      const again = await studio(target.dir, ['deck', 'pull', 'travelling-deck', '--from', server.url, '--json'], { env })
+      const again = await studio(target.dir, ['deck', 'pull', 'travelling-deck', '--from', server.url, '--json'], { env, oneProcess: true })
       assert.equal(again.json.id, 'travelling-deck-2')
-      const replaced = await studio(source.dir, ['deck', 'push', 'travelling-deck', '--to', server.url, '--replace', '--json'], { env })
+      const replaced = await studio(source.dir, ['deck', 'push', 'travelling-deck', '--to', server.url, '--replace', '--json'], { env, oneProcess: true })
       assert.equal(replaced.code, 0, replaced.stdout)
       assert.equal(replaced.json.replaced, true)
-      const tooBig = await studio(source.dir, ['deck', 'push', 'travelling-deck', '--to', server.url, '--json'], { env: { ...env, STUDIO_BUNDLE_LIMIT: '100' } })
+      const tooBig = await studio(source.dir, ['deck', 'push', 'travelling-deck', '--to', server.url, '--json'], { env: { ...env, STUDIO_BUNDLE_LIMIT: '100' }, oneProcess: true })
       assert.equal(tooBig.code, 2)
       assert.match(tooBig.json.message, /--from-url/)
       // Over the cap: the bundle is stored where the studio can read it, and the push names its URL.
-      const packed = await studio(source.dir, ['deck', 'pack', 'travelling-deck', '--out', 'big.zip', '--json'])
+      const packed = await studio(source.dir, ['deck', 'pack', 'travelling-deck', '--out', 'big.zip', '--json'], { oneProcess: true })
       const zip = readFileSync(packed.json.file)
       const store = createServer((req, res) => {
         if (req.url === '/bundles/big.zip') res.writeHead(200, { 'content-type': 'application/zip' }).end(zip)
@@ -339,7 +340,7 @@ describe('push and pull between workspaces', () => {
       await new Promise<void>((r) => store.listen(0, '127.0.0.1', () => r()))
       try {
         const fromUrl = `http://127.0.0.1:${(store.address() as AddressInfo).port}/bundles/big.zip`
-        const viaUrl = await studio(source.dir, ['deck', 'push', 'travelling-deck', '--to', server.url, '--as', 'from-url', '--from-url', fromUrl, '--json'], { env: { ...env, STUDIO_BUNDLE_LIMIT: '100' } })
+        const viaUrl = await studio(source.dir, ['deck', 'push', 'travelling-deck', '--to', server.url, '--as', 'from-url', '--from-url', fromUrl, '--json'], { env: { ...env, STUDIO_BUNDLE_LIMIT: '100' }, oneProcess: true })
         assert.equal(viaUrl.code, 0, viaUrl.stdout)
         assert.equal(viaUrl.json.id, 'from-url')
         assert.deepEqual(readFileSync(join(hub.dir, 'decks/from-url/slides/title-1.json')), readFileSync(join(source.dir, 'decks/travelling-deck/slides/title-1.json')))
@@ -368,7 +369,7 @@ describe('fromUrl goes through the SSRF guard', () => {
     ws = await workspace()
     const source = await workspaceWithDeck('Fetched deck')
     try {
-      zip = readFileSync((await studio(source.dir, ['deck', 'pack', 'fetched-deck', '--out', 'b.zip', '--json'])).json.file)
+      zip = readFileSync((await studio(source.dir, ['deck', 'pack', 'fetched-deck', '--out', 'b.zip', '--json'], { oneProcess: true })).json.file)
     } finally {
       source.cleanup()
     }

@@ -1,6 +1,8 @@
 /**
  * Storage promises found broken from outside (issue 8, "Data loss"): each test here failed before its
- * fix. Real git, real `studio` processes, a fresh workspace per test.
+ * fix. Real git, a fresh workspace per test. The writes killed at a fault point are processes of their
+ * own (`crashAt`), as are the git holding the index and the server; the calls that look and repair run in
+ * the file's CLI host when it is free (`cliInOneProcess`): the process that repairs is not what is tested.
  */
 import assert from 'node:assert/strict'
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
@@ -9,8 +11,10 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSy
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, it } from 'node:test'
-import { BIN, commitCount, ROOT, serve, studio, workspaceWithDeck } from '../helpers/studio.js'
+import { BIN, cliInOneProcess, commitCount, ROOT, serve, studio, workspaceWithDeck } from '../helpers/studio.js'
 import { writeZip } from '../helpers/zip.js'
+
+cliInOneProcess()
 
 /** Runs a write with a fault injected at a named point (see src/store/transaction.ts). */
 function crashAt(dir: string, point: string, args: string[]): Promise<number | null> {
