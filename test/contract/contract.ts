@@ -299,13 +299,16 @@ function contractTests(actions: Action[]): void {
     const [c, m, h, p] = await Promise.all([newUserCopy(), newUserCopy(), newUserCopy(), newUserCopy()])
     shared = await copy()
     // Stopped in after(); the TTL only bounds a run that dies before it. The scratch servers and client
-    // let the networked examples reach the loopback page; the shared ones, for refusals, do not.
+    // let the networked examples reach the loopback page; the shared ones, for refusals, do not. They
+    // keep their Chromium between examples until they stop (a server's keep period, which a user sets the
+    // same way), where the default 30 s would relaunch it after each slow CLI example of a loaded run.
+    const scratchEnv = { ...FETCH_ALLOWED, STUDIO_BROWSER_IDLE_MS: '3600000' }
     const [server, client, mcp, http, window, given] = await Promise.all([
       serve(shared, [], { ttl: 3600 }),
       mcpClient(shared),
-      mcpClient(m, FETCH_ALLOWED),
-      serve(h, [], { ttl: 3600, env: FETCH_ALLOWED }),
-      serve(p, [], { ttl: 3600, env: FETCH_ALLOWED }),
+      mcpClient(m, scratchEnv),
+      serve(h, [], { ttl: 3600, env: scratchEnv }),
+      serve(p, [], { ttl: 3600, env: scratchEnv }),
       serve(staging, [], { ttl: 3600 }),
     ])
     ;[sharedServer, sharedClient, stagingServer] = [server, client, given]
