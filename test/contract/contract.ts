@@ -236,12 +236,13 @@ async function allInOrder<T>(promises: Promise<T>[]): Promise<T[]> {
 
 /**
  * The tests of one part. The example runs on each transport from a new user's workspace after the
- * action's given steps, the transports side by side, each in a copy of its own kept for the whole file
- * and put back to the new user's commit after each run (`git reset --hard`, `git clean -fdx`,
- * `.studio/` included, the user's photo kept): the CLI a process per call; MCP, HTTP and the window
- * transport through one `studio mcp` or `studio serve` each, so the long-lived processes also show
- * that they follow a checkout moved under them. The commits an example made are counted from the
- * count of the commit it started at, known once per start. The given steps run
+ * action's given steps, the transports side by side, each in a copy kept for the whole file and put
+ * back to the new user's commit after each run (`git reset --hard`, `git clean -fdx`, `.studio/`
+ * included, the user's photo kept): the CLI a process per call in a copy of its own; MCP through one
+ * `studio mcp` in another; HTTP and then the window transport through one `studio serve` in a third,
+ * so the long-lived processes also show that they follow a checkout moved under them (and the window
+ * transport that it answers as HTTP did on the same server). The commits an example made are counted
+ * from the count of the commit it started at, known once per start. The given steps run
  * once per distinct list, over HTTP in one more copy (`staging`, its own `studio serve`); every other
  * copy borrows staging's objects (git alternates) and checks out the commit they left. The refusals
  * (unknown member, stale revision) commit nothing, so they all run against one more copy, through a
@@ -296,23 +297,22 @@ function contractTests(actions: Action[]): void {
     assert.deepEqual([newInfo.json.id, newInfo.json.revision, newInfo.json.sections], ['quarterly-review', 0, [{ id: 'main', title: 'Main', slides: [{ id: 'title-1', title: 'Quarterly review' }] }]])
     newUserHead = (await git(newUser, 'rev-parse', 'HEAD')).trim()
     staging = await copy(newUser)
-    const [c, m, h, p] = await Promise.all([newUserCopy(), newUserCopy(), newUserCopy(), newUserCopy()])
+    const [c, m, h] = await Promise.all([newUserCopy(), newUserCopy(), newUserCopy()])
     shared = await copy()
     // Stopped in after(); the TTL only bounds a run that dies before it. The scratch servers and client
     // let the networked examples reach the loopback page; the shared ones, for refusals, do not. They
     // keep their Chromium between examples until they stop (a server's keep period, which a user sets the
     // same way), where the default 30 s would relaunch it after each slow CLI example of a loaded run.
     const scratchEnv = { ...FETCH_ALLOWED, STUDIO_BROWSER_IDLE_MS: '3600000' }
-    const [server, client, mcp, http, window, given] = await Promise.all([
+    const [server, client, mcp, http, given] = await Promise.all([
       serve(shared, [], { ttl: 3600 }),
       mcpClient(shared),
       mcpClient(m, scratchEnv),
       serve(h, [], { ttl: 3600, env: scratchEnv }),
-      serve(p, [], { ttl: 3600, env: scratchEnv }),
       serve(staging, [], { ttl: 3600 }),
     ])
     ;[sharedServer, sharedClient, stagingServer] = [server, client, given]
-    scratch.set('C', { dir: c }).set('M', { dir: m, client: mcp }).set('H', { dir: h, server: http }).set('P', { dir: p, server: window })
+    scratch.set('C', { dir: c }).set('M', { dir: m, client: mcp }).set('H', { dir: h, server: http }).set('P', { dir: h, server: http })
   })
   after(async () => {
     const all = [...scratch.values(), { server: sharedServer, client: sharedClient }, { server: stagingServer }]
@@ -358,6 +358,20 @@ function contractTests(actions: Action[]): void {
     const head = (await git(staging, 'rev-parse', 'HEAD')).trim()
     givenHeads.set(key, head)
     return head
+  }
+
+  /**
+   * The examples on every transport, side by side except the window transport's, which runs after
+   * HTTP's on the same server and copy.
+   */
+  function examplesSideBySide(transports: readonly Transport[], action: Action, input: Record<string, unknown>, start: string) {
+    const runs = new Map<Transport, Promise<{ outcome: Outcome; delta: number }>>()
+    for (const t of transports) {
+      const http = t === 'P' ? runs.get('H') : undefined
+      const next = () => example(t, action, input, start)
+      runs.set(t, http ? http.then(next, next) : next())
+    }
+    return [...runs.values()]
   }
 
   /**
@@ -426,7 +440,7 @@ function contractTests(actions: Action[]): void {
         allInOrder(transports.map(refusalsOn)),
         // A page capture starts a Chromium per transport and has a time budget: one at a time, so three
         // captures side by side on a loaded machine do not run out of it.
-        NETWORKED.has(action.id) ? inSequence(transports, (t) => example(t, action, input, start)) : allInOrder(transports.map((t) => example(t, action, input, start))),
+        NETWORKED.has(action.id) ? inSequence(transports, (t) => example(t, action, input, start)) : allInOrder(examplesSideBySide(transports, action, input, start)),
       ])
       const unknown = Object.fromEntries(transports.map((t, i) => [t, refused[i][0]]))
       const stale = Object.fromEntries(transports.map((t, i) => [t, refused[i][1]]))
