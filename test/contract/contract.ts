@@ -113,7 +113,12 @@ let pageOrigin = ''
 const NETWORKED = new Set(['asset.capture'])
 const exampleOf = (action: Action): Record<string, unknown> =>
   NETWORKED.has(action.id) ? { ...action.example, url: `${pageOrigin}${new URL(String(action.example!.url)).pathname}` } : action.example!
-const FETCH_ALLOWED = { STUDIO_FETCH_ALLOW_PRIVATE: '127.0.0.1' }
+/**
+ * The networked examples' environment: the loopback page let through, and the capture's time budget
+ * (30 s by default) raised to 5 minutes, a user's setting too: beside another heavy test file on two
+ * cores a capture can take longer than 30 s, and the contract holds outcomes, not times.
+ */
+const FETCH_ALLOWED = { STUDIO_FETCH_ALLOW_PRIVATE: '127.0.0.1', STUDIO_CAPTURE_TIMEOUT_MS: '300000' }
 const envOf = (action: Action): Record<string, string> => (NETWORKED.has(action.id) ? FETCH_ALLOWED : {})
 
 /**
