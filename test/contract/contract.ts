@@ -409,16 +409,16 @@ function contractTests(actions: Action[]): void {
   }
 
   /**
-   * A refusal on one transport, against the shared copy. The shared server and client run without
-   * envOf's fetch allowance: an input refused by its schema or its revision never reaches a fetch.
-   */
-  /**
    * The shared copy's commits and `git status`, as the last action's refusals left them: each action's
    * are held to the state the action before left, measured once between the two.
    */
   let sharedState: { commits: number; status: string } | undefined
   const measureShared = () => commitsAndStatus(shared)
 
+  /**
+   * A refusal on one transport, against the shared copy. The shared server and client run without
+   * envOf's fetch allowance: an input refused by its schema or its revision never reaches a fetch.
+   */
   function refusal(t: Transport, action: Action, input: Record<string, unknown>): Promise<Outcome> {
     if (t === 'C') return viaCli(shared, action, input, true)
     if (t === 'M') return viaMcp(sharedClient!, shared, action, input)
