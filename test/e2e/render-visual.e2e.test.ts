@@ -37,7 +37,7 @@ interface Pixels {
   height: number
 }
 
-const rgba = async (image: sharp.Sharp): Promise<Pixels> => {
+const rgba = async (image: ReturnType<typeof sharp>): Promise<Pixels> => {
   const { data, info } = await image.ensureAlpha().raw().toBuffer({ resolveWithObject: true })
   assert.equal(info.channels, 4)
   return { data, width: info.width, height: info.height }
