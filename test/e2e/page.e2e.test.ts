@@ -4,7 +4,7 @@
  * only on what the page shows.
  */
 import assert from 'node:assert/strict'
-import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { networkInterfaces } from 'node:os'
 import { join } from 'node:path'
@@ -12,7 +12,10 @@ import sharp from 'sharp'
 import { after, afterEach, before, beforeEach, describe, it } from 'node:test'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { CHROMIUM_FLAGS, findChromium } from '../../src/render/browser.js'
-import { commitCount, ROOT, serve, studio, workspace, workspaceWithDeck, type Served } from '../helpers/studio.js'
+import { cliInOneProcess, commitCount, ROOT, serve, studio, workspace, workspaceWithDeck, type Served } from '../helpers/studio.js'
+
+// The CLI runs in one process for this file (test/helpers/studio.ts): its CLI calls set up decks and write beside the page; none is about the process itself.
+cliInOneProcess()
 
 const require = createRequire(import.meta.url)
 const { chromium } = require('playwright-core') as typeof import('playwright-core')
@@ -106,22 +109,8 @@ describe('the page', { timeout: 600_000 }, () => {
 
   before(async () => {
     ws = await workspace()
-    // The brand sample's first three sections (36 slides; every layout it has, a section header opening each
-    // section): the slides these tests use. Laid down as an organisation template, made into the deck by
-    // deck.create and removed; the first test still makes the whole 95-slide sample from the page.
-    const sample = join(ROOT, 'templates', 'brand-sample')
-    const opening = join(ws.dir, 'decks', 'templates', 'opening-sections')
-    const manifest = JSON.parse(readFileSync(join(sample, 'deck.json'), 'utf8'))
-    manifest.sections = manifest.sections.slice(0, 3)
-    mkdirSync(join(opening, 'slides'), { recursive: true })
-    writeFileSync(join(opening, 'deck.json'), JSON.stringify(manifest))
-    writeFileSync(join(opening, 'template.json'), JSON.stringify({ ...JSON.parse(readFileSync(join(sample, 'template.json'), 'utf8')), name: 'Opening sections' }))
-    for (const id of manifest.sections.flatMap((s: { slides: string[] }) => s.slides)) copyFileSync(join(sample, 'slides', `${id}.json`), join(opening, 'slides', `${id}.json`))
-    const made = await studio(ws.dir, ['deck', 'create', 'Launch plan', '--from', 'opening-sections', '--json'])
+    const made = await studio(ws.dir, ['deck', 'create', 'Launch plan', '--from', 'brand-sample', '--json'])
     assert.equal(made.json?.id, deck, made.stdout + made.stderr)
-    assert.equal(made.json.counts.slides, 36)
-    rmSync(opening, { recursive: true })
-    assert.equal((await ws.git('status', '--porcelain')).trim(), '')
     server = await serve(ws.dir, [], { ttl: 590 })
     browser = await sharedBrowser()
   })
