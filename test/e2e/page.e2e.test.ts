@@ -4,7 +4,7 @@
  * only on what the page shows.
  */
 import assert from 'node:assert/strict'
-import { readFileSync, writeFileSync } from 'node:fs'
+import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { networkInterfaces } from 'node:os'
 import { join } from 'node:path'
@@ -12,7 +12,10 @@ import sharp from 'sharp'
 import { after, afterEach, before, beforeEach, describe, it } from 'node:test'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { CHROMIUM_FLAGS, findChromium } from '../../src/render/browser.js'
-import { commitCount, ROOT, serve, studio, workspace, workspaceWithDeck, type Served } from '../helpers/studio.js'
+import { cliInOneProcess, commitCount, ROOT, serve, studio, workspace, workspaceWithDeck, type Served } from '../helpers/studio.js'
+
+// The CLI runs in one process for this file (test/helpers/studio.ts): its CLI calls set up decks and write beside the page; none is about the process itself.
+cliInOneProcess()
 
 const require = createRequire(import.meta.url)
 const { chromium } = require('playwright-core') as typeof import('playwright-core')
@@ -39,9 +42,28 @@ async function until<T>(what: string, read: () => Promise<T> | T, check: (value:
 const json = (ws: Ws, rel: string) => JSON.parse(readFileSync(join(ws.dir, rel), 'utf8'))
 const lastSubject = async (ws: Ws) => (await ws.git('log', '-1', '--format=%s')).trim()
 const trailer = async (ws: Ws, key: string) => (await ws.git('log', '-1', `--format=%(trailers:key=${key},valueonly)`)).trim()
+/** HEAD's commit as the repository stores it, read without starting git (a loose ref, else packed-refs). */
+function headRef(ws: Ws): string {
+  const head = readFileSync(join(ws.dir, '.git', 'HEAD'), 'utf8').trim()
+  if (!head.startsWith('ref: ')) return head
+  const loose = join(ws.dir, '.git', head.slice(5))
+  return existsSync(loose) ? readFileSync(loose, 'utf8').trim() : readFileSync(join(ws.dir, '.git', 'packed-refs'), 'utf8')
+}
+
 /** Waits for the commit after `count` commits, and answers the actions of the commits since then. */
 async function commitsSince(ws: Ws, count: number, expected = 1): Promise<string[]> {
-  await until('the commit count', () => commitCount(ws.git), (n) => n >= count + expected)
+  // git counts the commits; it is asked again only once HEAD has moved (a poll of a file, not a process every 50 ms).
+  let seen: string | undefined
+  let counted = 0
+  const commits = async () => {
+    const ref = headRef(ws)
+    if (ref !== seen) {
+      seen = ref
+      counted = await commitCount(ws.git)
+    }
+    return counted
+  }
+  await until('the commit count', commits, (n) => n >= count + expected)
   const log = await ws.git('log', `-${expected}`, '--format=%(trailers:key=Studio-Action,valueonly)')
   return log.split('\n').map((l) => l.trim()).filter(Boolean).reverse()
 }

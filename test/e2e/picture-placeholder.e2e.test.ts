@@ -9,7 +9,10 @@ import { join } from 'node:path'
 import { describe, it } from 'node:test'
 import sharp from 'sharp'
 import { newUserWorkspace, USER_PHOTO } from '../helpers/fixture.js'
-import { studio } from '../helpers/studio.js'
+import { cliInOneProcess, studio } from '../helpers/studio.js'
+
+// The CLI runs in one process for this file (test/helpers/studio.ts): none of these tests is about the process itself.
+cliInOneProcess()
 
 const pixels = async (file: string) => (await sharp(file).raw().toBuffer()).toString('base64')
 

@@ -17,6 +17,7 @@ import pixelmatch from 'pixelmatch'
 import { PNG } from 'pngjs'
 import sharp from 'sharp'
 import type { Block, DeckDoc, Slide } from '../../src/model/deck.js'
+import { leaseBrowser, type Browser } from '../../src/render/browser.js'
 import { renderSlides } from '../../src/render/pipeline.js'
 import { THEMES } from '../../src/model/themes.js'
 import { ROOT } from '../helpers/studio.js'
@@ -29,12 +30,22 @@ const UPDATE = process.env.STUDIO_UPDATE_REFERENCES === '1'
 const TOLERANCE = 60
 const THRESHOLD = 0.1
 
-async function halfSize(file: string | Buffer): Promise<PNG> {
-  const buffer = await sharp(file).resize(800, 450, { kernel: 'lanczos3' }).removeAlpha().ensureAlpha().png().toBuffer()
-  return PNG.sync.read(buffer)
+/** Pixels as RGBA, decoded by libvips (pngjs's JavaScript decoder costs three times the CPU for the same pixels). */
+interface Pixels {
+  data: Buffer
+  width: number
+  height: number
 }
 
-function differing(a: PNG, b: PNG): number {
+const rgba = async (image: ReturnType<typeof sharp>): Promise<Pixels> => {
+  const { data, info } = await image.ensureAlpha().raw().toBuffer({ resolveWithObject: true })
+  assert.equal(info.channels, 4)
+  return { data, width: info.width, height: info.height }
+}
+
+const halfSize = (file: string | Buffer) => rgba(sharp(file).resize(800, 450, { kernel: 'lanczos3' }).removeAlpha())
+
+function differing(a: Pixels, b: Pixels): number {
   assert.equal(a.width, b.width)
   assert.equal(a.height, b.height)
   return pixelmatch(a.data, b.data, undefined, a.width, a.height, { threshold: THRESHOLD })
@@ -44,11 +55,19 @@ function differing(a: PNG, b: PNG): number {
 async function checkReference(name: string, file: string, problems: string[]): Promise<void> {
   const got = await halfSize(file)
   const reference = join(REFERENCES, name)
-  if (UPDATE) return writeFileSync(reference, PNG.sync.write(got))
+  if (UPDATE) return writeFileSync(reference, PNG.sync.write(Object.assign(new PNG({ width: got.width, height: got.height }), { data: got.data })))
   if (!existsSync(reference)) return void problems.push(`${name}: no reference (run with STUDIO_UPDATE_REFERENCES=1 and look at it)`)
-  const count = differing(got, PNG.sync.read(readFileSync(reference)))
+  const count = differing(got, await rgba(sharp(readFileSync(reference))))
   if (count > TOLERANCE) problems.push(`${name}: ${count} pixels differ`)
 }
+
+// One Chromium for the whole file: a lease held from the first test to the last keeps the renderer's shared browser
+// running between renders (in a process with no keep period it closes as soon as no lease is left).
+let held: Browser | undefined
+before(async () => {
+  held = await leaseBrowser()
+})
+after(() => held?.close())
 
 describe('the renderer against the reference pictures', () => {
   let dir: string
@@ -187,9 +206,19 @@ describe('every drawing property makes a visible difference', () => {
   })
   after(() => page?.close())
 
+  /** The sheet's pixels: Chromium's capture at its fast PNG setting (the same pixels as page.shot(), less CPU). */
+  const capture = async (sheet: Awaited<ReturnType<typeof sheetPage>>) => {
+    const cdp = await sheet.page.context().newCDPSession(sheet.page)
+    try {
+      const shot = (await cdp.send('Page.captureScreenshot', { format: 'png', optimizeForSpeed: true, clip: { x: 0, y: 0, width: 1600, height: 900, scale: 1 } })) as { data: string }
+      return rgba(sharp(Buffer.from(shot.data, 'base64')))
+    } finally {
+      await cdp.detach()
+    }
+  }
   const pixels = async (slide: Slide) => {
     await page.show(slide)
-    return PNG.sync.read(await page.shot())
+    return capture(page)
   }
 
   for (const c of CASES) {
@@ -213,7 +242,7 @@ describe('every drawing property makes a visible difference', () => {
     const other = await sheetPage(guided)
     try {
       await other.show({ id: 'p', layout: 'title-body', blocks: [{ id: 'b', kind: 'text', slot: 'body', text: 'Guides' }] })
-      assert.equal(differing(plain, PNG.sync.read(await other.shot())), 0)
+      assert.equal(differing(plain, await capture(other)), 0)
     } finally {
       await other.close()
     }
