@@ -5,8 +5,13 @@
  * subschema once per ajv instance (added under an id of its own) and puts a `$ref` to it wherever it
  * occurs: the same validation, the same strict-mode checks of every keyword, a fraction of the work.
  */
-import type Ajv from 'ajv'
 import type { ValidateFunction } from 'ajv'
+
+/** What of an ajv instance this uses (ajv's class is a CommonJS default export, awkward to name as a type here). */
+interface Ajv {
+  addSchema(schema: object, key: string): unknown
+  compile(schema: object): ValidateFunction
+}
 
 /** Subschemas at least this long (as JSON) are compiled once and referenced. */
 const LARGE = 4_000
