@@ -40,10 +40,10 @@ import { drawn, type Drawn } from '../layout/stack.js'
 import { footerBand, LAYOUT_SLOTS, showsKitFooter, type Box } from '../layout/boxes.js'
 import { listGap, listGutter, listLayout, textStyle, SHAPE_INSET, type TextStyle } from '../layout/blocks.js'
 import { COLUMN_GAP, measureText, stripMarkup } from '../layout/text.js'
-import { colour, logoInkOn, paintFor, type Paint } from '../render/paint.js'
+import { colour, logoInkOn, paintFor, seriesColour, type Paint } from '../render/paint.js'
 import { paragraphRuns } from '../render/text.js'
 import { drawnPictureSize, lineEnds, markerText, pictureHeight } from '../render/html.js'
-import { niceMax, seriesColour } from '../render/charts.js'
+import { chartLayout, scatterXs } from '../layout/chart.js'
 import { assetFiles, themedFile } from '../render/pipeline.js'
 import { assetSize, Variants } from '../render/variants.js'
 import type { Placement } from '../model/arrange.js'
@@ -1468,24 +1468,17 @@ class NativeWriter {
   private chartBlock(ctx: SlideCtx, item: Drawn): void {
     const { block, box } = item
     const where = `${ctx.slide.id}#${block.id}`
-    const data = (block.data ?? { categories: [], series: [] }) as { categories?: unknown[]; series?: { name?: unknown; values?: unknown[] }[] }
-    const categories = Array.isArray(data.categories) ? data.categories.map(String) : []
-    const series = (Array.isArray(data.series) ? data.series : []).map((s) => ({ name: String(s?.name ?? ''), values: Array.isArray(s?.values) ? s.values.map((v) => (typeof v === 'number' && Number.isFinite(v) ? v : null)) : [] }))
-    const type = str(block.chartType) ?? 'column'
-    const stacked = block.stacked === true
+    // The renderer's layout (src/layout/chart.ts): the same plot box, axis range and steps.
+    const layout = chartLayout(block, box.w, box.h, this.paint.theme.fonts.body)
+    const { data, size, inner } = layout
+    const { categories, series, type, stacked, title, count } = data
     const common = this.common(block)
-    const size = Math.max(12, Math.min(22, Math.round(box.h / 22)))
     const ink = hex(colour(this.paint, 'ink'))
     const muted = hex(colour(this.paint, 'muted'))
     const rule = hex(colour(this.paint, 'rule'))
     const face = this.face(this.fonts.body, size, 400).typeface
     const pie = type === 'pie' || type === 'doughnut'
     const colours = (pie ? categories : series).map((_, i) => hex(seriesColour(this.paint, i)))
-    const title = str(block.title) ? stripMarkup(str(block.title)!) : ''
-    const count = categories.length || Math.max(0, ...series.map((s) => s.values.length))
-    const peak = stacked
-      ? Math.max(0, ...Array.from({ length: count }, (_, i) => series.reduce((sum, s) => sum + Math.max(0, s.values[i] ?? 0), 0)))
-      : Math.max(0, ...series.flatMap((s) => s.values.map((v) => v ?? 0)))
     const options: pptxgen.default.IChartOpts = {
       ...position(box),
       objectName: ctx.name(block.id),
@@ -1493,13 +1486,14 @@ class NativeWriter {
       chartColors: colours.length ? colours : [hex(seriesColour(this.paint, 0))],
       chartArea: { fill: { color: hex(colour(this.paint, 'paper')), transparency: 100 } },
       plotArea: { fill: { color: hex(colour(this.paint, 'paper')), transparency: 100 } },
-      showLegend: pie || series.length > 1,
+      showLegend: layout.legend.length > 0,
       legendPos: 'b',
       legendFontFace: face,
       legendFontSize: pt(size),
       legendColor: ink,
-      ...(title ? { showTitle: true, title, titleFontFace: face, titleFontSize: pt(Math.round(size * 1.2)), titleColor: ink, titleBold: true } : { showTitle: false }),
+      ...(title ? { showTitle: true, title, titleFontFace: face, titleFontSize: pt(layout.title!.size), titleColor: ink, titleBold: true } : { showTitle: false }),
     }
+    const value = layout.value
     const axes: pptxgen.default.IChartOpts = {
       catAxisLabelFontFace: face,
       catAxisLabelFontSize: pt(size),
@@ -1507,27 +1501,15 @@ class NativeWriter {
       catAxisLineShow: false,
       catAxisMajorTickMark: 'none',
       catGridLine: { style: 'none' },
+      // Category labels at the low end of the value axis (the bottom, or a bar chart's left), wherever zero is.
+      catAxisLabelPos: 'low',
       valAxisLabelFontFace: face,
       valAxisLabelFontSize: pt(size),
       valAxisLabelColor: muted,
       valAxisLineShow: false,
       valAxisMajorTickMark: 'none',
       valGridLine: { color: rule, size: pt(1), style: 'solid' },
-      valAxisMinVal: 0,
-      valAxisMaxVal: niceMax(peak),
-      valAxisMajorUnit: niceMax(peak) / 4,
-    }
-    // The plot where the renderer draws it (src/render/charts.ts `axes`), as fractions of the chart frame.
-    const top = 8 + (title ? size * 2 : 0)
-    const legendHeight = (pie ? categories.length : series.length > 1 ? series.length : 0) ? size * 2 : 0
-    const plot = { x: 0, y: top, w: box.w, h: box.h - top - legendHeight }
-    let inner: Box
-    if (pie) {
-      const r = Math.max(1, Math.min(plot.w, plot.h) / 2 - 4)
-      inner = { x: plot.w / 2 - r, y: plot.y + plot.h / 2 - r, w: 2 * r, h: 2 * r }
-    } else {
-      const left = type === 'bar' ? Math.min(plot.w * 0.3, size * 0.6 * Math.max(3, ...categories.map((c) => c.length))) + 8 : size * 3
-      inner = { x: left, y: plot.y + size * 0.6, w: Math.max(1, plot.w - left - 8), h: Math.max(1, plot.h - size * 1.8 - size * 0.6) }
+      ...(value ? { valAxisMinVal: value.min, valAxisMaxVal: value.max, valAxisMajorUnit: value.step } : {}),
     }
     const frac = (v: number, of: number) => Math.round((v / Math.max(1, of)) * 10000) / 10000
     options.layout = { x: frac(inner.x, box.w), y: frac(inner.y, box.h), w: frac(inner.w, box.w), h: frac(inner.h, box.h) }
@@ -1548,23 +1530,24 @@ class NativeWriter {
         showLabel: false,
       })
       if (series.length > 1) this.cannot(where, 'series after the first of a pie or doughnut (the renderer draws only the first too)')
+      if (series[0]?.values.some((v) => v !== null && v < 0)) this.cannot(where, 'negative values of a pie or doughnut (the renderer leaves them out)')
       return
     }
     if (type === 'scatter') {
-      const xs = categories.map((c, i) => (Number.isFinite(Number(c)) && c.trim() !== '' ? Number(c) : i))
-      ctx.s.addChart(this.pptx.ChartType.scatter, [{ name: 'X', values: xs }, ...series.map((s) => ({ name: s.name, values: values(s) }))], {
+      const x = layout.x!
+      ctx.s.addChart(this.pptx.ChartType.scatter, [{ name: 'X', values: scatterXs(data) }, ...series.map((s) => ({ name: s.name, values: values(s) }))], {
         ...options,
         ...axes,
         lineSize: 0,
         lineDataSymbol: 'circle',
-        // The renderer's x range, without x labels (it draws none).
-        catAxisMinVal: Math.min(0, ...xs),
-        catAxisMaxVal: niceMax(Math.max(...xs, 1)),
-        catAxisLabelPos: 'none',
+        // The renderer's x axis: its range, steps and labels.
+        catAxisMinVal: x.min,
+        catAxisMaxVal: x.max,
+        catAxisMajorUnit: x.step,
         lineDataSymbolSize: Math.max(2, Math.round(pt(size * 0.8))),
-        valAxisMaxVal: niceMax(Math.max(0, ...series.flatMap((s) => s.values.map((v) => v ?? 0)))),
-        valAxisMajorUnit: niceMax(Math.max(0, ...series.flatMap((s) => s.values.map((v) => v ?? 0)))) / 4,
       })
+      // Both axes' labels at the low end of the other (pptxgenjs writes a scatter chart's at zero, inside the plot when a value is negative).
+      this.patches.chart(ctx.number, chartName, (xml) => xml.replaceAll('<c:tickLblPos val="nextTo"/>', '<c:tickLblPos val="low"/>'))
       return
     }
     const chartData = series.map((s) => ({ name: s.name, labels: categories, values: values(s) }))
@@ -1590,8 +1573,10 @@ class NativeWriter {
       // The renderer's bars fill 70 % of each category's band: the gap is 0.3 band against bars 0.7 / n band wide.
       barGapWidthPct: Math.round((0.3 / (0.7 / (stacked ? 1 : Math.max(1, series.length)))) * 100),
       ...(stacked ? { barOverlapPct: 100 } : {}),
-      // The renderer lists bar categories top down: reversed categories, with the value axis kept at the bottom (pptxgenjs names that crossing `catAxisCrossesAt`).
-      ...(type === 'bar' ? { catAxisOrientation: 'maxMin' as 'minMax', catAxisCrossesAt: 'max' as unknown as number } : {}),
+      // The renderer lists bar categories top down: reversed categories, with the value axis kept at the bottom (pptxgenjs
+      // names that crossing `catAxisCrossesAt`) and its labels beside it there (its default, the low end of the
+      // reversed categories, puts them at the top, over the title).
+      ...(type === 'bar' ? { catAxisOrientation: 'maxMin' as 'minMax', catAxisCrossesAt: 'max' as unknown as number, valAxisLabelPos: 'nextTo' as const } : {}),
     })
   }
 

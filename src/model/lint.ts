@@ -16,6 +16,7 @@
  * | low-contrast      | warning         | text colour against its background below 3:1 (colours the theme resolves) |
  * | notes-only        | info            | a skipped slide whose only content is its speaker notes |
  * | invalid-markup    | error           | a Text the Text reader refuses (a tag outside the subset, tags that do not nest) |
+ * | chart-colours     | warning         | two series (pie: slices) of a chart drawn in the same or a barely different colour, in light or dark |
  */
 import { blockHeight, drawnBoxes, fitText, slotBoxes, slotFills, type Box } from '../layout/index.js'
 import { isPicturePlaceholder } from './blocks.js'
@@ -24,6 +25,8 @@ import { SHEET } from './layouts.js'
 import { blockTexts, plainText, slideTexts } from './text.js'
 import { findTheme, paletteEntry, themeFonts } from './themes.js'
 import type { ThemeFonts } from './fonts.js'
+import { chartData } from '../layout/chart.js'
+import { paintFor, seriesColour } from '../render/paint.js'
 
 export type Severity = 'error' | 'warning' | 'info'
 
@@ -270,6 +273,41 @@ function invalidMarkup(slide: Slide, out: Finding[]): void {
 }
 
 /** Every finding on one slide, in rule order. */
+/** Colours closer than this (RGB distance, of 441) read as one on a slide. */
+const SAME_COLOUR = 24
+
+const rgbOf = (hex: string): [number, number, number] => {
+  const h = hex.length === 4 ? hex.replace(/^#(.)(.)(.)$/, '#$1$1$2$2$3$3') : hex
+  return [1, 3, 5].map((i) => parseInt(h.slice(i, i + 2), 16) || 0) as [number, number, number]
+}
+
+/** Series (pie: slices) a reader cannot tell apart: the first pair per chart, in light, else in dark. */
+function chartColours(slide: Slide, doc: DeckDoc, out: Finding[]): void {
+  for (const block of slide.blocks ?? []) {
+    if (block.kind !== 'chart') continue
+    const data = chartData(block)
+    const pie = data.type === 'pie' || data.type === 'doughnut'
+    const names = pie ? data.categories : data.series.map((s) => s.name)
+    if (names.length < 2) continue
+    const found = (['light', 'dark'] as const).flatMap((appearance) => {
+      const paint = paintFor(doc.manifest, appearance)
+      const colours = names.map((_, i) => seriesColour(paint, i))
+      for (let b = 1; b < colours.length; b++) {
+        for (let a = 0; a < b; a++) {
+          const [p, q] = [rgbOf(colours[a]), rgbOf(colours[b])]
+          if (Math.hypot(p[0] - q[0], p[1] - q[1], p[2] - q[2]) < SAME_COLOUR) return [{ a, b, appearance, colour: colours[a], other: colours[b] }]
+        }
+      }
+      return []
+    })[0]
+    if (!found) continue
+    const what = pie ? 'Slices' : 'Series'
+    const same = found.colour === found.other ? `the same colour (${found.colour})` : `nearly the same colour (${found.colour}, ${found.other})`
+    const fix = names.length > 6 ? `a chart shows at most 6 ${pie ? 'slices' : 'series'} in distinct colours` : 'set distinct chart1..chart6 colours in the brand kit'
+    out.push({ rule: 'chart-colours', severity: 'warning', blockId: block.id, message: `${what} ${found.a + 1} and ${found.b + 1} ("${names[found.a]}", "${names[found.b]}") draw in ${same} in ${found.appearance}: a reader cannot tell them apart; ${fix}.` })
+  }
+}
+
 export function lintSlide(slide: Slide, doc: DeckDoc, options: LintOptions = {}): Finding[] {
   const out: Finding[] = []
   emptyPlaceholders(slide, out)
@@ -281,6 +319,7 @@ export function lintSlide(slide: Slide, doc: DeckDoc, options: LintOptions = {})
   lowContrast(slide, doc, out)
   notesOnly(slide, out)
   invalidMarkup(slide, out)
+  chartColours(slide, doc, out)
   return out
 }
 

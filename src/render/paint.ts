@@ -34,6 +34,21 @@ export function colour(paint: Paint, value: unknown, fallback = 'ink'): string {
   return token(paint, fallback) ?? '#000000'
 }
 
+/** Series colours past the theme's six, when a brand kit or theme leaves a `chartN` out. */
+const CHART_FALLBACK = ['#2f5bea', '#e4572e', '#17a398', '#f3a712', '#8e44ad', '#6b6b6b']
+
+/**
+ * The colour of chart series (or pie slice) i: the brand kit's or theme's `chart1`..`chart6`, in turn
+ * (a seventh series takes chart1 again: lint's `chart-colours` says so); without them the accent for the
+ * first and a fixed set after it. Black is a colour like any other (the Contrast theme's chart1).
+ */
+export function seriesColour(paint: Paint, i: number): string {
+  const named = token(paint, `chart${(i % 6) + 1}`)
+  if (named) return colour(paint, named, 'accent')
+  if (i === 0) return colour(paint, 'accent')
+  return CHART_FALLBACK[i % CHART_FALLBACK.length]
+}
+
 function token(paint: Paint, name: string): string | undefined {
   const branded = paint.brand.get(name)
   if (branded) return branded

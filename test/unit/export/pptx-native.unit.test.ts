@@ -19,6 +19,8 @@ import { drawn, fieldBlocks } from '../../../src/layout/stack.js'
 import { themeFonts } from '../../../src/model/themes.js'
 import { ROOT } from '../../helpers/studio.js'
 import { skipUnlessPresent } from '../../helpers/system.js'
+import { writeChartGallery } from '../../helpers/chart-gallery.js'
+import { chartLayout } from '../../../src/layout/chart.js'
 
 const EMU = 7620
 
@@ -407,3 +409,61 @@ function hasSoffice(): boolean {
     return false
   }
 }
+
+describe('native PPTX charts of the chart gallery', () => {
+  let work: string
+  let doc: DeckDoc
+  let slides: Slide[]
+  let pkg: Map<string, Buffer>
+  /** The chart part of a gallery slide's chart. */
+  const chartOf = (id: string) => {
+    const n = slides.findIndex((s) => s.id === id) + 1
+    const rid = /<c:chart r:id="(rId\d+)"/.exec(objectXml(pkg.get(`ppt/slides/slide${n}.xml`)!.toString('utf8'), 'chart')!)![1]
+    return pkg.get(relsOf(pkg, `ppt/slides/slide${n}.xml`).get(rid)!.target)!.toString('utf8')
+  }
+  /** The scaling (min, max) and majorUnit of each axis of a chart part, in the order written. */
+  const axesOf = (xml: string) =>
+    [...xml.matchAll(/<c:(valAx|catAx)>([\s\S]*?)<\/c:\1>/g)].map(([, kind, body]) => ({
+      kind,
+      min: /<c:min val="([^"]+)"/.exec(body)?.[1],
+      max: /<c:max val="([^"]+)"/.exec(body)?.[1],
+      unit: /<c:majorUnit val="([^"]+)"/.exec(body)?.[1],
+      labels: /<c:tickLblPos val="([^"]+)"/.exec(body)?.[1],
+    }))
+
+  before(async () => {
+    work = mkdtempSync(join(tmpdir(), 'studio-native-charts-'))
+    doc = writeChartGallery(work)
+    slides = orderedSlides(doc)
+    pkg = await unzip((await nativePptx({ doc, deckDir: join(work, 'decks', 'charts'), root: work, slides, appearance: 'light', includeNotes: false, baseline: 'none', embedFonts: false, headingsRaster: false })).bytes)
+  })
+  after(() => rmSync(work, { recursive: true, force: true }))
+
+  it('gives every chart the value axis the renderer draws: its range, negatives included, and its step', () => {
+    for (const slide of slides) {
+      const block = slide.blocks!.find((b) => b.kind === 'chart')!
+      if (block.chartType === 'pie' || block.chartType === 'doughnut') continue
+      const box = drawn(slide, themeFonts(doc.manifest)).items.find((d) => d.block.id === 'chart')!.box
+      const layout = chartLayout(block as Record<string, unknown>, box.w, box.h, 'Inter')
+      const axes = axesOf(chartOf(slide.id))
+      // A scatter chart's axes are both value axes: x first, then y.
+      const y = block.chartType === 'scatter' ? axes[1] : axes.find((a) => a.kind === 'valAx')!
+      assert.deepEqual([Number(y.min), Number(y.max), Number(y.unit)], [layout.value!.min, layout.value!.max, layout.value!.step], `${slide.id}: value axis`)
+    }
+    assert.deepEqual(axesOf(chartOf('column-mixed')).find((a) => a.kind === 'valAx')!.min, '-4')
+  })
+
+  it('labels categories at the low end (under negative columns, left of negative bars), and a bar chart\'s values at the bottom', () => {
+    for (const id of ['column-mixed', 'bar-long', 'line-mixed', 'area-mixed']) assert.equal(axesOf(chartOf(id)).find((a) => a.kind === 'catAx')!.labels, 'low', id)
+    assert.equal(axesOf(chartOf('bar-long')).find((a) => a.kind === 'valAx')!.labels, 'nextTo')
+  })
+
+  it('gives a scatter chart the renderer\'s x axis, labelled at the bottom, and its y labels at the left', () => {
+    const [x, y] = axesOf(chartOf('scatter'))
+    const slide = slides.find((s) => s.id === 'scatter')!
+    const box = drawn(slide, themeFonts(doc.manifest)).items.find((d) => d.block.id === 'chart')!.box
+    const layout = chartLayout(slide.blocks!.find((b) => b.kind === 'chart') as Record<string, unknown>, box.w, box.h, 'Inter')
+    assert.deepEqual([Number(x.min), Number(x.max), Number(x.unit)], [layout.x!.min, layout.x!.max, layout.x!.step])
+    assert.deepEqual([x.labels, y.labels], ['low', 'low'])
+  })
+})

@@ -147,6 +147,21 @@ describe('lintSlide', () => {
     assert.equal(plainOf('An action <group>.<name> and <i>more</i> &amp; less'), 'An action <group>.<name> and more & less')
   })
 
+  it('reports chart series a reader cannot tell apart: a seventh series, a brand kit giving two one colour, a pie\'s seventh slice', () => {
+    const chart = (n: number, extra: Partial<Block> = {}): Block => ({ id: 'c', kind: 'chart', chartType: 'column', alt: 'Sales', pos: { x: 100, y: 100, w: 800, h: 500 }, z: 0, data: { categories: ['a'], series: Array.from({ length: n }, (_, i) => ({ name: `S${i + 1}`, values: [i] })) }, ...extra })
+    assert.deepEqual(rules(lintSlide(canvas(chart(6)), doc())), [])
+    const seven = lintSlide(canvas(chart(7)), doc())
+    assert.deepEqual(rules(seven), ['chart-colours#c:warning'])
+    assert.match(seven[0].message, /Series 1 and 7 \("S1", "S7"\) draw in the same colour \(#2f5bea\) in light/)
+    // Contrast's first series is black, its second yellow: distinct (black is not "no colour").
+    assert.deepEqual(rules(lintSlide(canvas(chart(6)), doc({ theme: 'contrast' }))), [])
+    const branded = lintSlide(canvas(chart(3)), doc({ brandKit: { palette: { chart1: '#123456', chart3: '#123457' } } }))
+    assert.deepEqual(rules(branded), ['chart-colours#c:warning'])
+    assert.match(branded[0].message, /Series 1 and 3 .* nearly the same colour/)
+    const pie = chart(1, { chartType: 'pie', data: { categories: ['a', 'b', 'c', 'd', 'e', 'f', 'g'], series: [{ name: 'S', values: [1, 2, 3, 4, 5, 6, 7] }] } })
+    assert.match(lintSlide(canvas(pie), doc())[0].message, /^Slices 1 and 7/)
+  })
+
   it('never throws, whatever the blocks hold', () => {
     const kinds = ['text', 'heading', 'list', 'table', 'picture', 'shape', 'line', 'chart', 'textbox', 'shader', 'html']
     const anyBlock = fc.record({
