@@ -10,7 +10,7 @@ if (log && process.argv.some((a) => a.endsWith('.test.ts'))) {
     const f = readFileSync('/proc/self/stat', 'utf8').split(') ')[1].split(' ')
     const hz = 100
     const [ut, st, cut, cst] = [f[11], f[12], f[13], f[14]].map(Number)
-    appendFileSync(log, JSON.stringify({ file: process.argv.find((a) => a.endsWith('.test.ts')).replace(/.*\/test\//, 'test/'), self: (ut + st) / hz, children: (cut + cst) / hz, wall: (Date.now() - t0) / 1000 }) + '\n')
+    appendFileSync(log, JSON.stringify({ file: process.argv.find((a) => a.endsWith('.test.ts')).replace(/.*\/test\//, 'test/'), self: (ut + st) / hz, children: (cut + cst) / hz, wall: (Date.now() - t0) / 1000, start: t0 / 1000 }) + '\n')
   })
 }
 import { createRequire, syncBuiltinESMExports } from 'node:module'
