@@ -43,7 +43,7 @@ import { COLUMN_GAP, measureText, stripMarkup } from '../layout/text.js'
 import { colour, logoInkOn, paintFor, seriesColour, type Paint } from '../render/paint.js'
 import { paragraphRuns } from '../render/text.js'
 import { drawnPictureSize, lineEnds, markerText, pictureHeight } from '../render/html.js'
-import { chartLayout, scatterXs } from '../layout/chart.js'
+import { chartLayout, scatterXs, tickFormatCode } from '../layout/chart.js'
 import { assetFiles, themedFile } from '../render/pipeline.js'
 import { assetSize, Variants } from '../render/variants.js'
 import type { Placement } from '../model/arrange.js'
@@ -1509,7 +1509,9 @@ class NativeWriter {
       valAxisLineShow: false,
       valAxisMajorTickMark: 'none',
       valGridLine: { color: rule, size: pt(1), style: 'solid' },
-      ...(value ? { valAxisMinVal: value.min, valAxisMaxVal: value.max, valAxisMajorUnit: value.step } : {}),
+      ...(value ? { valAxisMinVal: value.min, valAxisMaxVal: value.max, valAxisMajorUnit: value.step, valAxisLabelFormatCode: tickFormatCode(value) } : {}),
+      // The renderer writes every k-th category's label when they do not all fit.
+      ...(layout.labelEvery > 1 ? { catAxisLabelFrequency: String(layout.labelEvery) } : {}),
     }
     const frac = (v: number, of: number) => Math.round((v / Math.max(1, of)) * 10000) / 10000
     options.layout = { x: frac(inner.x, box.w), y: frac(inner.y, box.h), w: frac(inner.w, box.w), h: frac(inner.h, box.h) }

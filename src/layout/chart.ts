@@ -93,14 +93,35 @@ export function niceScale(lo: number, hi: number): Scale {
   return { min: clean(min), max: clean(max), step: clean(step), ticks }
 }
 
-/** A tick's label: compact units from ten thousand up (12.5k, 3M), as many decimals as the step needs. */
-export function tickLabel(value: number, scale: Scale): string {
+/** The unit a scale's labels are written in: none below ten thousand, then k, M or B (by the axis's larger end). */
+function unitOf(scale: Scale): { unit: number; suffix: string; decimals: number } {
   const top = Math.max(Math.abs(scale.min), Math.abs(scale.max))
   const [unit, suffix] = top >= 1e9 ? [1e9, 'B'] : top >= 1e6 ? [1e6, 'M'] : top >= 1e4 ? [1e3, 'k'] : [1, '']
   const stepText = String(clean(scale.step / unit))
   const decimals = Math.min(6, stepText.includes('e-') ? 6 : (stepText.split('.')[1]?.length ?? 0))
-  const shown = clean(Number((value / unit).toFixed(decimals)))
-  return `${shown === 0 ? 0 : shown}${shown === 0 ? '' : suffix}`
+  return { unit, suffix, decimals }
+}
+
+/**
+ * A tick's label: as many decimals as the step needs, in compact units from ten thousand up (12.5k,
+ * 3.0M: one number of decimals along the axis); zero is always "0".
+ */
+export function tickLabel(value: number, scale: Scale): string {
+  const { unit, suffix, decimals } = unitOf(scale)
+  if (Math.abs(value) < scale.step * 1e-9) return '0'
+  if (unit === 1) return String(clean(Number(value.toFixed(decimals))))
+  return `${(value / unit).toFixed(decimals)}${suffix}`
+}
+
+/**
+ * The number format a spreadsheet writes tickLabel's labels with (the PPTX chart's axis): General
+ * below ten thousand, else the unit's thousands scaling with the same decimals.
+ */
+export function tickFormatCode(scale: Scale): string {
+  const { unit, suffix, decimals } = unitOf(scale)
+  if (unit === 1) return 'General'
+  const number = `0${decimals ? `.${'0'.repeat(decimals)}` : ''}${','.repeat(Math.round(Math.log10(unit) / 3))}"${suffix}"`
+  return `${number};-${number};0`
 }
 
 /** The lowest and highest value the drawn marks reach (stacked: the running totals). */
@@ -137,9 +158,9 @@ export function valueRange(data: ChartData): { lo: number; hi: number } {
   return { lo, hi }
 }
 
-/** The x values of a scatter chart: its categories where numeric, else their index. */
+/** The x values of a scatter chart: its categories where numeric, else their position counted from 1. */
 export function scatterXs(data: ChartData): number[] {
-  return data.categories.map((c, i) => (c.trim() !== '' && Number.isFinite(Number(c)) ? Number(c) : i))
+  return data.categories.map((c, i) => (c.trim() !== '' && Number.isFinite(Number(c)) ? Number(c) : i + 1))
 }
 
 /** One label line placed by the layout: its text, where its anchor point is, and how it is anchored. */
@@ -179,6 +200,8 @@ export interface ChartLayout {
   horizontal: boolean
   /** A category's share of the category axis. */
   band: number
+  /** Category labels are written for every k-th category (1: all). */
+  labelEvery: number
   /** Value tick labels, then category (or scatter x) labels, placed. */
   valueLabels: PlacedLabel[]
   categoryLabels: PlacedLabel[]
@@ -255,7 +278,7 @@ export function chartLayout(block: { [key: string]: unknown }, w: number, h: num
 
   if (pie) {
     const r = Math.max(1, Math.min(plot.w, plot.h) / 2 - 4)
-    return { ...base, inner: { x: plot.x + plot.w / 2 - r, y: plot.y + plot.h / 2 - r, w: 2 * r, h: 2 * r }, horizontal: false, band: 0 }
+    return { ...base, inner: { x: plot.x + plot.w / 2 - r, y: plot.y + plot.h / 2 - r, w: 2 * r, h: 2 * r }, horizontal: false, band: 0, labelEvery: 1 }
   }
 
   const horizontal = data.type === 'bar'
@@ -310,7 +333,7 @@ export function chartLayout(block: { [key: string]: unknown }, w: number, h: num
       lines.forEach((line, n) => categoryLabels.push({ text: line, x: inner.x + band * (i + 0.5), y: inner.y + inner.h + size * 1.3 + n * lineGap, anchor: 'middle' })),
     )
   }
-  return { ...base, inner, value, x, horizontal, band: (horizontal ? inner.h : inner.w) / Math.max(1, count), valueLabels, categoryLabels }
+  return { ...base, inner, value, x, horizontal, band: (horizontal ? inner.h : inner.w) / Math.max(1, count), labelEvery: every, valueLabels, categoryLabels }
 }
 
 /** Where a value falls along the value axis: 0 at the axis's start (bottom, or left for bars), 1 at its end. */

@@ -22,6 +22,7 @@ import { renderSlides } from '../../src/render/pipeline.js'
 import { THEMES } from '../../src/model/themes.js'
 import { ROOT } from '../helpers/studio.js'
 import { GALLERY_SLIDES, photo, writeGallery } from '../helpers/gallery.js'
+import { CHART_SLIDES, writeChartGallery } from '../helpers/chart-gallery.js'
 import { sheetPage } from '../helpers/render.js'
 
 const REFERENCES = join(ROOT, 'test', 'visual', 'references')
@@ -111,6 +112,24 @@ describe('the renderer against the reference pictures', () => {
       }
     }
     assert.deepEqual(problems, [])
+  })
+})
+
+describe('the chart gallery against the reference pictures', () => {
+  it('draws every chart case (negatives, stacks of both signs, long labels, many series) in Simple light and Contrast dark, as the references show', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'studio-visual-charts-'))
+    try {
+      const problems: string[] = []
+      for (const [theme, appearance] of [['studio-simple', 'light'], ['contrast', 'dark']] as const) {
+        const doc = writeChartGallery(dir, { theme })
+        const { records } = await renderSlides({ doc, deckDir: join(dir, 'decks', 'charts'), slides: CHART_SLIDES, appearances: [appearance], scale: 1, format: 'png', outDir: join(dir, `out-${theme}`), root: dir })
+        assert.equal(records.length, CHART_SLIDES.length)
+        for (const record of records) await checkReference(`charts-${theme}-${record.slideId}.${record.theme}.png`, join(dir, record.file), problems)
+      }
+      assert.deepEqual(problems, [])
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
   })
 })
 

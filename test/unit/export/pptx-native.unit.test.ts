@@ -456,6 +456,9 @@ describe('native PPTX charts of the chart gallery', () => {
   it('labels categories at the low end (under negative columns, left of negative bars), and a bar chart\'s values at the bottom', () => {
     for (const id of ['column-mixed', 'bar-long', 'line-mixed', 'area-mixed']) assert.equal(axesOf(chartOf(id)).find((a) => a.kind === 'catAx')!.labels, 'low', id)
     assert.equal(axesOf(chartOf('bar-long')).find((a) => a.kind === 'valAx')!.labels, 'nextTo')
+    // Every k-th month, as the renderer writes them; millions as 1M, not 1000000.
+    assert.match(chartOf('many-categories'), /<c:tickLblSkip val="\d+"\/>/)
+    assert.match(chartOf('large-small'), /<c:valAx>[\s\S]*<c:numFmt formatCode="0,,&quot;M&quot;;-0,,&quot;M&quot;;0"/)
   })
 
   it('gives a scatter chart the renderer\'s x axis, labelled at the bottom, and its y labels at the left', () => {

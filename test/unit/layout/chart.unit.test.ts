@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
-import { chartLayout, niceScale, tickLabel, valueRange, chartData } from '../../../src/layout/chart.js'
+import { chartLayout, niceScale, tickFormatCode, tickLabel, valueRange, chartData } from '../../../src/layout/chart.js'
 import { textWidth } from '../../../src/layout/text.js'
 import { chartSvg } from '../../../src/render/charts.js'
 import { paintFor, seriesColour } from '../../../src/render/paint.js'
@@ -46,6 +46,11 @@ describe('the value axis', () => {
     assert.deepEqual(labels(0, 3_150_000), ['0', '1M', '2M', '3M', '4M'])
     assert.deepEqual(labels(-2.4, 0), ['-2.5', '-2', '-1.5', '-1', '-0.5', '0'])
     assert.deepEqual(labels(0, 60_000), ['0', '10k', '20k', '30k', '40k', '50k', '60k'])
+    assert.deepEqual(labels(0, 2_400_000), ['0', '0.5M', '1.0M', '1.5M', '2.0M', '2.5M'])
+    // The PPTX axis writes the same labels with a spreadsheet number format.
+    assert.equal(tickFormatCode(niceScale(0, 2_400_000)), '0.0,,"M";-0.0,,"M";0')
+    assert.equal(tickFormatCode(niceScale(0, 60_000)), '0,"k";-0,"k";0')
+    assert.equal(tickFormatCode(niceScale(-4, 6)), 'General')
   })
 
   it('stacks bars\' positive and negative parts apart, and lines by running total', () => {
