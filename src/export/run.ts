@@ -18,6 +18,8 @@ import { fail } from '../core/errors.js'
 import { exportSlides } from './slides.js'
 import { orderedSlides, slideTitle, type DeckDoc, type Slide } from '../model/deck.js'
 import { isPicturePlaceholder } from '../model/blocks.js'
+import { countFindings, lintSlide, type Finding, type LintCounts } from '../model/lint.js'
+import { readAssetRecords } from '../actions/deck/lint.js'
 import type { Appearance } from '../render/paint.js'
 
 export interface ExportInput {
@@ -38,6 +40,7 @@ export interface ExportInput {
   includeNotes?: boolean
   includeComments?: boolean
   out?: string
+  strict?: boolean
   batch?: Record<string, unknown>
   merge?: Record<string, unknown>
 }
@@ -64,6 +67,8 @@ export interface ExportReport {
   measurements: Record<string, unknown>
   diffs: VerifyDiff[]
   verify: { ran: boolean; passed: boolean | null; threshold: number | null; mean: number | null; worst: number | null; reader: string | null }
+  /** Lint over the slides exported: counts per severity, and every error (what `strict` fails on). */
+  lint: { strict: boolean; counts: LintCounts; errors: ({ slideId: string } & Finding)[] }
   warnings: string[]
 }
 
@@ -163,6 +168,14 @@ export async function runExport(ctx: ActionContext, read: DeckDoc, input: Export
   if (replaced.length) warnings.push(`excludeShareAlike: ${replaced.length} share-alike picture${replaced.length === 1 ? '' : 's'} replaced by the paper plate and credit (${replaced.join(', ')}).`)
   else if (input.excludeShareAlike) warnings.push('excludeShareAlike: no picture of a share-alike asset is on the slides exported.')
   if (mode === 'flatten' && input.embedFonts) warnings.push('embedFonts applies to native PPTX only; a flattened file carries its text as pictures and needs no fonts.')
+  // Lint over what is exported: an overflowing text is cut in the file as on the slide, so the result says so.
+  const assets = await readAssetRecords(ctx.ws, deckId)
+  const found = slides.flatMap((slide) => lintSlide(slide, doc, { assets }).map((f) => ({ slideId: slide.id, ...f })))
+  const lint: ExportReport['lint'] = { strict: input.strict === true, counts: countFindings(found), errors: found.filter((f) => f.severity === 'error') }
+  if (lint.errors.length) {
+    const named = lint.errors.slice(0, 3).map((f) => `${f.slideId}${f.blockId ? `#${f.blockId}` : ''} ${f.rule}`)
+    warnings.push(`lint: ${lint.errors.length} error${lint.errors.length === 1 ? '' : 's'} on the slides exported (${named.join(', ')}${lint.errors.length > 3 ? ', …' : ''}); studio deck lint lists them${input.strict ? '' : ', and --strict fails the export on them'}.`)
+  }
   // Files are dated by the deck's last change, not the clock: the same deck exports to the same bytes.
   const date = new Date(doc.manifest.stamps?.updatedAt ?? 0)
   const outline = slides.map((slide, i) => ({ title: slideTitle(slide) || `Slide ${i + 1}`, section: sections.get(slide.id) ?? '', page: i }))
@@ -276,6 +289,7 @@ export async function runExport(ctx: ActionContext, read: DeckDoc, input: Export
       measurements,
       diffs,
       verify,
+      lint,
       warnings,
     },
   }

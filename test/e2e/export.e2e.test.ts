@@ -14,7 +14,7 @@ import { after, before, describe, it } from 'node:test'
 import JSZip from 'jszip'
 import { PDFDocument, PDFDict, PDFName } from 'pdf-lib'
 import { walkPackage } from '../../src/export/opc.js'
-import { cliInOneProcess, commitCount, studio, workspace } from '../helpers/studio.js'
+import { cliInOneProcess, commitCount, studio, workspace, workspaceWithDeck } from '../helpers/studio.js'
 import { skipUnlessPresent } from '../helpers/system.js'
 
 // The CLI runs in one process for this file (test/helpers/studio.ts): none of these tests is about the process itself.
@@ -175,5 +175,33 @@ describe('export.run', () => {
     assert.equal(strict.json.report.verify.passed, false)
     assert.deepEqual(strict.json.report.diffs.filter((d: { over: boolean }) => d.over).map((d: { slideId: string }) => d.slideId), pick)
     assert.ok(existsSync(join(ws.dir, strict.json.files[0])), 'the file is written; the report says it did not verify')
+  })
+})
+
+describe('export.run of a deck with lint errors', () => {
+  it('says so in its result (and still writes the file); --strict exits 7 on them', async () => {
+    const ws = await workspaceWithDeck('Overflow')
+    try {
+      const box = { id: 'box', kind: 'textbox', text: 'A long paragraph that cannot fit in a box this small, whatever the size of its text.', size: 40, pos: { x: 100, y: 100, w: 400, h: 60 }, z: 0 }
+      const inserted = await studio(ws.dir, ['slide', 'insert', '--input', JSON.stringify({ slide: { layout: 'freeform', blocks: [box] }, sectionId: 'main' }), '--json'])
+      assert.equal(inserted.code, 0, inserted.stdout)
+      const slideId = inserted.json.slide.id
+      const plain = await studio(ws.dir, ['export', 'pdf', '--theme', 'light', '--json'])
+      assert.equal(plain.code, 0, plain.stdout)
+      const { lint, warnings } = plain.json.report
+      assert.deepEqual(lint.errors.map((f: { slideId: string; blockId: string; rule: string }) => [f.slideId, f.blockId, f.rule]), [[slideId, 'box', 'overflow']])
+      assert.deepEqual([lint.strict, lint.counts.error], [false, 1])
+      assert.ok(warnings.some((w: string) => w.startsWith('lint: 1 error on the slides exported') && w.includes('--strict')), JSON.stringify(warnings))
+      const strict = await studio(ws.dir, ['export', 'pdf', '--theme', 'light', '--strict', '--out', '.studio/export/strict', '--json'])
+      assert.equal(strict.code, 7, strict.stdout)
+      assert.equal(strict.json.report.lint.strict, true)
+      assert.ok(existsSync(join(ws.dir, strict.json.files[0])), 'the file is written; the result says lint found errors')
+      // Without errors, strict passes.
+      const clean = await studio(ws.dir, ['export', 'pdf', '--theme', 'light', '--strict', '--input', JSON.stringify({ slideIds: ['title-1'] }), '--out', '.studio/export/clean', '--json'])
+      assert.equal(clean.code, 0, clean.stdout)
+      assert.deepEqual(clean.json.report.lint.errors, [])
+    } finally {
+      ws.cleanup()
+    }
   })
 })

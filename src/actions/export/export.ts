@@ -9,8 +9,8 @@ import { SLOTS } from '../../model/layouts.js'
 import { showsKitFooter } from '../../layout/boxes.js'
 import { exportSlides } from '../../export/slides.js'
 import { plainOf } from '../../model/lint.js'
-import { arr, bool, FilePath, int, lit, obj, oneOf, openObj, opt, SlideId, SlideIdsOrAll, str, Themes } from '../../model/schema.js'
-import { CurrentRevision, planned, result } from '../../model/results.js'
+import { arr, bool, FilePath, int, lit, obj, oneOf, openObj, opt, ref, SlideId, SlideIdsOrAll, str, Themes } from '../../model/schema.js'
+import { CurrentRevision, FINDING_MEMBERS, planned, result } from '../../model/results.js'
 import { buildExportFonts, fontsBuildHuman, type FontsBuildResult } from '../../export/fonts.js'
 import { WITH_PPTX_EXPORT } from '../given.js'
 
@@ -46,6 +46,7 @@ export const exportRun = defineAction<any, any>({
     includeNotes,
     includeComments: opt(bool({ default: false, description: 'Comment threads as classic comment parts (editors and owners only); off by default.' })),
     out: opt(str({ default: '.studio/export', description: 'Output directory, .studio/export when absent; or, for one theme, the file itself (a name ending in .pptx or .pdf, as the format).' })),
+    strict: opt(bool({ default: false, description: 'Report the export as failed (CLI exit 7) when lint finds an error on a slide exported (overflowing text, markup the reader refuses, a block off the sheet); the files are written either way.' })),
     batch: opt(openObj('Hosted only: render one batch of slides into a job.')),
     merge: opt(openObj('Hosted only: build the file from the stored batches.')),
   }),
@@ -64,17 +65,26 @@ export const exportRun = defineAction<any, any>({
         measurements: openObj('Measurements per file.'),
         diffs: arr(openObj('A verified page: file, page, slideId, difference (share of differing pixels) and whether it is over the threshold.')),
         verify: openObj('Whether verify ran and passed, the threshold, the mean and worst page difference, and the reader.'),
+        lint: obj(
+          {
+            strict: bool({ description: 'Whether the export was asked to fail on lint errors.' }),
+            counts: ref('LintCounts'),
+            errors: arr(obj({ slideId: SlideId, ...FINDING_MEMBERS }), { description: 'Every lint error on the slides exported (deck.lint lists warnings and info too).' }),
+          },
+          { description: 'Lint over the slides exported: counts per severity, and the errors, which strict fails on.' },
+        ),
         warnings: arr(str()),
       },
       { description: 'What was written and, with verify, how it compared.' },
     ),
   }),
-  cli: 'export <format> --mode <mode> --theme <theme> --fonts <fonts> --embed-fonts --exclude-share-alike --baseline-target <baseline> --include-skipped --include-notes --include-comments --no-svg-vector --verify --out <out>',
+  cli: 'export <format> --mode <mode> --theme <theme> --fonts <fonts> --embed-fonts --exclude-share-alike --baseline-target <baseline> --include-skipped --include-notes --include-comments --no-svg-vector --verify --strict --out <out>',
   mcp: 'deck_export',
   annotations: { writes: true, idempotent: true },
   example: { format: 'pdf', mode: 'flatten', theme: ['light'], slideIds: ['title-1'] },
-  // A verify that finds a page over its threshold fails the export on the command line (exit 7); the report says which.
-  reportsErrors: (r: { report: { verify: { passed: boolean | null } } }) => r.report.verify.passed === false,
+  // A verify that finds a page over its threshold fails the export on the command line (exit 7), as lint errors do
+  // with strict; the report says which.
+  reportsErrors: (r: { report: { verify: { passed: boolean | null }; lint: { strict: boolean; errors: unknown[] } } }) => r.report.verify.passed === false || (r.report.lint.strict && r.report.lint.errors.length > 0),
   cliInput: (parsed) => {
     const input = { ...parsed.input }
     if (typeof input.theme === 'string') input.theme = input.theme === 'both' ? ['light', 'dark'] : String(input.theme).split(',')
