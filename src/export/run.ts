@@ -16,7 +16,7 @@ import { mkdirInside, readAssetSync, readInsideSync, writeInside } from '../stor
 import type { ActionContext } from '../core/action.js'
 import { fail } from '../core/errors.js'
 import { exportSlides } from './slides.js'
-import { orderedSlides, slideTitle, type DeckDoc, type Slide } from '../model/deck.js'
+import { orderedSlides, slideLabel, type DeckDoc, type Slide } from '../model/deck.js'
 import { isPicturePlaceholder } from '../model/blocks.js'
 import { countFindings, lintSlide, type Finding, type LintCounts } from '../model/lint.js'
 import { readAssetRecords } from '../actions/deck/lint.js'
@@ -178,7 +178,7 @@ export async function runExport(ctx: ActionContext, read: DeckDoc, input: Export
   }
   // Files are dated by the deck's last change, not the clock: the same deck exports to the same bytes.
   const date = new Date(doc.manifest.stamps?.updatedAt ?? 0)
-  const outline = slides.map((slide, i) => ({ title: slideTitle(slide) || `Slide ${i + 1}`, section: sections.get(slide.id) ?? '', page: i }))
+  const outline = slides.map((slide, i) => ({ title: slideLabel(slide, i + 1), section: sections.get(slide.id) ?? '', page: i }))
 
   for (const appearance of appearances) {
     const name = single ? basename(target) : `${deckId}-${appearance}.${format}`
@@ -257,6 +257,13 @@ export async function runExport(ctx: ActionContext, read: DeckDoc, input: Export
     if (page && page.aspectError > 0.001) warnings.push(`${name}: its page is ${page.width} × ${page.height} ${page.unit}, ${(page.aspectError * 100).toFixed(2)} % off the sheet's 16:9.`)
     if (format === 'pdf') for (const font of await pdfFonts(path)) fonts.add(font)
     files.push({ file: relative(ctx.ws.root, path) || path, theme: appearance, format, bytes: bytes.length, pages, ...(page ? { page } : {}) })
+  }
+
+  // A native PPTX names its faces; on a machine without them the reader draws others, and lines rewrap.
+  if (mode === 'native' && format === 'pptx' && !input.embedFonts && fonts.size) {
+    const named = [...fonts].sort()
+    const them = named.length === 1 ? 'it' : 'them'
+    warnings.push(`The file names the face${named.length === 1 ? '' : 's'} ${named.join(', ')} without embedding ${them}: a reader without ${them} draws a fallback, wider or narrower, and lines rewrap. --embed-fonts embeds ${them} (PowerPoint reads embedded faces), or install ${them} where the deck is shown.`)
   }
 
   if (appearances.length === 2) {

@@ -5,7 +5,7 @@
  * travel with the document so that one write can change them together.
  */
 import { SHEET, type LayoutOptions } from './layouts.js'
-import { plainText as markupPlainText } from './text.js'
+import { plainText as markupPlainText, slideTexts } from './text.js'
 import { cowSlides } from './slide-map.js'
 import { arr, bool, Colour, DeckId, int, num, obj, oneOf, opt, SectionId, SlideId, str, nullable, type Schema, anyOf } from './schema.js'
 
@@ -135,6 +135,21 @@ export function slideTitle(slide: Slide): string {
     if ((block.slot === 'title' || block.kind === 'heading') && typeof block.text === 'string') return plainText(block.text)
   }
   return ''
+}
+
+/**
+ * What a slide is called where it needs a name even without a title (a PDF's outline, the HTML build's
+ * slide list): its title, else the first of its texts (a quote, a big number), cut at a word within 80
+ * characters, else "Slide <n>".
+ */
+export function slideLabel(slide: Slide, n: number): string {
+  const title = plainText(slideTitle(slide))
+  if (title) return title
+  for (const site of slideTexts(slide)) {
+    const text = plainText(site.value)
+    if (text) return text.length > 80 ? `${text.slice(0, 80).replace(/\s+\S*$/, '')}…` : text
+  }
+  return `Slide ${n}`
 }
 
 /** Listings show a Text as one line of plain text (marks dropped; markup a listing cannot read shows as written). */

@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs'
 import { readAssetSync } from '../store/safe-open.js'
 import { extname } from 'node:path'
 import type { DeckDoc, Slide } from '../model/deck.js'
-import { orderedSlides, slideTitle } from '../model/deck.js'
+import { orderedSlides, slideLabel } from '../model/deck.js'
 import { fontFaceCss, fontFileOf } from './faces.js'
 import { escapeHtml } from './paint.js'
 import { SHEET_CSS, slideHtml } from './html.js'
@@ -184,7 +184,7 @@ export async function buildStandalone(doc: DeckDoc, deckDir: string, options: St
     })
     // Pictures are filled in from one dictionary by the player, so a picture shown twice is stored once.
     const html = sheet.replace(/<img src="#asset:([^"]+)"/g, (_m, id: string) => `<img data-asset="${id}"`)
-    const label = escapeHtml(slideTitle(slide) || `Slide ${i + 1}`)
+    const label = escapeHtml(slideLabel(slide, i + 1))
     return `<section class="slide" data-id="${escapeHtml(slide.id)}" aria-label="${label}">${html}</section>`
   })
   const markup = sheets.join('\n')

@@ -122,6 +122,8 @@ describe('export.run', () => {
     assert.deepEqual(walked.warnings, [], 'no Override for a part the package lacks (pptxgenjs declares a slide master per slide)')
     assert.equal(walked.pages, 5)
     assert.ok(walked.fonts.includes('Inter'), walked.fonts.join(' '))
+    // The faces a reader needs, named, with the way to embed them.
+    assert.ok(r.json.report.warnings.some((w: string) => /^The file names the faces? .*Inter.* without embedding .* --embed-fonts/.test(w)), JSON.stringify(r.json.report.warnings))
     const { verify } = r.json.report
     assert.deepEqual([verify.passed, verify.threshold], [true, 0.03])
     assert.ok(verify.worst < 0.03, JSON.stringify(verify))
