@@ -166,22 +166,31 @@ async function invisibleLines(page: PDFPage, font: PDFFont, lines: TextLine[]): 
   page.pushOperators(PDFOperator.of('Tz' as never, [PDFNumber.of(100)]), popGraphicsState())
 }
 
-/** A notes page: the slide's title and its notes, in ink on paper. */
-async function notesPage(doc: PDFDocumentType, font: PDFFont, title: string, notes: string, ink: string, paper: string): Promise<void> {
-  const { rgb } = await lib()
+/**
+ * A notes page: the slide's name, its picture (the page's own image, drawn again at 40 %, so no bytes
+ * are added) on the left, its notes beside it, in ink on paper. The notes' words are real text.
+ */
+async function notesPage(doc: PDFDocumentType, font: PDFFont, title: string, notes: string, ink: string, paper: string, image: { ref: PDFRef }, rule: string): Promise<void> {
+  const { rgb, pushGraphicsState, popGraphicsState, concatTransformationMatrix, drawObject } = await lib()
   const colour = (hex: string) => rgb(parseInt(hex.slice(1, 3), 16) / 255, parseInt(hex.slice(3, 5), 16) / 255, parseInt(hex.slice(5, 7), 16) / 255)
   const page = doc.addPage([PAGE_PT.width, PAGE_PT.height])
   page.drawRectangle({ x: 0, y: 0, width: PAGE_PT.width, height: PAGE_PT.height, color: colour(paper) })
-  page.drawText(`${title || 'Slide'} · notes`, { x: 90, y: PAGE_PT.height - 90, size: 21, font, color: colour(ink), opacity: 0.7 })
-  const size = 24
-  const maxWidth = PAGE_PT.width - 180
-  let y = PAGE_PT.height - 150
-  for (const paragraph of (notes || 'No notes.').split('\n')) {
+  page.drawText(`${title} · notes`, { x: 60, y: PAGE_PT.height - 81, size: 21, font, color: colour(ink), opacity: 0.7 })
+  // The slide at 40 % (480 × 270 pt), 60 pt from the left, its top 120 pt down; a hairline around it.
+  const thumb = { x: 60, y: PAGE_PT.height - 120 - 270, w: 480, h: 270 }
+  page.drawRectangle({ x: thumb.x - 0.75, y: thumb.y - 0.75, width: thumb.w + 1.5, height: thumb.h + 1.5, color: colour(rule) })
+  const name = page.node.newXObject('Slide', image.ref)
+  page.pushOperators(pushGraphicsState(), concatTransformationMatrix(thumb.w, 0, 0, thumb.h, thumb.x, thumb.y), drawObject(name), popGraphicsState())
+  const size = 21
+  const left = 585
+  const maxWidth = PAGE_PT.width - left - 60
+  let y = PAGE_PT.height - 120 - size
+  for (const paragraph of notes.split('\n')) {
     const words = paragraph.split(/\s+/).filter(Boolean)
     let line = ''
     const flush = () => {
       if (y < 60) return
-      page.drawText(line, { x: 90, y, size, font, color: colour(ink) })
+      page.drawText(line, { x: left, y, size, font, color: colour(ink) })
       y -= size * 1.45
       line = ''
     }
@@ -200,7 +209,7 @@ async function notesPage(doc: PDFDocumentType, font: PDFFont, title: string, not
 /** A flattened PDF: one page per picture with its invisible text, notes pages when given. */
 export async function flattenPdf(
   pages: (FlatPage & { title: string; notes?: string })[],
-  options: { title: string; ink: string; paper: string; outline: OutlineEntry[]; date: Date },
+  options: { title: string; ink: string; paper: string; rule: string; outline: OutlineEntry[]; date: Date },
 ): Promise<Buffer> {
   const { PDFDocument } = await lib()
   const { default: fontkit } = await import('@pdf-lib/fontkit')
@@ -215,7 +224,7 @@ export async function flattenPdf(
     const { pushGraphicsState, popGraphicsState, concatTransformationMatrix, drawObject } = await lib()
     page.pushOperators(pushGraphicsState(), concatTransformationMatrix(PAGE_PT.width, 0, 0, PAGE_PT.height, 0, 0), drawObject(name), popGraphicsState())
     await invisibleLines(page, font, item.lines)
-    if (item.notes !== undefined) await notesPage(doc, font, item.title, item.notes, options.ink, options.paper)
+    if (item.notes !== undefined) await notesPage(doc, font, item.title, item.notes, options.ink, options.paper, image, options.rule)
   }
   doc.setTitle(options.title)
   doc.setCreator('Deck Studio')

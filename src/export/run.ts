@@ -15,7 +15,7 @@ import { basename, dirname, join, relative } from 'node:path'
 import { mkdirInside, readAssetSync, readInsideSync, writeInside } from '../store/safe-open.js'
 import type { ActionContext } from '../core/action.js'
 import { fail } from '../core/errors.js'
-import { exportSlides } from './slides.js'
+import { exportSlides, hasNotesPage, pdfPages } from './slides.js'
 import { orderedSlides, slideLabel, type DeckDoc, type Slide } from '../model/deck.js'
 import { isPicturePlaceholder } from '../model/blocks.js'
 import { countFindings, lintSlide, type Finding, type LintCounts } from '../model/lint.js'
@@ -204,7 +204,7 @@ export async function runExport(ctx: ActionContext, read: DeckDoc, input: Export
         png: readInsideSync(ctx.ws.root, join(ctx.ws.root, record.file)),
         lines: record.lines ?? [],
         title: outline[i].title,
-        notes: input.includeNotes ? (slides[i].notes ?? '') : undefined,
+        notes: hasNotesPage(slides[i], input.includeNotes === true) ? slides[i].notes : undefined,
         hidden: slides[i].skip === true,
       }))
       if (format === 'pptx') {
@@ -215,10 +215,10 @@ export async function runExport(ctx: ActionContext, read: DeckDoc, input: Export
         const { flattenPdf, PAGE_PT } = await import('./pdf.js')
         const { colour, paintFor } = await import('../render/paint.js')
         const paint = paintFor(doc.manifest, appearance)
-        // With notes, each slide's notes page follows it: the outline points at slide pages.
-        const withNotes = input.includeNotes === true
-        bytes = await flattenPdf(flat, { title, ink: colour(paint, 'ink'), paper: colour(paint, 'paper', 'paper'), outline: outline.map((o) => ({ ...o, page: withNotes ? o.page * 2 : o.page })), date })
-        pages = withNotes ? slides.length * 2 : slides.length
+        // With notes, a slide's notes page follows it: the outline points at slide pages.
+        const { slidePages, pages: count } = pdfPages(slides, input.includeNotes === true)
+        bytes = await flattenPdf(flat, { title, ink: colour(paint, 'ink'), paper: colour(paint, 'paper', 'paper'), rule: colour(paint, 'rule'), outline: outline.map((o) => ({ ...o, page: slidePages[o.page] })), date })
+        pages = count
         fonts.add('Inter')
         measurements[name] = { pageSize: PAGE_PT }
       }
@@ -226,9 +226,9 @@ export async function runExport(ctx: ActionContext, read: DeckDoc, input: Export
       const { printPdf } = await import('../render/pipeline.js')
       const { outlinePdf } = await import('./pdf.js')
       const printed = await printPdf({ doc, deckDir, root: ctx.ws.root, slides, appearance, includeNotes: input.includeNotes === true })
-      const withNotes = input.includeNotes === true
-      bytes = await outlinePdf(printed, title, outline.map((o) => ({ ...o, page: withNotes ? o.page * 2 : o.page })), date)
-      pages = withNotes ? slides.length * 2 : slides.length
+      const { slidePages, pages: count } = pdfPages(slides, input.includeNotes === true)
+      bytes = await outlinePdf(printed, title, outline.map((o) => ({ ...o, page: slidePages[o.page] })), date)
+      pages = count
     } else {
       const { nativePptx } = await import('./pptx-native.js')
       const written = await nativePptx({

@@ -22,3 +22,20 @@ export function exportSlides(doc: DeckDoc, slideIds: 'all' | string[] | undefine
   return slides
 }
 
+
+/** Whether a PDF gives the slide a notes page: notes were asked for and the slide has some. */
+export const hasNotesPage = (slide: Slide, includeNotes: boolean): boolean => includeNotes && typeof slide.notes === 'string' && slide.notes.trim() !== ''
+
+/**
+ * Where each slide's page is in a PDF of these slides (0-based), and the pages in all: with notes
+ * asked for, a slide with notes is followed by its notes page; a slide without has none.
+ */
+export function pdfPages(slides: readonly Slide[], includeNotes: boolean): { slidePages: number[]; pages: number } {
+  const slidePages: number[] = []
+  let page = 0
+  for (const slide of slides) {
+    slidePages.push(page)
+    page += hasNotesPage(slide, includeNotes) ? 2 : 1
+  }
+  return { slidePages, pages: page }
+}

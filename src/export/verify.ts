@@ -15,6 +15,7 @@ import { fail } from '../core/errors.js'
 import type { DeckDoc, Slide } from '../model/deck.js'
 import type { Appearance } from '../render/paint.js'
 import type { VerifyDiff, WrittenFile } from './run.js'
+import { pdfPages } from './slides.js'
 
 /**
  * Thresholds, as shares of a page's pixels: a flattened page is our own picture, so only resampling may
@@ -73,7 +74,8 @@ export async function verifyFiles(
       const drawn = await run(pdftoppm!, ['-png', '-scale-to-x', '1600', '-scale-to-y', '900', pdf, join(pagesDir, 'p')], { timeoutMs: 300_000 })
       if (drawn.code !== 0) return fail('render_failed', `verify: pdftoppm failed (exit ${drawn.code}): ${drawn.stderr.trim().slice(0, 200)}`, { pointer: '/verify' })
       const pageFiles = readdirSync(pagesDir).filter((n) => n.endsWith('.png')).sort((a, b) => pageNumber(a) - pageNumber(b))
-      const step = options.includeNotes && file.format === 'pdf' ? 2 : 1
+      // A PDF's slides stand at their pages, a notes page after those with notes; a PPTX has a page per slide.
+      const at = file.format === 'pdf' ? pdfPages(shown, options.includeNotes).slidePages : shown.map((_, i) => i)
       const { records } = await renderSlides({
         doc,
         deckDir: ctx.ws.deckDir(doc.manifest.id),
@@ -85,16 +87,16 @@ export async function verifyFiles(
         root: ctx.ws.root,
       })
       for (const [i, slide] of shown.entries()) {
-        const page = pageFiles[i * step]
+        const page = pageFiles[at[i]]
         if (!page) {
-          diffs.push({ file: file.file, page: i * step + 1, slideId: slide.id, difference: 1, over: true })
+          diffs.push({ file: file.file, page: at[i] + 1, slideId: slide.id, difference: 1, over: true })
           continue
         }
         const theirs = await sharp(join(pagesDir, page)).resize(1600, 900, { fit: 'fill' }).removeAlpha().ensureAlpha().raw().toBuffer()
         const ours = await sharp(join(ctx.ws.root, records[i].file)).resize(1600, 900, { fit: 'fill' }).removeAlpha().ensureAlpha().raw().toBuffer()
         const differing = pixelmatch(theirs, ours, undefined, 1600, 900, { threshold: 0.1 })
         const difference = Math.round((differing / (1600 * 900)) * 1e5) / 1e5
-        diffs.push({ file: file.file, page: i * step + 1, slideId: slide.id, difference, over: difference > threshold })
+        diffs.push({ file: file.file, page: at[i] + 1, slideId: slide.id, difference, over: difference > threshold })
       }
       rmSync(pagesDir, { recursive: true, force: true })
     }

@@ -13,7 +13,8 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import { availableParallelism } from 'node:os'
 import { dirname, extname, join, relative } from 'node:path'
 import { isFileInside, mkdirInside, readAssetSync, readInsideSync, writeInside } from '../store/safe-open.js'
-import { slideTitle, type DeckDoc, type Slide } from '../model/deck.js'
+import { slideLabel, type DeckDoc, type Slide } from '../model/deck.js'
+import { hasNotesPage } from '../export/slides.js'
 import { fail } from '../core/errors.js'
 import { assetIdOfFile } from '../model/assets.js'
 import { leaseBrowser, type Browser } from './browser.js'
@@ -303,14 +304,15 @@ export async function printPdf(job: PrintJob): Promise<Buffer> {
   const order = job.doc.manifest.sections.flatMap((s) => s.slides)
   const paint = paintFor(job.doc.manifest, job.appearance)
   const pages: string[] = []
-  for (const slide of job.slides) {
-    pages.push(`<div class="page">${slideHtml(slide, job.doc.manifest, sheetView(job.deckDir, assets, variants, job.appearance, order.indexOf(slide.id) + 1, false))}</div>`)
-    if (job.includeNotes) {
-      const title = escapeHtml(slideTitle(slide))
-      const notes = escapeHtml(slide.notes ?? '').replace(/\n/g, '<br>')
+  for (const [i, slide] of job.slides.entries()) {
+    const sheet = slideHtml(slide, job.doc.manifest, sheetView(job.deckDir, assets, variants, job.appearance, order.indexOf(slide.id) + 1, false))
+    pages.push(`<div class="page">${sheet}</div>`)
+    // A notes page only for a slide with notes: the slide's picture beside them (hidden from the tags, its words are the slide's).
+    if (hasNotesPage(slide, job.includeNotes)) {
+      const notes = escapeHtml(slide.notes!.trim()).replace(/\n/g, '<br>')
       pages.push(
-        `<div class="page notes" style="background:${colour(paint, 'paper')};color:${colour(paint, 'ink')}"><p class="n-head">${title || 'Slide'} · notes</p>` +
-          `<div class="n-body">${notes || '<em>No notes.</em>'}</div></div>`,
+        `<div class="page notes" style="background:${colour(paint, 'paper')};color:${colour(paint, 'ink')}"><p class="n-head">${escapeHtml(slideLabel(slide, i + 1))} · notes</p>` +
+          `<div class="n-thumb" aria-hidden="true"><div class="n-sheet">${sheet}</div></div><div class="n-body">${notes}</div></div>`,
       )
     }
   }
@@ -319,7 +321,9 @@ export async function printPdf(job: PrintJob): Promise<Buffer> {
     const fontCss = fontFaceCss(job.doc.manifest, (file) => `${ORIGIN}/fonts/${encodeURIComponent(file)}`)
     const css =
       '@page{size:1600px 900px;margin:0}html,body{background:none}.page{width:1600px;height:900px;overflow:hidden;break-after:page;position:relative}.page:last-child{break-after:auto}' +
-      `.notes{box-sizing:border-box;padding:96px 120px;font-family:${family(paint.theme.fonts.body)}}.n-head{font-size:28px;margin:0 0 32px;opacity:.7}.n-body{font-size:32px;line-height:1.45;white-space:normal}`
+      `.notes{box-sizing:border-box;padding:80px;font-family:${family(paint.theme.fonts.body)}}.n-head{font-size:28px;margin:0 0 32px;opacity:.7}` +
+      `.n-thumb{position:absolute;left:80px;top:160px;width:640px;height:360px;overflow:hidden;outline:2px solid ${colour(paint, 'rule')}}.n-sheet{width:1600px;height:900px;transform:scale(.4);transform-origin:0 0}` +
+      '.n-body{position:absolute;left:780px;top:160px;right:80px;bottom:80px;overflow:hidden;font-size:28px;line-height:1.45;white-space:normal}'
     const page = await preparedPage(browser, { ...job, scale: 1 } as unknown as RenderJob, documentHtml([], fontCss, css), variants)
     try {
       await page.evaluate(DRAW_SHEET, pages.join(''))

@@ -12,6 +12,7 @@ import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { after, before, describe, it } from 'node:test'
 import JSZip from 'jszip'
+import sharp from 'sharp'
 import { PDFDocument, PDFDict, PDFName } from 'pdf-lib'
 import { walkPackage } from '../../src/export/opc.js'
 import { cliInOneProcess, commitCount, studio, workspace, workspaceWithDeck } from '../helpers/studio.js'
@@ -28,6 +29,24 @@ const haveSoffice = (() => {
     return false
   }
 })()
+
+/** The share of the notes page's thumbnail area (left, 60–540 pt across, 120–390 pt down) whose pixels differ from the page's corner. */
+async function notesThumbnail(pdf: string, page: number): Promise<number> {
+  const png = execFileSync('pdftoppm', ['-f', String(page), '-l', String(page), '-r', '24', '-png', pdf])
+  const { data, info } = await sharp(png).removeAlpha().raw().toBuffer({ resolveWithObject: true })
+  const k = info.width / 1200
+  const paper = [data[0], data[1], data[2]]
+  let differ = 0
+  let all = 0
+  for (let y = Math.round(130 * k); y < Math.round(380 * k); y++) {
+    for (let x = Math.round(70 * k); x < Math.round(530 * k); x++) {
+      const i = (y * info.width + x) * 3
+      all++
+      if (Math.abs(data[i] - paper[0]) + Math.abs(data[i + 1] - paper[1]) + Math.abs(data[i + 2] - paper[2]) > 30) differ++
+    }
+  }
+  return differ / all
+}
 
 const text = (pdf: string, first?: number, last?: number) =>
   execFileSync('pdftotext', [...(first ? ['-f', String(first), '-l', String(last ?? first)] : []), '-layout', pdf, '-'], { encoding: 'utf8' })
@@ -78,17 +97,35 @@ describe('export.run', () => {
     assert.equal((await zip.file('sample-dark.pdf')!.async('nodebuffer')).equals(readFileSync(join(ws.dir, r.json.files[1]))), true)
   })
 
-  it('writes the vector PDF from Chromium: fonts embedded, text selectable, tagged, notes pages after each slide', async () => {
+  it('writes the vector PDF from Chromium: fonts embedded, text selectable, tagged, a notes page after each slide with notes, with its picture', async () => {
     const r = await run(['export', 'pdf', '--mode', 'native', '--theme', 'light', '--include-notes', '--include-skipped', '--input', JSON.stringify({ slideIds: SLIDES })])
     assert.equal(r.code, 0, r.stdout)
     const file = join(ws.dir, r.json.files[0])
     const doc = await PDFDocument.load(readFileSync(file))
-    assert.equal(doc.getPageCount(), SLIDES.length * 2, 'a notes page after each slide')
+    // Only slides with notes get a notes page (the sample's title-body-1 got some in before()).
+    const notesOf = (id: string) => String(JSON.parse(readFileSync(join(ws.dir, 'decks', 'sample', 'slides', `${id}.json`), 'utf8')).notes ?? '').trim()
+    const withNotes = SLIDES.filter((id) => notesOf(id))
+    assert.ok(withNotes.includes('title-body-1') && withNotes.length < SLIDES.length, withNotes.join(' '))
+    assert.equal(doc.getPageCount(), SLIDES.length + withNotes.length, 'a notes page after each slide with notes, none after the others')
+    assert.equal(r.json.report.pages, SLIDES.length + withNotes.length)
     assert.ok(doc.catalog.get(PDFName.of('StructTreeRoot')), 'tagged')
     assert.ok(r.json.report.fonts.some((f: string) => f.startsWith('Inter')), r.json.report.fonts.join(' '))
-    assert.match(text(file, 3), /Opening 2: what changed/)
-    assert.match(text(file, 4), /Say the costs first, then the lead time\./)
-    assert.match(text(file, 5), /Opening 3: before and after/, 'the skipped slide, asked for')
+    const pageOf = (id: string) => SLIDES.slice(0, SLIDES.indexOf(id)).reduce((n, s) => n + (notesOf(s) ? 2 : 1), 1)
+    assert.match(text(file, pageOf('title-body-1')), /Opening 2: what changed/)
+    const notesPage = text(file, pageOf('title-body-1') + 1)
+    assert.match(notesPage, /Say the costs first, then the lead time\./)
+    assert.doesNotMatch(notesPage, /No notes/)
+    assert.match(text(file, pageOf('two-columns-1')), /Opening 3: before and after/, 'the skipped slide, asked for')
+    // The notes page shows the slide: its picture covers the left of the page (not the bare paper).
+    const pictured = await notesThumbnail(file, pageOf('title-body-1') + 1)
+    assert.ok(pictured > 0.01, `the slide's picture on its notes page: ${pictured} of the thumbnail's pixels differ from the paper`)
+    // The flattened PDF the same way.
+    const flat = await run(['export', 'pdf', '--theme', 'light', '--include-notes', '--include-skipped', '--out', '.studio/export/notes-flat', '--input', JSON.stringify({ slideIds: SLIDES })])
+    assert.equal(flat.code, 0, flat.stdout)
+    const flatFile = join(ws.dir, flat.json.files[0])
+    assert.equal((await PDFDocument.load(readFileSync(flatFile))).getPageCount(), SLIDES.length + withNotes.length)
+    assert.match(text(flatFile, pageOf('title-body-1') + 1), /Say the costs first, then the lead time\./)
+    assert.ok((await notesThumbnail(flatFile, pageOf('title-body-1') + 1)) > 0.01, 'the flattened notes page shows the slide')
   })
 
   it('writes a flattened PPTX that passes the package walk: 16:9, a picture and invisible text per slide, notes, hidden skipped slides', async () => {
