@@ -18,6 +18,7 @@ import { footerBand, LAYOUT_SLOTS, showsKitFooter, type Box } from '../layout/bo
 import { listGap, listGutter, listLayout, textStyle, SHAPE_INSET } from '../layout/blocks.js'
 import { measureText } from '../layout/text.js'
 import { chartSvg } from './charts.js'
+import { blocksInReadingOrder, readingOrder } from '../layout/reading.js'
 import { colour, escapeHtml, logoInkOn, paintFor, px, withAlpha, type Appearance, type Paint } from './paint.js'
 import { maskClip, shapePath } from './shapes.js'
 import { paragraphRuns, paragraphHtml, textHtml } from './text.js'
@@ -103,11 +104,23 @@ export function slideHtml(slide: Slide, manifest: Pick<Manifest, 'theme' | 'bran
   const parts: string[] = []
   const freeform = slide.layout === 'freeform' || !LAYOUT_SLOTS[slide.layout]
   if (freeform) {
-    const ordered = [...items].sort((a, b) => (num(a.block.z) ?? 0) - (num(b.block.z) ?? 0))
-    for (const item of ordered) parts.push(blockHtml(ctx, item, { x: 0, y: 0 }))
+    // The document holds the blocks in reading order (what a screen reader, a copy and the PDF's tags
+    // follow, src/layout/reading.ts); they paint in z order. When the two differ, each block's z-index says
+    // its paint order: negative, so inside the sheet (a stacking context, `contain`) they all paint over its
+    // background and under the cover rule and footer, as before.
+    const painted = [...items].sort((a, b) => (num(a.block.z) ?? 0) - (num(b.block.z) ?? 0))
+    const reading = new Map(blocksInReadingOrder(slide).map((block, i) => [block, i]))
+    const read = [...items].sort((a, b) => (reading.get(a.block) ?? 0) - (reading.get(b.block) ?? 0))
+    const same = read.every((item, i) => item === painted[i])
+    for (const item of read) {
+      const html = blockHtml(ctx, item, { x: 0, y: 0 })
+      parts.push(same ? html : html.replace('style="', `style="z-index:${painted.indexOf(item) - painted.length};`))
+    }
   } else {
     for (const item of items) if (!item.slot) parts.push(blockHtml(ctx, item, { x: 0, y: 0 }))
-    for (const fill of slots) {
+    // Slots in reading order (they do not overlap, so their order changes nothing drawn).
+    const slotOrder = readingOrder(slots, (fill) => fill.box, (fill) => fill.slot === 'title')
+    for (const fill of slotOrder) {
       const inSlot = items.filter((item) => item.slot === fill.slot)
       if (!inSlot.length) continue
       const box = fill.box

@@ -4,9 +4,9 @@ import { writeInside } from '../../store/safe-open.js'
 import { defineAction } from '../../core/action.js'
 import type { ExportInput } from '../../export/run.js'
 import { fail } from '../../core/errors.js'
-import { type Block, type Slide } from '../../model/deck.js'
-import { SLOTS } from '../../model/layouts.js'
+import { type Slide } from '../../model/deck.js'
 import { showsKitFooter } from '../../layout/boxes.js'
+import { blocksInReadingOrder } from '../../layout/reading.js'
 import { exportSlides } from '../../export/slides.js'
 import { plainOf } from '../../model/lint.js'
 import { arr, bool, FilePath, int, lit, obj, oneOf, openObj, opt, ref, SlideId, SlideIdsOrAll, str, Themes } from '../../model/schema.js'
@@ -207,14 +207,8 @@ export function slideTextLines(slide: Slide): string[] {
     if (typeof markup === 'string') lines.push(...plainOf(markup).split('\n'))
   }
   for (const field of ['title', 'subtitle', 'byline'] as const) paragraphs(slide[field])
-  const blocks = [...(slide.blocks ?? [])]
-  if (slide.layout === 'freeform') {
-    const at = (b: Block) => (b.pos as { x: number; y: number } | undefined) ?? { x: Infinity, y: Infinity }
-    blocks.sort((a, b) => at(a).y - at(b).y || at(a).x - at(b).x)
-  } else {
-    const rank = (b: Block) => (typeof b.slot === 'string' ? (SLOTS as readonly string[]).indexOf(b.slot) : SLOTS.length)
-    blocks.sort((a, b) => rank(a) - rank(b))
-  }
+  // Reading order (src/layout/reading.ts): the title first, then columns before rows.
+  const blocks = blocksInReadingOrder(slide)
   const oneLine = (markup: unknown) => (typeof markup === 'string' ? plainOf(markup).replace(/\n/g, ' ') : '')
   for (const block of blocks) {
     switch (block.kind) {
