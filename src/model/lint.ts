@@ -46,6 +46,8 @@ export interface AssetRecord {
 export interface LintOptions {
   /** Asset records by asset id. Without them the picture alt rule is not checked. */
   assets?: Record<string, AssetRecord>
+  /** The appearance colours are judged in (low-contrast): the deck's default when absent (a dark contact sheet asks for dark). */
+  appearance?: 'light' | 'dark'
 }
 
 export const WORD_LIMIT = 120
@@ -219,13 +221,13 @@ function notesOnly(slide: Slide, out: Finding[]): void {
 }
 
 /** `#rgb` / `#rrggbb` or a palette token of the deck's theme, as [r, g, b] in 0..255. */
-function resolveColour(value: unknown, doc: DeckDoc): [number, number, number] | undefined {
+function resolveColour(value: unknown, doc: DeckDoc, appearance: 'light' | 'dark'): [number, number, number] | undefined {
   if (typeof value !== 'string') return undefined
   let hex = value
   if (!hex.startsWith('#')) {
     const entry = paletteEntry(findTheme(doc.manifest.theme), value)
     if (!entry) return undefined
-    hex = entry[doc.manifest.defaults?.appearance ?? 'light']
+    hex = entry[appearance]
   }
   const m = /^#([0-9a-f]{3}|[0-9a-f]{6})$/i.exec(hex)
   if (!m) return undefined
@@ -246,12 +248,12 @@ export function contrastRatio(a: [number, number, number], b: [number, number, n
   return (hi + 0.05) / (lo + 0.05)
 }
 
-function lowContrast(slide: Slide, doc: DeckDoc, out: Finding[]): void {
+function lowContrast(slide: Slide, doc: DeckDoc, out: Finding[], appearance: 'light' | 'dark'): void {
   const page = slide.background ?? doc.manifest.background ?? 'paper'
   for (const block of slide.blocks ?? []) {
     if (!TEXT_BEARING.has(block.kind) || !hasText(block)) continue
-    const fg = resolveColour(block.color ?? 'ink', doc)
-    const bg = resolveColour(block.kind === 'shape' && block.fill ? block.fill : page, doc)
+    const fg = resolveColour(block.color ?? 'ink', doc, appearance)
+    const bg = resolveColour(block.kind === 'shape' && block.fill ? block.fill : page, doc, appearance)
     if (!fg || !bg) continue
     const ratio = contrastRatio(fg, bg)
     if (ratio < CONTRAST_MIN) {
@@ -316,7 +318,7 @@ export function lintSlide(slide: Slide, doc: DeckDoc, options: LintOptions = {})
   overlaps(slide, out)
   overflow(slide, out, themeFonts(doc.manifest))
   tooManyWords(slide, out)
-  lowContrast(slide, doc, out)
+  lowContrast(slide, doc, out, options.appearance ?? (doc.manifest.defaults?.appearance === 'dark' ? 'dark' : 'light'))
   notesOnly(slide, out)
   invalidMarkup(slide, out)
   chartColours(slide, doc, out)

@@ -54,7 +54,7 @@ function cellOverlay(job: SheetJob, slide: Slide, cell: SheetCell): string {
   const parts: string[] = []
   const scale = w / 1600
   if (job.overlay === 'lint') {
-    const findings = lintSlide(slide, job.doc, { assets: job.assets })
+    const findings = lintSlide(slide, job.doc, { assets: job.assets, appearance: job.appearance })
     const errors = findings.filter((f) => f.severity === 'error').length
     const warnings = findings.filter((f) => f.severity === 'warning').length
     const tint = errors ? '#d7263d' : warnings ? '#f29e02' : undefined

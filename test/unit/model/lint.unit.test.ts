@@ -162,6 +162,13 @@ describe('lintSlide', () => {
     assert.match(lintSlide(canvas(pie), doc())[0].message, /^Slices 1 and 7/)
   })
 
+  it('judges contrast in the appearance asked for (a dark contact sheet), the deck\'s default otherwise', () => {
+    const slide = canvas(box('b1', { x: 100, y: 100, w: 600, h: 100 }, { color: '#333333' }))
+    assert.deepEqual(rules(lintSlide(slide, doc())), [])
+    assert.deepEqual(rules(lintSlide(slide, doc(), { appearance: 'dark' })), ['low-contrast#b1:warning'])
+    assert.deepEqual(rules(lintSlide(slide, doc({ defaults: { appearance: 'dark' } }))), ['low-contrast#b1:warning'])
+  })
+
   it('never throws, whatever the blocks hold', () => {
     const kinds = ['text', 'heading', 'list', 'table', 'picture', 'shape', 'line', 'chart', 'textbox', 'shader', 'html']
     const anyBlock = fc.record({
