@@ -8,6 +8,7 @@ import { orderedSlides, type DeckDoc, type Slide } from '../model/deck.js'
 
 export function exportSlides(doc: DeckDoc, slideIds: 'all' | string[] | undefined, includeSkipped: boolean): Slide[] {
   const all = orderedSlides(doc)
+  if (!all.length) fail('invalid_input', `Deck "${doc.manifest.id}" has no slides yet: add one (studio slide insert, or slide.insert) and export again.`, { pointer: '/slideIds' })
   if (slideIds !== undefined && slideIds !== 'all') {
     slideIds.forEach((id, i) => {
       if (!Object.hasOwn(doc.slides, id)) fail('not_found', `Deck "${doc.manifest.id}" has no slide "${id}".`, { pointer: `/slideIds/${i}` })

@@ -217,6 +217,31 @@ describe('export.run', () => {
   })
 })
 
+describe('exports and builds of a deck with nothing to show', () => {
+  it('refuses an export and a build of a deck with no slides, or only skipped ones, saying what to do, and writes nothing', async () => {
+    const ws = await workspaceWithDeck('Empty')
+    try {
+      assert.equal((await studio(ws.dir, ['slide', 'remove', 'title-1', '--rev', '0', '--json'])).code, 0)
+      const exported = await studio(ws.dir, ['export', 'pdf', '--theme', 'light', '--json'])
+      assert.deepEqual([exported.code, exported.json.code], [2, 'invalid_input'])
+      assert.match(exported.json.message, /has no slides yet: add one/)
+      const built = await studio(ws.dir, ['build', '--out', 'empty.html', '--json'])
+      assert.deepEqual([built.code, built.json.code], [2, 'invalid_input'])
+      assert.match(built.json.message, /has no slides yet: add one/)
+      assert.equal(existsSync(join(ws.dir, 'empty.html')), false)
+      assert.equal(existsSync(join(ws.dir, '.studio/export/empty-light.pdf')), false)
+      // Only a skipped slide: the build says how to include it.
+      const inserted = await studio(ws.dir, ['slide', 'insert', '--input', JSON.stringify({ slide: { layout: 'title', title: 'Later' }, sectionId: 'main' }), '--json'])
+      assert.equal((await studio(ws.dir, ['slide', 'skip', inserted.json.slide.id, '--json'])).code, 0)
+      const skipped = await studio(ws.dir, ['build', '--out', 'empty.html', '--json'])
+      assert.deepEqual([skipped.json.code, skipped.json.pointer], ['invalid_input', '/includeSkipped'])
+      assert.equal((await studio(ws.dir, ['build', '--out', 'empty.html', '--include-skipped', '--json'])).code, 0)
+    } finally {
+      ws.cleanup()
+    }
+  })
+})
+
 describe('export.run of a deck with lint errors', () => {
   it('says so in its result (and still writes the file); --strict exits 7 on them', async () => {
     const ws = await workspaceWithDeck('Overflow')
