@@ -243,3 +243,12 @@ export function fitText(block: Block, box: Box, layout?: string, fonts: ThemeFon
   for (const size of steps) if (needs(size) <= box.h) return { height, size }
   return { height, size: steps.at(-1) ?? style.size }
 }
+
+/** The height of a picture block's picture: its box less the caption a slotted picture holds. */
+export function pictureHeight(block: Block, box: Box, bodyFamily: string): number {
+  const caption = typeof block.caption === 'string' ? block.caption : undefined
+  // In a slot the box holds the picture and its caption (geometry measured both); on the canvas the box is the picture's and the caption hangs below.
+  const slotted = !(block.pos && typeof block.pos === 'object')
+  const captionHeight = caption && slotted ? 8 + measureText(caption, { size: 24, width: box.w, family: bodyFamily }).height : 0
+  return Math.max(0, box.h - captionHeight)
+}

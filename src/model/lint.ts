@@ -17,8 +17,10 @@
  * | notes-only        | info            | a skipped slide whose only content is its speaker notes |
  * | invalid-markup    | error           | a Text the Text reader refuses (a tag outside the subset, tags that do not nest) |
  * | chart-colours     | warning         | two series (pie: slices) of a chart drawn in the same or a barely different colour, in light or dark |
+ * | cover-crop        | warning         | a picture drawn with fit cover in a box so unlike it that less than half of it shows |
  */
 import { blockHeight, drawnBoxes, fitText, slotBoxes, slotFills, type Box } from '../layout/index.js'
+import { pictureHeight } from '../layout/blocks.js'
 import { isPicturePlaceholder } from './blocks.js'
 import type { Block, DeckDoc, Slide } from './deck.js'
 import { SHEET } from './layouts.js'
@@ -310,6 +312,39 @@ function chartColours(slide: Slide, doc: DeckDoc, out: Finding[]): void {
   }
 }
 
+/** Below this share of a picture showing, a cover crop is reported. */
+export const COVER_SHOWN_MIN = 0.5
+
+/**
+ * Pictures a cover crop cuts most of away: the box's shape so unlike the picture's (after its own crop)
+ * that less than half of it shows, as a tall photo in a wide slot. Needs the asset's size (its record).
+ */
+function coverCrop(slide: Slide, doc: DeckDoc, options: LintOptions, out: Finding[]): void {
+  if (!options.assets) return
+  const fonts = themeFonts(doc.manifest)
+  let boxes: Map<string, Box> | undefined
+  for (const block of slide.blocks ?? []) {
+    if (block.kind !== 'picture' || block.fit === 'contain' || block.background === true || isPicturePlaceholder(block)) continue
+    const asset = String(block.asset)
+    const record = Object.hasOwn(options.assets, asset) ? options.assets[asset] : undefined
+    const [nw, nh] = [Number(record?.width), Number(record?.height)]
+    if (!(nw > 0 && nh > 0)) continue
+    boxes ??= drawnBoxes(slide, fonts)
+    const box = boxes.get(block.id)
+    if (!box) continue
+    const h = pictureHeight(block, box, fonts.body)
+    if (!(box.w > 0 && h > 0)) continue
+    const crop = (block.crop ?? {}) as { left?: number; right?: number; top?: number; bottom?: number }
+    const part = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : 0)
+    const picture = (nw * Math.max(0.01, 1 - part(crop.left) - part(crop.right))) / (nh * Math.max(0.01, 1 - part(crop.top) - part(crop.bottom)))
+    const area = box.w / h
+    const shown = Math.min(picture / area, area / picture)
+    if (shown >= COVER_SHOWN_MIN) continue
+    const lost = area > picture ? 'top and bottom' : 'sides'
+    out.push({ rule: 'cover-crop', severity: 'warning', blockId: block.id, message: `Only ${Math.round(shown * 100)} % of the picture shows: its box is ${area > picture ? 'much wider' : 'much taller'} than the picture, so the cover crop cuts its ${lost}. Set fit contain, crop it yourself, or use a layout whose box has its shape (picture-left for a tall picture).` })
+  }
+}
+
 export function lintSlide(slide: Slide, doc: DeckDoc, options: LintOptions = {}): Finding[] {
   const out: Finding[] = []
   emptyPlaceholders(slide, out)
@@ -322,6 +357,7 @@ export function lintSlide(slide: Slide, doc: DeckDoc, options: LintOptions = {})
   notesOnly(slide, out)
   invalidMarkup(slide, out)
   chartColours(slide, doc, out)
+  coverCrop(slide, doc, options, out)
   return out
 }
 

@@ -15,7 +15,9 @@ import { SHEET } from '../model/layouts.js'
 import { sidePoint, facingSides, type Placement, type Side } from '../model/arrange.js'
 import { drawn, type Drawn } from '../layout/stack.js'
 import { footerBand, LAYOUT_SLOTS, showsKitFooter, type Box } from '../layout/boxes.js'
-import { listGap, listGutter, listLayout, textStyle, SHAPE_INSET } from '../layout/blocks.js'
+import { listGap, listGutter, listLayout, pictureHeight, textStyle, SHAPE_INSET } from '../layout/blocks.js'
+
+export { pictureHeight }
 import { measureText } from '../layout/text.js'
 import { chartSvg } from './charts.js'
 import { blocksInReadingOrder, readingOrder } from '../layout/reading.js'
@@ -397,15 +399,6 @@ function placeholder(ctx: Context, label: string, box: Box): string {
   const muted = colour(ctx.paint, 'muted')
   const size = Math.max(12, Math.min(24, Math.round(Math.min(box.w, box.h) / 8)))
   return `<div class="ph" style="width:100%;height:100%;border:2px dashed ${rule};color:${muted};font:400 ${size}px/1.3 ${escapeHtml(ctx.body)}">${escapeHtml(label)}</div>`
-}
-
-/** The height of a picture block's picture: its box less the caption a slotted picture holds. */
-export function pictureHeight(block: Block, box: Box, bodyFamily: string): number {
-  const caption = str(block.caption)
-  // In a slot the box holds the picture and its caption (geometry measured both); on the canvas the box is the picture's and the caption hangs below.
-  const slotted = !(block.pos && typeof block.pos === 'object')
-  const captionHeight = caption && slotted ? 8 + measureText(caption, { size: 24, width: box.w, family: bodyFamily }).height : 0
-  return Math.max(0, box.h - captionHeight)
 }
 
 /**

@@ -39,7 +39,7 @@ export const deckLint = defineAction({
   label: 'Lint a deck',
   doc:
     'Findings per slide, in deck order: empty placeholders, missing alt text, objects off the sheet, overlapping text boxes, overflowing text, ' +
-    'more than 120 words, low contrast, skipped slides holding only notes, markup the Text reader refuses, chart series in one colour. Each finding has a rule, a severity (error, warning, info), the block when ' +
+    'more than 120 words, low contrast, skipped slides holding only notes, markup the Text reader refuses, chart series in one colour, pictures a cover crop cuts mostly away. Each finding has a rule, a severity (error, warning, info), the block when ' +
     'it is about one, and a message; counts per severity for the deck and per slide (the lint counts slide.list shows). Rules: docs/model.md.',
   group: 'deck',
   milestone: 'M2',

@@ -169,6 +169,17 @@ describe('lintSlide', () => {
     assert.deepEqual(rules(lintSlide(slide, doc({ defaults: { appearance: 'dark' } }))), ['low-contrast#b1:warning'])
   })
 
+  it('reports a picture the cover crop cuts mostly away (a tall photo in a wide slot), from its asset\'s size', () => {
+    const slide = (extra: Partial<Block> = {}): Slide => ({ id: 'picture-caption-1', layout: 'picture-caption', blocks: [{ id: 'title', kind: 'heading', slot: 'title', text: 'A view' }, { id: 'p', kind: 'picture', slot: 'media', asset: 'photo', ...extra }] })
+    const assets = (width: number, height: number) => ({ photo: { id: 'photo', alt: 'A view', width, height } })
+    const tall = lintSlide(slide(), doc(), { assets: assets(600, 1200) })
+    assert.deepEqual(rules(tall), ['cover-crop#p:warning'])
+    assert.match(tall[0].message, /^Only \d+ % of the picture shows: .* cuts its top and bottom/)
+    assert.deepEqual(rules(lintSlide(slide(), doc(), { assets: assets(1600, 900) })), [])
+    assert.deepEqual(rules(lintSlide(slide({ fit: 'contain' }), doc(), { assets: assets(600, 1200) })), [])
+    assert.deepEqual(rules(lintSlide(slide(), doc())), [], 'without asset records the rule cannot know')
+  })
+
   it('never throws, whatever the blocks hold', () => {
     const kinds = ['text', 'heading', 'list', 'table', 'picture', 'shape', 'line', 'chart', 'textbox', 'shader', 'html']
     const anyBlock = fc.record({
