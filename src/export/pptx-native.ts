@@ -691,6 +691,7 @@ class NativeWriter {
       if (!added?.length) return entry
       return { name: entry.name, data: Buffer.from(entry.data.toString('utf8').replace('</Relationships>', `${added.join('')}</Relationships>`), 'utf8') }
     }
+    if (/^ppt\/theme\/theme\d+\.xml$/.test(entry.name)) return { name: entry.name, data: Buffer.from(this.themeColours(entry.data.toString('utf8')), 'utf8') }
     const slide = /^ppt\/slides\/slide(\d+)\.xml$/.exec(entry.name)
     const chart = /^ppt\/charts\/chart(\d+)\.xml$/.exec(entry.name)
     if (!slide && !chart) return entry
@@ -704,6 +705,21 @@ class NativeWriter {
       for (const patch of chartPatches.get(entry.name) ?? []) xml = patch(xml)
     }
     return { name: entry.name, data: Buffer.from(xml, 'utf8') }
+  }
+
+  /**
+   * The theme's colour scheme as the deck's palette in this appearance (pptxgenjs writes Office's):
+   * dark 1 the ink, light 1 the paper, dark 2 muted, light 2 the rule, accents 1..6 the chart colours
+   * (as the charts take them), links the accent. A shape or chart a person adds in PowerPoint takes the
+   * deck's colours, and its colour picker offers them.
+   */
+  private themeColours(xml: string): string {
+    const c = (token: string) => `<a:srgbClr val="${hex(colour(this.paint, token))}"/>`
+    const accents = Array.from({ length: 6 }, (_, i) => `<a:accent${i + 1}><a:srgbClr val="${hex(seriesColour(this.paint, i))}"/></a:accent${i + 1}>`).join('')
+    const scheme =
+      `<a:clrScheme name="${escapeXml(this.paint.theme.id)} ${this.options.appearance}"><a:dk1>${c('ink')}</a:dk1><a:lt1>${c('paper')}</a:lt1><a:dk2>${c('muted')}</a:dk2><a:lt2>${c('rule')}</a:lt2>` +
+      `${accents}<a:hlink>${c('accent')}</a:hlink><a:folHlink>${c('muted')}</a:folHlink></a:clrScheme>`
+    return xml.replace(/<a:clrScheme [^>]*>[\s\S]*?<\/a:clrScheme>/, scheme)
   }
 
   // -- slides ----------------------------------------------------------------------------------

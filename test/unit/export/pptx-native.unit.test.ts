@@ -16,7 +16,7 @@ import { readDeckFolder } from '../../../src/store/decks.js'
 import { orderedSlides, type Block, type DeckDoc, type Slide } from '../../../src/model/deck.js'
 import { plainText } from '../../../src/model/text.js'
 import { drawn, fieldBlocks } from '../../../src/layout/stack.js'
-import { themeFonts } from '../../../src/model/themes.js'
+import { findTheme, themeFonts } from '../../../src/model/themes.js'
 import { ROOT } from '../../helpers/studio.js'
 import { skipUnlessPresent } from '../../helpers/system.js'
 import { writeChartGallery } from '../../helpers/chart-gallery.js'
@@ -459,6 +459,16 @@ describe('native PPTX charts of the chart gallery', () => {
     // Every k-th month, as the renderer writes them; millions as 1M, not 1000000.
     assert.match(chartOf('many-categories'), /<c:tickLblSkip val="\d+"\/>/)
     assert.match(chartOf('large-small'), /<c:valAx>[\s\S]*<c:numFmt formatCode="0,,&quot;M&quot;;-0,,&quot;M&quot;;0"/)
+  })
+
+  it('writes the deck\'s palette as the theme\'s colour scheme: ink, paper, muted, rule, the six chart colours', () => {
+    const theme = pkg.get('ppt/theme/theme1.xml')!.toString('utf8')
+    const scheme = /<a:clrScheme [^>]*>([\s\S]*?)<\/a:clrScheme>/.exec(theme)![1]
+    const slot = (name: string) => new RegExp(`<a:${name}><a:srgbClr val="([0-9A-F]{6})"/></a:${name}>`).exec(scheme)?.[1]
+    const palette = (token: string) => findTheme('studio-simple')!.palette[token].light.replace('#', '').toUpperCase()
+    assert.deepEqual([slot('dk1'), slot('lt1'), slot('dk2'), slot('lt2')], [palette('ink'), palette('paper'), palette('muted'), palette('rule')])
+    assert.deepEqual([1, 2, 3, 4, 5, 6].map((i) => slot(`accent${i}`)), [1, 2, 3, 4, 5, 6].map((i) => palette(`chart${i}`)))
+    assert.doesNotMatch(theme, /name="Office"><a:dk1>/)
   })
 
   it('gives a scatter chart the renderer\'s x axis, labelled at the bottom, and its y labels at the left', () => {
