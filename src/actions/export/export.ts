@@ -78,7 +78,7 @@ export const exportRun = defineAction<any, any>({
       { description: 'What was written and, with verify, how it compared.' },
     ),
   }),
-  cli: 'export <format> --mode <mode> --theme <theme> --fonts <fonts> --embed-fonts --exclude-share-alike --baseline-target <baseline> --include-skipped --include-notes --include-comments --no-svg-vector --verify --strict --out <out>',
+  cli: 'export <format> --mode <mode> --theme <theme> --fonts <fonts> --embed-fonts --exclude-share-alike --baseline-target <baseline> --include-skipped --include-notes --include-comments --no-svg-vector --verify --out <out>',
   mcp: 'deck_export',
   annotations: { writes: true, idempotent: true },
   example: { format: 'pdf', mode: 'flatten', theme: ['light'], slideIds: ['title-1'] },
