@@ -38,7 +38,7 @@ import type { Run } from '../model/text.js'
 import { resolveDither, type ResolvedDither } from '../model/dither.js'
 import { drawn, type Drawn } from '../layout/stack.js'
 import { footerBand, LAYOUT_SLOTS, showsKitFooter, type Box } from '../layout/boxes.js'
-import { listGap, listGutter, listLayout, textStyle, SHAPE_INSET, type TextStyle } from '../layout/blocks.js'
+import { listGap, listGutter, listLayout, tableColumnAlign, textStyle, SHAPE_INSET, type TextStyle } from '../layout/blocks.js'
 import { COLUMN_GAP, measureText, stripMarkup } from '../layout/text.js'
 import { colour, logoInkOn, paintFor, seriesColour, type Paint } from '../render/paint.js'
 import { paragraphRuns } from '../render/text.js'
@@ -1178,6 +1178,7 @@ class NativeWriter {
     const ink = hex(colour(this.paint, 'ink'))
     const none = { type: 'none' as const }
     const heights: number[] = []
+    const align = tableColumnAlign(block)
     const body: pptxgen.default.TableRow[] = rows.map((row, r) => {
       const header = r === 0 && block.header === true
       let lines = 1
@@ -1185,7 +1186,8 @@ class NativeWriter {
         const cell = Array.isArray(row) ? str(row[c]) ?? '' : ''
         const m = measureText(cell, { size, width: widths[c] - 2 * pad, weight: header ? 600 : 400, family: style.family })
         lines = Math.max(lines, m.lines)
-        const cellBase = { ...base, bold: header, beforePx: undefined, afterPx: undefined }
+        // The column's alignment (layout: right for a column of numbers) over the block's own, as the renderer draws it.
+        const cellBase = { ...base, bold: header, beforePx: undefined, afterPx: undefined, ...(align[c] !== 'left' ? { align: align[c] } : {}) }
         return {
           text: this.runs(paragraphRuns(cell), cellBase, where),
           options: {

@@ -252,3 +252,24 @@ export function pictureHeight(block: Block, box: Box, bodyFamily: string): numbe
   const captionHeight = caption && slotted ? 8 + measureText(caption, { size: 24, width: box.w, family: bodyFamily }).height : 0
   return Math.max(0, box.h - captionHeight)
 }
+
+/** A table cell that reads as a number: a sign, a currency, digits with separators, a fraction, a %, k, M, B or x. */
+const NUMERIC = /^[-+−]?\s?[$€£¥]?\s?\d[\d,.\u202f\u00a0 ]*(?:%|[kKMBx])?$/
+
+/**
+ * Each column's alignment in a table (the renderer and the PPTX writer read this): `columnAlign`'s entry,
+ * and for auto (the default) right when every body cell of the column that holds text reads as a
+ * number, left otherwise. The header row takes its column's alignment.
+ */
+export function tableColumnAlign(block: Block): ('left' | 'center' | 'right')[] {
+  const rows = Array.isArray(block.rows) ? (block.rows as unknown[][]) : []
+  const count = Math.max(0, ...rows.map((r) => (Array.isArray(r) ? r.length : 0)))
+  const body = block.header === true ? rows.slice(1) : rows
+  const asked = Array.isArray(block.columnAlign) ? (block.columnAlign as unknown[]) : []
+  return Array.from({ length: count }, (_, c) => {
+    const own = asked[c]
+    if (own === 'left' || own === 'center' || own === 'right') return own
+    const cells = body.map((row) => (Array.isArray(row) && typeof row[c] === 'string' ? stripMarkup(row[c] as string).trim() : '')).filter(Boolean)
+    return cells.length > 0 && cells.every((cell) => NUMERIC.test(cell)) ? 'right' : 'left'
+  })
+}

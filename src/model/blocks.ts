@@ -135,6 +135,7 @@ export const BLOCK_SCHEMAS: Record<BlockKind, Schema> = {
       rows: arr(arr(Text), { description: 'Rows of cells (Text).' }),
       header: opt(bool({ description: 'The first row is a header row.' })),
       columnWidths: opt(arr(num({ minimum: 0 }))),
+      columnAlign: opt(arr(oneOf(['auto', 'left', 'center', 'right']), { description: 'Per column: auto (the default: right when every body cell is a number, as 12.5, -3, $40, 9%, 2.4M; left otherwise), left, center or right.' })),
       ...textProps,
     },
     'A table of Text cells.',

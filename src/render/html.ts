@@ -15,7 +15,7 @@ import { SHEET } from '../model/layouts.js'
 import { sidePoint, facingSides, type Placement, type Side } from '../model/arrange.js'
 import { drawn, type Drawn } from '../layout/stack.js'
 import { footerBand, LAYOUT_SLOTS, showsKitFooter, type Box } from '../layout/boxes.js'
-import { listGap, listGutter, listLayout, pictureHeight, textStyle, SHAPE_INSET } from '../layout/blocks.js'
+import { listGap, listGutter, listLayout, pictureHeight, tableColumnAlign, textStyle, SHAPE_INSET } from '../layout/blocks.js'
 
 export { pictureHeight }
 import { measureText } from '../layout/text.js'
@@ -380,13 +380,14 @@ function tableBlock(ctx: Context, block: Block, slot: string | undefined): strin
   const rule = colour(ctx.paint, 'rule')
   const ink = colour(ctx.paint, 'ink')
   const cols = weights.map((w) => `<col style="width:${Math.round((w / total) * 1e6) / 1e4}%">`).join('')
+  const align = tableColumnAlign(block)
   const body = rows
     .map((row, r) => {
       const header = r === 0 && block.header === true
       const line = header ? `box-shadow:inset 0 -2px 0 ${ink}` : `box-shadow:inset 0 -1px 0 ${rule}`
       const cells = Array.from({ length: count }, (_, c) => {
         const cell = Array.isArray(row) ? str(row[c]) ?? '' : ''
-        return `<td style="padding:${px(vpad)} ${px(pad)};${line}${header ? ';font-weight:600' : ''}">${textHtml(ctx.paint, cell)}</td>`
+        return `<td style="padding:${px(vpad)} ${px(pad)};${line}${header ? ';font-weight:600' : ''}${align[c] !== 'left' ? `;text-align:${align[c]}` : ''}">${textHtml(ctx.paint, cell)}</td>`
       }).join('')
       return `<tr>${cells}</tr>`
     })
