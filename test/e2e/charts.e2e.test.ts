@@ -4,23 +4,15 @@
  * seventh series takes the first one's colour.
  */
 import assert from 'node:assert/strict'
-import { execFileSync } from 'node:child_process'
 import { after, before, describe, it } from 'node:test'
 import { cliInOneProcess, studio, workspace, type TestWorkspace } from '../helpers/studio.js'
-import { skipUnlessPresent } from '../helpers/system.js'
+import { onPath, skipUnlessPresent } from '../helpers/system.js'
 import { CHART_SLIDES, writeChartGallery } from '../helpers/chart-gallery.js'
 
 // The CLI runs in one process for this file (test/helpers/studio.ts): none of these tests is about the process itself.
 cliInOneProcess()
 
-const haveSoffice = (() => {
-  try {
-    execFileSync('sh', ['-c', 'command -v soffice && command -v pdftoppm'], { stdio: 'ignore' })
-    return true
-  } catch {
-    return false
-  }
-})()
+const haveSoffice = onPath('soffice', 'pdftoppm')
 
 /** Pixels of the page (of 1600 × 900) LibreOffice may draw otherwise than we do, per chart slide. */
 const WITHIN = 0.02

@@ -16,19 +16,12 @@ import sharp from 'sharp'
 import { PDFDocument, PDFDict, PDFName } from 'pdf-lib'
 import { walkPackage } from '../../src/export/opc.js'
 import { cliInOneProcess, commitCount, studio, workspace, workspaceWithDeck } from '../helpers/studio.js'
-import { skipUnlessPresent } from '../helpers/system.js'
+import { onPath, skipUnlessPresent } from '../helpers/system.js'
 
 // The CLI runs in one process for this file (test/helpers/studio.ts): none of these tests is about the process itself.
 cliInOneProcess()
 
-const haveSoffice = (() => {
-  try {
-    execFileSync('sh', ['-c', 'command -v soffice'], { stdio: 'ignore' })
-    return true
-  } catch {
-    return false
-  }
-})()
+const haveSoffice = onPath('soffice')
 
 /** The share of the notes page's thumbnail area (left, 60–540 pt across, 120–390 pt down) whose pixels differ from the page's corner. */
 async function notesThumbnail(pdf: string, page: number): Promise<number> {

@@ -4,6 +4,7 @@
  * `.ci/run` installs every one of them and a skip there would hide a lost test.
  */
 import assert from 'node:assert/strict'
+import { execFileSync } from 'node:child_process'
 import type { TestContext } from 'node:test'
 
 const inCi = () => process.env.CI === 'true'
@@ -19,4 +20,14 @@ export function requirePresent<T>(t: TestContext, present: T, reason: string): p
   if (inCi()) assert.fail(`${reason}: CI installs it (.ci/run), so its absence fails the test`)
   t.skip(reason)
   return false
+}
+
+/** Whether every program named is on PATH (`command -v`), for `skipUnlessPresent`. */
+export function onPath(...programs: string[]): boolean {
+  try {
+    execFileSync('sh', ['-c', programs.map((p) => `command -v ${p}`).join(' && ')], { stdio: 'ignore' })
+    return true
+  } catch {
+    return false
+  }
 }
