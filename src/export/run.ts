@@ -19,7 +19,7 @@ import { exportSlides, hasNotesPage, pdfPages } from './slides.js'
 import { orderedSlides, slideLabel, type DeckDoc, type Slide } from '../model/deck.js'
 import { isPicturePlaceholder } from '../model/blocks.js'
 import { countFindings, lintSlide, type Finding, type LintCounts } from '../model/lint.js'
-import { readAssetRecords } from '../actions/deck/lint.js'
+import { readAssetRecords } from '../store/asset-records.js'
 import type { Appearance } from '../render/paint.js'
 
 export interface ExportInput {

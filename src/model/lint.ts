@@ -276,14 +276,8 @@ function invalidMarkup(slide: Slide, out: Finding[]): void {
   }
 }
 
-/** Every finding on one slide, in rule order. */
 /** Colours closer than this (RGB distance, of 441) read as one on a slide. */
 const SAME_COLOUR = 24
-
-const rgbOf = (hex: string): [number, number, number] => {
-  const h = hex.length === 4 ? hex.replace(/^#(.)(.)(.)$/, '#$1$1$2$2$3$3') : hex
-  return [1, 3, 5].map((i) => parseInt(h.slice(i, i + 2), 16) || 0) as [number, number, number]
-}
 
 /** Series (pie: slices) a reader cannot tell apart: the first pair per chart, in light, else in dark. */
 function chartColours(slide: Slide, doc: DeckDoc, out: Finding[]): void {
@@ -298,8 +292,8 @@ function chartColours(slide: Slide, doc: DeckDoc, out: Finding[]): void {
       const colours = names.map((_, i) => seriesColour(paint, i))
       for (let b = 1; b < colours.length; b++) {
         for (let a = 0; a < b; a++) {
-          const [p, q] = [rgbOf(colours[a]), rgbOf(colours[b])]
-          if (Math.hypot(p[0] - q[0], p[1] - q[1], p[2] - q[2]) < SAME_COLOUR) return [{ a, b, appearance, colour: colours[a], other: colours[b] }]
+          const [p, q] = [resolveColour(colours[a], doc, appearance), resolveColour(colours[b], doc, appearance)]
+          if (p && q && Math.hypot(p[0] - q[0], p[1] - q[1], p[2] - q[2]) < SAME_COLOUR) return [{ a, b, appearance, colour: colours[a], other: colours[b] }]
         }
       }
       return []
@@ -345,6 +339,7 @@ function coverCrop(slide: Slide, doc: DeckDoc, options: LintOptions, out: Findin
   }
 }
 
+/** Every finding on one slide, in rule order. */
 export function lintSlide(slide: Slide, doc: DeckDoc, options: LintOptions = {}): Finding[] {
   const out: Finding[] = []
   emptyPlaceholders(slide, out)

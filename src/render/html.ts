@@ -16,8 +16,6 @@ import { sidePoint, facingSides, type Placement, type Side } from '../model/arra
 import { drawn, type Drawn } from '../layout/stack.js'
 import { footerBand, LAYOUT_SLOTS, showsKitFooter, type Box } from '../layout/boxes.js'
 import { listGap, listGutter, listLayout, pictureHeight, tableColumnAlign, textStyle, SHAPE_INSET } from '../layout/blocks.js'
-
-export { pictureHeight }
 import { measureText } from '../layout/text.js'
 import { chartSvg } from './charts.js'
 import { blocksInReadingOrder, readingOrder } from '../layout/reading.js'

@@ -11,7 +11,7 @@ import { readAssetSync } from '../store/safe-open.js'
 import { extname } from 'node:path'
 import type { DeckDoc, Slide } from '../model/deck.js'
 import { orderedSlides, slideLabel } from '../model/deck.js'
-import { fail } from '../core/errors.js'
+import { exportSlides } from '../export/slides.js'
 import { fontFaceCss, fontFileOf } from './faces.js'
 import { escapeHtml } from './paint.js'
 import { SHEET_CSS, slideHtml } from './html.js'
@@ -152,9 +152,7 @@ function scriptJson(value: unknown): string {
 export async function buildStandalone(doc: DeckDoc, deckDir: string, options: StandaloneOptions = {}): Promise<Standalone> {
   // The deck's slides, skipped ones only when asked; a build with nothing to show is refused, as an export is.
   const all = orderedSlides(doc)
-  if (!all.length) fail('invalid_input', `Deck "${doc.manifest.id}" has no slides yet: add one (studio slide insert, or slide.insert) and build again.`)
-  const slides: Slide[] = options.includeSkipped ? all : all.filter((s) => !s.skip)
-  if (!slides.length) fail('invalid_input', 'Every slide of the deck is skipped: nothing to show. includeSkipped (--include-skipped) builds them.', { pointer: '/includeSkipped' })
+  const slides: Slide[] = exportSlides(doc, 'all', options.includeSkipped === true)
   const appearance = doc.manifest.defaults?.appearance ?? 'light'
   const files = assetFiles(deckDir)
   const used = new Set<string>()

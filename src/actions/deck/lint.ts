@@ -1,31 +1,10 @@
-import { existsSync } from 'node:fs'
-import { readdir } from 'node:fs/promises'
-import { join } from 'node:path'
 import { defineAction } from '../../core/action.js'
 import { fail } from '../../core/errors.js'
 import { orderedSlides } from '../../model/deck.js'
-import { countFindings, lintSlide, type AssetRecord, type Finding, type LintCounts } from '../../model/lint.js'
+import { countFindings, lintSlide, type Finding, type LintCounts } from '../../model/lint.js'
 import { arr, obj, opt, ref, SlideId, SlideIds } from '../../model/schema.js'
 import { CurrentRevision, FINDING_MEMBERS, result } from '../../model/results.js'
-import type { Workspace } from '../../store/workspace.js'
-import { readAssetSync } from '../../store/safe-open.js'
-
-/** The asset records of a deck (`assets/<id>.json`), by asset id; unreadable records are left out. */
-export async function readAssetRecords(ws: Workspace, deckId: string): Promise<Record<string, AssetRecord>> {
-  const dir = join(ws.deckDir(deckId), 'assets')
-  if (!existsSync(dir)) return {}
-  const records: Record<string, AssetRecord> = Object.create(null)
-  for (const name of await readdir(dir)) {
-    if (!name.endsWith('.json')) continue
-    try {
-      const record = JSON.parse(readAssetSync(join(dir, name)).toString('utf8'))
-      if (record && typeof record === 'object' && !Array.isArray(record)) records[name.slice(0, -'.json'.length)] = record as AssetRecord
-    } catch {
-      // A record that is not JSON reads as no record: its pictures show up as missing alt text.
-    }
-  }
-  return records
-}
+import { readAssetRecords } from '../../store/asset-records.js'
 
 interface LintResult {
   findings: (Finding & { slideId: string })[]

@@ -8,7 +8,7 @@ import { written } from '../../model/results.js'
 import { replaceAll, replaceAllPlain, slideTexts } from '../../model/text.js'
 import { own } from '../../model/own.js'
 import { given, without } from '../block/cli.js'
-import { readAssetRecords } from './lint.js'
+import { readAssetRecords } from '../../store/asset-records.js'
 import { WITH_BODY_SLIDE } from '../given.js'
 
 interface Replacement {

@@ -11,7 +11,7 @@ import { FONT_FAMILIES } from '../../model/fonts.js'
 import { THEMES } from '../../model/themes.js'
 import type { Appearance } from '../../render/paint.js'
 import type { Workspace } from '../../store/workspace.js'
-import { readAssetRecords } from '../deck/lint.js'
+import { readAssetRecords } from '../../store/asset-records.js'
 
 const slideIds = { ...SlideIdsOrAll, description: "'all' or a list of slide ids." }
 const themes = { ...Themes, description: 'Appearances to render: ["light"], ["dark"] or both ["light", "dark"] (the CLI takes --theme both); the deck\'s default appearance when absent.' }

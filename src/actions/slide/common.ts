@@ -12,7 +12,7 @@ import { has, own } from '../../model/own.js'
 import { countFindings, lintSlide, type AssetRecord, type Finding } from '../../model/lint.js'
 import type { Schema } from '../../model/schema.js'
 import { check, slideTexts } from '../../model/text.js'
-import { readAssetRecords } from '../deck/lint.js'
+import { readAssetRecords } from '../../store/asset-records.js'
 
 /**
  * A slide document, one of six variants, discriminated on `layout` so that a bad member is named

@@ -133,7 +133,7 @@ const viewAction = defineAction({
     const id = doc.manifest.id
     if (known && known.stamp === coverStamp(doc)) return known.view
     const { slideViews, viewFontCss, SHEET_CSS, SHEET } = await import('../../render/view.js')
-    const { readAssetRecords } = await import('../../actions/deck/lint.js')
+    const { readAssetRecords } = await import('../../store/asset-records.js')
     const slides = input.slideIds
       ? input.slideIds.map((slideId, i) => {
           if (!Object.hasOwn(doc.slides, slideId)) fail('not_found', `No slide "${slideId}" in deck "${id}".`, { pointer: `/slideIds/${i}` })
