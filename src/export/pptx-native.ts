@@ -1674,7 +1674,7 @@ async function renderHeadings(options: NativeOptions): Promise<Map<string, { dat
   if (!jobs.length) return out
   const { leaseBrowser } = await import('../render/browser.js')
   const { documentHtml, slideHtml } = await import('../render/html.js')
-  const { fontFaceCss, fontFileOf } = await import('../render/faces.js')
+  const { drawnText, fontFaceCss, fontFileOf } = await import('../render/faces.js')
   const { ORIGIN } = await import('../render/pipeline.js')
   const manifest = { ...options.doc.manifest, brandKit: options.doc.manifest.brandKit ? { palette: options.doc.manifest.brandKit.palette } : undefined, defaults: {} }
   const browser = await leaseBrowser()
@@ -1687,12 +1687,13 @@ async function renderHeadings(options: NativeOptions): Promise<Map<string, { dat
       if (!file) return route.fulfill({ status: 404, body: '' })
       return route.fulfill({ status: 200, body: readFileSync(file), headers: { 'content-type': 'font/woff2' } })
     })
-    const fontCss = fontFaceCss(manifest, (file) => `${ORIGIN}/fonts/${encodeURIComponent(file)}`)
+    const fontCss = fontFaceCss(manifest, (file) => `${ORIGIN}/fonts/${encodeURIComponent(file)}`, drawnText(manifest, jobs.map((job) => job.slide)))
     await page.setContent(documentHtml([], fontCss, 'html,body{width:1600px;height:900px;overflow:hidden;background:transparent!important}.sheet{background:transparent!important}'))
     for (const job of jobs) {
       const html = slideHtml(job.slide, manifest, { appearance: options.appearance, asset: () => undefined })
       await page.evaluate(async (sheet) => {
         document.body.innerHTML = sheet
+        void document.body.offsetHeight
         await document.fonts.ready
       }, html)
       const x = Math.max(0, Math.floor(job.box.x))

@@ -9,7 +9,8 @@ import { existsSync, readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { join } from 'node:path'
 import { packageRoot } from '../store/workspace.js'
-import { faceFile, FONT_FAMILIES } from '../model/fonts.js'
+import { FALLBACK_FAMILIES, FONT_FAMILIES } from '../model/fonts.js'
+import { fallbackSubsets, familySubsets } from './subsets.js'
 
 export const WEIGHTS = [400, 500, 600, 700] as const
 
@@ -28,20 +29,145 @@ export type MetricsTable = Record<string, FaceMetrics>
 
 export const metricsFile = () => join(packageRoot(), 'dist', 'fonts', 'metrics.json')
 
-/** Reads every weight's advances from the font files with fontkit (build time, and the test that holds the table to the fonts). */
+interface FontkitFont { unitsPerEm: number; characterSet: number[]; glyphForCodePoint(cp: number): { advanceWidth: number } }
+
+const load = createRequire(import.meta.url)
+const openFont = (file: string): FontkitFont => (load('fontkit') as { openSync(path: string): FontkitFont }).openSync(load.resolve(file))
+
+/**
+ * Reads every weight's advances from the font files with fontkit (build time, and the test that holds
+ * the table to the fonts): each subset's code points, within the subset's own ranges (latin first), as
+ * Chromium picks the face of a code point by `unicode-range`.
+ */
 export function buildMetricsTable(): MetricsTable {
-  const load = createRequire(import.meta.url)
-  const fontkit = load('fontkit') as { openSync(path: string): { unitsPerEm: number; characterSet: number[]; glyphForCodePoint(cp: number): { advanceWidth: number } } }
   const table: MetricsTable = {}
   for (const family of FONT_FAMILIES) {
     for (const weight of family.weights) {
-      const font = fontkit.openSync(load.resolve(faceFile(family, weight, 'normal', 'woff2')))
       const advances: Record<string, number> = {}
-      for (const cp of font.characterSet) advances[cp] = font.glyphForCodePoint(cp).advanceWidth
-      table[faceKey(family.name, weight)] = { unitsPerEm: font.unitsPerEm, advances, notdef: font.glyphForCodePoint(0x10ffff).advanceWidth }
+      let unitsPerEm = 0
+      let notdef = 0
+      for (const subset of familySubsets(family, weight, 'normal')) {
+        const font = openFont(subset.file)
+        if (!unitsPerEm) {
+          unitsPerEm = font.unitsPerEm
+          notdef = font.glyphForCodePoint(0x10ffff).advanceWidth
+        }
+        for (const cp of font.characterSet) {
+          if (advances[cp] !== undefined || !subset.spans.some(([a, b]) => cp >= a && cp <= b)) continue
+          advances[cp] = font.glyphForCodePoint(cp).advanceWidth
+        }
+      }
+      table[faceKey(family.name, weight)] = { unitsPerEm, advances, notdef }
     }
   }
   return table
+}
+
+/**
+ * The fallback faces' advances (src/model/fonts.ts FALLBACK_FAMILIES) at each weight the theme faces
+ * have, as runs: `[first, count, advance, ...]` over consecutive code points with one advance. The
+ * faces are variable: an advance is the default instance's plus the HVAR delta at the weight (read
+ * with fontkit's variation processor, which cannot instance a WOFF2 face's outlines but can its
+ * metrics). Other weights list only the code points whose advance differs from 400's.
+ */
+export interface FallbackMetrics {
+  unitsPerEm: number
+  /** Runs at 400. */
+  runs: number[]
+  /** By weight: `[codePoint, advance, ...]` where it differs from 400. */
+  deltas: Record<string, number[]>
+}
+
+export type FallbackTable = Record<string, FallbackMetrics>
+
+/** The committed fallback table (cutting it reads ~40 MB of WOFF2 with fontkit: tens of seconds). */
+export const fallbackMetricsFile = () => join(packageRoot(), 'fonts', 'fallback-metrics.json')
+
+interface VariableFont extends FontkitFont {
+  variationCoords?: number[]
+  HVAR?: unknown
+  _variationProcessor?: { getAdvanceAdjustment(glyph: number, table: unknown): number } | null
+  glyphForCodePoint(cp: number): { id: number; advanceWidth: number }
+}
+
+const toRuns = (advances: Map<number, number>): number[] => {
+  const runs: number[] = []
+  for (const cp of [...advances.keys()].sort((a, b) => a - b)) {
+    const advance = advances.get(cp)!
+    const n = runs.length
+    if (n && runs[n - 3] + runs[n - 2] === cp && runs[n - 1] === advance) runs[n - 2]++
+    else runs.push(cp, 1, advance)
+  }
+  return runs
+}
+
+/** Cuts the fallback table from the font files (`npm run fonts:metrics` writes it; a test holds it to the files). */
+export function buildFallbackTable(only?: (family: string, file: string) => boolean): FallbackTable {
+  const table: FallbackTable = {}
+  const weights = (family: (typeof FALLBACK_FAMILIES)[number]): readonly number[] => (family.axis === 'wght' ? WEIGHTS : [400])
+  for (const family of FALLBACK_FAMILIES) {
+    const byWeight = new Map<number, Map<number, number>>(weights(family).map((w: number) => [w, new Map()]))
+    let unitsPerEm = 0
+    for (const subset of fallbackSubsets(family)) {
+      if (only && !only(family.name, subset.file)) continue
+      const font = openFont(subset.file) as VariableFont
+      unitsPerEm ||= font.unitsPerEm
+      const instances = new Map<number, VariableFont>()
+      for (const weight of byWeight.keys()) {
+        if (family.axis !== 'wght' || !font.HVAR) continue
+        const instance = openFont(subset.file) as VariableFont
+        instance.variationCoords = [weight]
+        instances.set(weight, instance)
+      }
+      for (const cp of font.characterSet) {
+        if (!subset.spans.some(([a, b]) => cp >= a && cp <= b)) continue
+        const glyph = font.glyphForCodePoint(cp)
+        for (const [weight, advances] of byWeight) {
+          if (advances.has(cp)) continue
+          const instance = instances.get(weight)
+          const delta = instance?._variationProcessor?.getAdvanceAdjustment(glyph.id, instance.HVAR) ?? 0
+          advances.set(cp, Math.round(glyph.advanceWidth + delta))
+        }
+      }
+    }
+    const regular = byWeight.get(400)!
+    const deltas: Record<string, number[]> = {}
+    for (const [weight, advances] of byWeight) {
+      if (weight === 400) continue
+      const differ = [...advances].filter(([cp, advance]) => regular.get(cp) !== advance).sort((a, b) => a[0] - b[0])
+      if (differ.length) deltas[weight] = differ.flat()
+    }
+    table[family.name] = { unitsPerEm, runs: toRuns(regular), deltas }
+  }
+  return table
+}
+
+let fallbackCached: Map<string, FallbackFace> | undefined
+
+/** A fallback face's advances at each weight, by code point (400's when a weight has none of its own). */
+export interface FallbackFace {
+  unitsPerEm: number
+  advances: Map<number, Map<number, number>>
+}
+
+/** The fallback faces' advances by family name (read on the first code point the theme's face lacks). */
+export function fallbackAdvances(): Map<string, FallbackFace> {
+  if (!fallbackCached) {
+    const table = JSON.parse(readFileSync(fallbackMetricsFile(), 'utf8')) as FallbackTable
+    fallbackCached = new Map()
+    for (const [name, metrics] of Object.entries(table)) {
+      const regular = new Map<number, number>()
+      for (let i = 0; i < metrics.runs.length; i += 3) for (let k = 0; k < metrics.runs[i + 1]; k++) regular.set(metrics.runs[i] + k, metrics.runs[i + 2])
+      const advances = new Map<number, Map<number, number>>([[400, regular]])
+      for (const [weight, delta] of Object.entries(metrics.deltas)) {
+        const map = new Map(regular)
+        for (let i = 0; i < delta.length; i += 2) map.set(delta[i], delta[i + 1])
+        advances.set(Number(weight), map)
+      }
+      fallbackCached.set(name, { unitsPerEm: metrics.unitsPerEm, advances })
+    }
+  }
+  return fallbackCached
 }
 
 let cached: MetricsTable | null | undefined

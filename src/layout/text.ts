@@ -3,7 +3,8 @@
  * Serif 4, JetBrains Mono; SIL Open Font License 1.1; docs/layouts.md), by family and weight.
  *
  * The model is the one the renderer follows (docs/layouts.md, "Text"): paragraphs split at "\n",
- * white space collapsed, lines broken greedily at spaces and after hyphens, a word wider than the
+ * white space collapsed, lines broken greedily at spaces, after hyphens and around CJK characters
+ * (src/model/fonts.ts draws what the theme's face lacks from fallback faces), a word wider than the
  * line moved to its own line and broken between characters (CSS `overflow-wrap: break-word`),
  * widths the plain sum of glyph advances (no kerning: the renderer sets `font-kerning: none`), an
  * empty paragraph one line tall, and `columns` equal columns 32 px apart filled in balance.
@@ -12,8 +13,8 @@
  * and every glyph advance and word width is cached per font.
  */
 import { createRequire } from 'node:module'
-import { faceKey, metricsTable } from './metrics.js'
-import { DEFAULT_FAMILY, faceFile, findFamily, nearestWeight } from '../model/fonts.js'
+import { fallbackAdvances, faceKey, metricsTable } from './metrics.js'
+import { cjkLanguage, DEFAULT_FAMILY, faceFile, fallbackOrder, findFamily, nearestWeight, type CjkLanguage } from '../model/fonts.js'
 
 export type Weight = 400 | 500 | 600 | 700
 
@@ -43,7 +44,7 @@ export interface Measure {
 export const LINE_HEIGHT = 1.25
 export const COLUMN_GAP = 32
 
-interface FontkitGlyph { advanceWidth: number }
+interface FontkitGlyph { id: number; advanceWidth: number }
 interface FontkitFont {
   unitsPerEm: number
   glyphForCodePoint(codePoint: number): FontkitGlyph
@@ -53,63 +54,117 @@ interface Fontkit { openSync(path: string): FontkitFont }
 const load = createRequire(import.meta.url)
 let fontkit: Fontkit | undefined
 
-/** One loaded weight: advances in font units, cached per code point and per word. */
+/** Whether a code point draws nothing of its own after the one before it (emoji sequences: joiner, selectors, skin tones, tags). */
+const JOINED = (cp: number) => cp === 0x200d || cp === 0xfe0e || cp === 0xfe0f || (cp >= 0x1f3fb && cp <= 0x1f3ff) || (cp >= 0xe0020 && cp <= 0xe007f) || cp === 0x20e3
+const REGIONAL = (cp: number) => cp >= 0x1f1e6 && cp <= 0x1f1ff
+
+/**
+ * One loaded weight in one CJK order: advances in the theme face's units, cached per code point and
+ * per word. A code point the face lacks is measured in the first fallback face that maps it
+ * (src/model/fonts.ts fallbackOrder), scaled to this face's units; one no shipped face maps gets the
+ * face's .notdef advance.
+ */
 class Face {
   readonly unitsPerEm: number
   private readonly advances = new Map<number, number>()
   private readonly words = new Map<string, number>()
 
-  constructor(private readonly font: FontkitFont) {
+  constructor(
+    private readonly font: { unitsPerEm: number; advance(cp: number): number | undefined; notdef: number },
+    private readonly language: CjkLanguage,
+    private readonly weight: number,
+  ) {
     this.unitsPerEm = font.unitsPerEm
   }
 
   advance(codePoint: number): number {
     let a = this.advances.get(codePoint)
     if (a === undefined) {
-      a = this.font.glyphForCodePoint(codePoint).advanceWidth
+      a = this.font.advance(codePoint) ?? fallbackAdvance(codePoint, this.language, this.weight, this.unitsPerEm) ?? this.font.notdef
       this.advances.set(codePoint, a)
     }
     return a
   }
 
-  /** Width of a string in font units (the sum of its glyph advances). */
+  /**
+   * Width of a string in font units: the sum of its glyph advances, where an emoji sequence (joined
+   * by ZWJ, with selectors or skin tones, or a pair of regional indicators) is one glyph.
+   */
   units(text: string): number {
     let w = this.words.get(text)
     if (w !== undefined) return w
     w = 0
-    for (const ch of text) w += this.advance(ch.codePointAt(0)!)
+    let joinNext = false
+    let regionalOpen = false
+    for (const ch of text) {
+      const cp = ch.codePointAt(0)!
+      if (cp > 0x1fff) {
+        if (JOINED(cp)) {
+          joinNext = cp === 0x200d
+          continue
+        }
+        if (joinNext) {
+          joinNext = false
+          continue
+        }
+        if (REGIONAL(cp)) {
+          regionalOpen = !regionalOpen
+          if (!regionalOpen) continue
+        } else regionalOpen = false
+      } else {
+        joinNext = false
+        regionalOpen = false
+      }
+      w += this.advance(cp)
+    }
     if (this.words.size > 50_000) this.words.clear()
     this.words.set(text, w)
     return w
   }
 }
 
+/** A code point's advance at a weight in the first fallback face (in `language`'s order) that maps it, in units of `unitsPerEm`. */
+function fallbackAdvance(codePoint: number, language: CjkLanguage, weight: number, unitsPerEm: number): number | undefined {
+  const table = fallbackAdvances()
+  for (const family of fallbackOrder(language)) {
+    const metrics = table.get(family.name)
+    if (!metrics?.advances.get(400)?.has(codePoint)) continue
+    const advance = (metrics.advances.get(weight) ?? metrics.advances.get(400)!).get(codePoint)!
+    return (advance * unitsPerEm) / metrics.unitsPerEm
+  }
+  return undefined
+}
+
 const faces = new Map<string, Face>()
 
-/** The path of a shipped font file (the `.woff2` geometry measures and the renderer draws). */
+/** The path of a shipped font file (the latin `.woff2` of a weight). */
 export function fontFile(weight: Weight, family = DEFAULT_FAMILY): string {
   const known = findFamily(family) ?? findFamily(DEFAULT_FAMILY)!
   return load.resolve(faceFile(known, nearestWeight(known, weight), 'normal', 'woff2'))
 }
 
-/** The measuring face of a family at a weight (the nearest weight it has; Inter for a family it does not know). */
-export function face(weight: Weight = 400, family = DEFAULT_FAMILY): Face {
+/** The measuring face of a family at a weight (the nearest weight it has; Inter for a family it does not know), for text whose CJK is `language`. */
+export function face(weight: Weight = 400, family = DEFAULT_FAMILY, language: CjkLanguage = 'zh'): Face {
   const known = findFamily(family) ?? findFamily(DEFAULT_FAMILY)!
-  const key = faceKey(known.name, nearestWeight(known, weight))
+  const key = `${faceKey(known.name, nearestWeight(known, weight))}/${language}`
   let f = faces.get(key)
   if (!f) {
-    // The advance table cut from these same files at build time, when there is one; fontkit otherwise.
-    const metrics = metricsTable()?.[key]
+    // The advance table cut from these same files at build time, when there is one; fontkit (latin only) otherwise.
+    const metrics = metricsTable()?.[faceKey(known.name, nearestWeight(known, weight))]
     if (metrics) {
-      f = new Face({ unitsPerEm: metrics.unitsPerEm, glyphForCodePoint: (cp) => ({ advanceWidth: metrics.advances[cp] ?? metrics.notdef }) })
+      f = new Face({ unitsPerEm: metrics.unitsPerEm, advance: (cp) => metrics.advances[cp], notdef: metrics.notdef }, language, weight)
     } else {
       fontkit ??= load('fontkit') as Fontkit
-      f = new Face(fontkit.openSync(fontFile(weight, known.name)))
+      const font = fontkit.openSync(fontFile(weight, known.name))
+      f = new Face({ unitsPerEm: font.unitsPerEm, advance: (cp) => { const g = font.glyphForCodePoint(cp); return g.id ? g.advanceWidth : undefined }, notdef: font.glyphForCodePoint(0x10ffff).advanceWidth }, language, weight)
     }
     faces.set(key, f)
   }
   return f
 }
+
+/** The CJK order of a text: worked out only when it holds a character past U+2E7F. */
+const languageOf = (text: string): CjkLanguage => (/[\u2e80-\uffff]/.test(text) ? cjkLanguage(text) : 'zh')
 
 const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: '\u00a0' }
 
@@ -131,13 +186,30 @@ export function stripMarkup(text: string): string {
     })
 }
 
-/** The break units of a paragraph: words split at spaces, and after hyphens inside words. */
+/**
+ * An ideograph, kana or hangul syllable with the closing punctuation that may not start a line: CJK text
+ * breaks between any two of these, as Chromium breaks it (`word-break: normal`).
+ */
+const CJK_UNIT = /[\u2e80-\u2fff\u3040-\u30ff\u3100-\u312f\u3130-\u318f\u31a0-\u31ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff\u{20000}-\u{3ffff}][\u3001\u3002\u300d\u300f\u3011\u3009\u300b\u30fc\uff01\uff09\uff0c\uff0e\uff1a\uff1b\uff1f]*/u
+
+/** The break units of a paragraph: words split at spaces, after hyphens inside words, and around each CJK character. */
 function pieces(paragraph: string): { text: string; space: boolean }[] {
   const out: { text: string; space: boolean }[] = []
   for (const word of paragraph.split(/[ \t\f\v]+/)) {
     if (!word) continue
     const parts = word.split(/(?<=[-\u2010\u2013](?=[^-\u2010\u2013]))/)
-    parts.forEach((text, i) => out.push({ text, space: i === 0 }))
+    parts.forEach((text, i) => {
+      if (!/[\u2e80-\ud7af\uf900-\ufaff\ud840-\ud8bf]/.test(text)) {
+        out.push({ text, space: i === 0 })
+        return
+      }
+      let first = i === 0
+      for (const unit of text.split(new RegExp(`(${CJK_UNIT.source})`, 'u'))) {
+        if (!unit) continue
+        out.push({ text: unit, space: first })
+        first = false
+      }
+    })
   }
   return out
 }
@@ -191,10 +263,11 @@ export function measureText(text: string, options: MeasureOptions): Measure {
   const columns = Math.min(3, Math.max(1, Math.floor(options.columns ?? 1)))
   const columnWidth = (options.width - COLUMN_GAP * (columns - 1)) / columns
   const avail = Math.max(1, columnWidth - Math.max(0, options.indent ?? 0))
-  const f = face(options.weight ?? 400, options.family)
+  const plain = stripMarkup(text)
+  const f = face(options.weight ?? 400, options.family, languageOf(plain))
   const scale = size / f.unitsPerEm
   const widths: number[] = []
-  for (const paragraph of stripMarkup(text).split('\n')) wrapParagraph(paragraph, avail, f, scale, widths)
+  for (const paragraph of plain.split('\n')) wrapParagraph(paragraph, avail, f, scale, widths)
   const rows = Math.ceil(widths.length / columns)
   let widest = 0
   for (const w of widths) if (w > widest) widest = w
@@ -203,6 +276,6 @@ export function measureText(text: string, options: MeasureOptions): Measure {
 
 /** Width of a single line of plain text (no wrapping), px. */
 export function textWidth(text: string, size: number, weight: Weight = 400, family = DEFAULT_FAMILY): number {
-  const f = face(weight, family)
+  const f = face(weight, family, languageOf(text))
   return (f.units(text) * size) / f.unitsPerEm
 }

@@ -23,6 +23,53 @@ export const FONT_FAMILIES: readonly FontFamily[] = [
 
 export const DEFAULT_FAMILY = 'Inter'
 
+/**
+ * The faces that draw what the theme's faces have no glyph for (SIL Open Font License 1.1, from
+ * @fontsource): Arabic, Hebrew, Chinese, Japanese, Korean and colour emoji. Every text's family stack
+ * is the theme's face, then these in `fallbackOrder`; geometry measures a code point with the first
+ * face of that order that maps it, as Chromium draws it.
+ */
+export interface FallbackFamily {
+  name: string
+  script: 'arabic' | 'hebrew' | CjkLanguage | 'emoji'
+  licence: 'OFL-1.1'
+  package: string
+  stem: string
+  /** The file name's axis part: `wght` for a variable face, the weight for a static one. */
+  axis: 'wght' | '400'
+  /** The named subsets to draw from (numbered slices are always drawn). */
+  named: readonly string[]
+}
+
+export type CjkLanguage = 'zh' | 'ja' | 'ko'
+
+export const FALLBACK_FAMILIES: readonly FallbackFamily[] = [
+  { name: 'Noto Sans Arabic', script: 'arabic', licence: 'OFL-1.1', package: '@fontsource-variable/noto-sans-arabic', stem: 'noto-sans-arabic', axis: 'wght', named: ['arabic'] },
+  { name: 'Noto Sans Hebrew', script: 'hebrew', licence: 'OFL-1.1', package: '@fontsource-variable/noto-sans-hebrew', stem: 'noto-sans-hebrew', axis: 'wght', named: ['hebrew'] },
+  { name: 'Noto Sans SC', script: 'zh', licence: 'OFL-1.1', package: '@fontsource-variable/noto-sans-sc', stem: 'noto-sans-sc', axis: 'wght', named: [] },
+  { name: 'Noto Sans JP', script: 'ja', licence: 'OFL-1.1', package: '@fontsource-variable/noto-sans-jp', stem: 'noto-sans-jp', axis: 'wght', named: [] },
+  { name: 'Noto Sans KR', script: 'ko', licence: 'OFL-1.1', package: '@fontsource-variable/noto-sans-kr', stem: 'noto-sans-kr', axis: 'wght', named: [] },
+  { name: 'Noto Color Emoji', script: 'emoji', licence: 'OFL-1.1', package: '@fontsource/noto-color-emoji', stem: 'noto-color-emoji', axis: '400', named: [] },
+]
+
+const KANA = /[\u3040-\u30ff\u31f0-\u31ff\uff66-\uff9f]/
+const HANGUL = /[\u1100-\u11ff\u3130-\u318f\ua960-\ua97f\uac00-\ud7af\ud7b0-\ud7ff]/
+
+/**
+ * Which CJK face draws a text's Han characters: Japanese when it has kana, Korean when it has hangul,
+ * Chinese (simplified) otherwise. One text draws every ideograph in one face, so a Japanese line does
+ * not mix Chinese glyph forms.
+ */
+export function cjkLanguage(text: string): CjkLanguage {
+  return KANA.test(text) ? 'ja' : HANGUL.test(text) ? 'ko' : 'zh'
+}
+
+/** The fallback faces in the order a text in `language` looks through them: its CJK face first of the three, emoji last. */
+export function fallbackOrder(language: CjkLanguage = 'zh'): FallbackFamily[] {
+  const rank = (f: FallbackFamily) => (f.script === 'emoji' ? 3 : f.script === language ? 1 : f.script === 'arabic' || f.script === 'hebrew' ? 0 : 2)
+  return [...FALLBACK_FAMILIES].sort((a, b) => rank(a) - rank(b))
+}
+
 export function findFamily(name: string): FontFamily | undefined {
   return FONT_FAMILIES.find((f) => f.name === name)
 }

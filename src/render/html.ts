@@ -12,6 +12,7 @@
 import type { Block, Manifest, Slide } from '../model/deck.js'
 import { INDENT_STEP, isPicturePlaceholder } from '../model/blocks.js'
 import { SHEET } from '../model/layouts.js'
+import { cjkLanguage, fallbackOrder, type CjkLanguage } from '../model/fonts.js'
 import { sidePoint, facingSides, type Placement, type Side } from '../model/arrange.js'
 import { drawn, type Drawn } from '../layout/stack.js'
 import { footerBand, LAYOUT_SLOTS, showsKitFooter, type Box } from '../layout/boxes.js'
@@ -52,10 +53,19 @@ export interface SlideView {
 const num = (value: unknown): number | undefined => (typeof value === 'number' && Number.isFinite(value) ? value : undefined)
 const str = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined)
 
-/** The family stack of a theme font name, with a generic fallback. */
-export function family(name: string): string {
+/**
+ * The family stack of a theme font name: the face, the fallback faces in the order of the text's CJK
+ * language (src/model/fonts.ts), and a generic family for what no shipped face draws (lint reports it).
+ */
+export function family(name: string, language: CjkLanguage = 'zh'): string {
   const generic = /mono/i.test(name) ? 'monospace' : /serif/i.test(name) && !/sans/i.test(name) ? 'serif' : 'sans-serif'
-  return `'${name.replace(/'/g, '')}', ${generic}`
+  return [`'${name.replace(/'/g, '')}'`, ...fallbackOrder(language).map((f) => `'${f.name}'`), generic].join(', ')
+}
+
+/** The CJK language of a block's text (Japanese with kana, Korean with hangul, Chinese otherwise). */
+function blockLanguage(block: Block): CjkLanguage {
+  const text = JSON.stringify(block)
+  return /[\u3040-\u30ff\u3130-\u318f\uac00-\ud7af]/.test(text) ? cjkLanguage(text) : 'zh'
 }
 
 /** CSS shared by every sheet of a document (fonts come separately, as @font-face rules). */
@@ -253,7 +263,7 @@ function contentHtml(ctx: Context, block: Block, box: Box, slot: string | undefi
 function textCss(ctx: Context, block: Block, slot: string | undefined): { css: string; size: number; lineHeight: number } {
   const style = textStyle(block, ctx.slide.layout, slot, ctx.paint.theme.fonts)
   const css = [
-    `font-family:${escapeHtml(block.kind === 'heading' ? ctx.heading : ctx.body)}`,
+    `font-family:${escapeHtml(family(block.kind === 'heading' ? ctx.paint.theme.fonts.heading : ctx.paint.theme.fonts.body, blockLanguage(block)))}`,
     `font-size:${px(style.size)}`,
     `font-weight:${style.weight}`,
     `line-height:${px(style.size * style.lineHeight)}`,

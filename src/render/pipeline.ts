@@ -22,12 +22,12 @@ import { documentHtml, family, slideHtml, type AssetView, type SlideView } from 
 import { colour, escapeHtml, paintFor } from './paint.js'
 import { sourceFileOf } from '../media/variants.js'
 import { assetSize, screenOf, Variants } from './variants.js'
-import { fontFaceCss, fontFileOf } from './faces.js'
+import { drawnText, fontFaceCss, fontFileOf } from './faces.js'
 import type { Appearance } from './paint.js'
 import { ASSET_MIME } from './mime.js'
 
 /** Bumped when a change to the renderer changes pictures: every cached render is redrawn. */
-export const RENDERER_VERSION = 1
+export const RENDERER_VERSION = 2
 
 /** The origin the render page loads fonts and pictures from; requests to it are answered from disk, every other request is refused. */
 export const ORIGIN = 'https://studio.invalid'
@@ -222,7 +222,7 @@ export async function renderSlides(job: RenderJob): Promise<{ records: RenderRec
   const variants = new Variants(job.deckDir, job.doc.manifest, job.root)
   try {
     const view = (appearance: Appearance, slide: Slide): SlideView => sheetView(job.deckDir, assets, variants, appearance, numberOf(slide.id), true)
-    const fontCss = fontFaceCss(job.doc.manifest, (file) => `${ORIGIN}/fonts/${encodeURIComponent(file)}`)
+    const fontCss = fontFaceCss(job.doc.manifest, (file) => `${ORIGIN}/fonts/${encodeURIComponent(file)}`, drawnText(job.doc.manifest, todo.map((item) => item.slide)))
     const shell = documentHtml([], fontCss, 'html,body{width:1600px;height:900px;overflow:hidden}')
     const workers = Math.max(1, Math.min(availableParallelism(), 4, todo.length))
     let next = 0
@@ -318,7 +318,7 @@ export async function printPdf(job: PrintJob): Promise<Buffer> {
   }
   const browser = await leaseBrowser()
   try {
-    const fontCss = fontFaceCss(job.doc.manifest, (file) => `${ORIGIN}/fonts/${encodeURIComponent(file)}`)
+    const fontCss = fontFaceCss(job.doc.manifest, (file) => `${ORIGIN}/fonts/${encodeURIComponent(file)}`, drawnText(job.doc.manifest, pages))
     const css =
       '@page{size:1600px 900px;margin:0}html,body{background:none}.page{width:1600px;height:900px;overflow:hidden;break-after:page;position:relative}.page:last-child{break-after:auto}' +
       `.notes{box-sizing:border-box;padding:80px;font-family:${family(paint.theme.fonts.body)}}.n-head{font-size:28px;margin:0 0 32px;opacity:.7}` +
@@ -348,6 +348,8 @@ export async function printPdf(job: PrintJob): Promise<Buffer> {
  */
 const DRAW_SHEET = async (html: string): Promise<void> => {
   document.body.innerHTML = html
+  // Layout first: a subset's face starts loading only once laid-out text needs it, and `ready` waits for loads under way.
+  void document.body.offsetHeight
   await document.fonts.ready
   const urls = new Set<string>()
   for (const el of document.body.querySelectorAll<HTMLElement>('*')) {

@@ -12,7 +12,7 @@ import { extname } from 'node:path'
 import type { DeckDoc, Slide } from '../model/deck.js'
 import { orderedSlides, slideLabel } from '../model/deck.js'
 import { exportSlides } from '../export/slides.js'
-import { fontFaceCss, fontFileOf } from './faces.js'
+import { drawnText, fontFaceCss, fontFileOf } from './faces.js'
 import { escapeHtml } from './paint.js'
 import { SHEET_CSS, slideHtml } from './html.js'
 import { assetFiles } from './pipeline.js'
@@ -165,7 +165,7 @@ export async function buildStandalone(doc: DeckDoc, deckDir: string, options: St
     const bytes = readFileSync(fontFileOf(file)!)
     fontBytes.set(file, bytes.length)
     return `data:font/woff2;base64,${bytes.toString('base64')}`
-  })
+  }, drawnText(doc.manifest, slides))
   for (const [file, bytes] of fontBytes) items.push({ name: `font ${file.split('/').pop()}`, bytes: Math.ceil((bytes * 4) / 3) })
 
   const sheets = slides.map((slide, i) => {
