@@ -186,6 +186,18 @@ describe('the layer\'s blank face', () => {
   })
 })
 
+describe('the graphemes of a line', () => {
+  it('keeps user-perceived characters whole: emoji sequences, flags, a letter and its marks', () => {
+    assert.deepEqual(graphemes('a👩‍💻🇵🇱e\u0301'), ['a', '👩‍💻', '🇵🇱', 'e\u0301'])
+  })
+
+  it('splits a grapheme too long for one Unicode map entry into its code points, and mends what is not text', () => {
+    const zalgo = 'a' + '\u0301'.repeat(100)
+    assert.deepEqual(graphemes(zalgo), [...zalgo])
+    assert.deepEqual(graphemes('x\ud800y\tz'), ['x', '\ufffd', 'y', ' ', 'z'])
+  })
+})
+
 describe('visual order of a line', () => {
   const visual = (text: string) => visualOrder(graphemes(text)).join('')
 
