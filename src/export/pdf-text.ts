@@ -2,8 +2,8 @@
  * The flattened PDF's invisible text layer in any script (docs/export.md, "The invisible text layer").
  *
  * The layer needs no glyph shapes, only where each character is and what it is, so it is written the
- * way OCR tools write theirs (Tesseract's GlyphLessFont): one tiny TrueType face of two empty-looking
- * glyphs, embedded as a Type0 font with Encoding Identity-H whose CIDToGIDMap sends every CID to the
+ * way OCR tools write theirs (Tesseract's GlyphLessFont): one tiny TrueType face (a .notdef box and a
+ * blank glyph), embedded as a Type0 font with Encoding Identity-H whose CIDToGIDMap sends every CID to the
  * same blank glyph. Each distinct grapheme the document writes gets a CID in order of first use; the
  * ToUnicode CMap gives each CID its text (UTF-16BE, so astral characters and emoji sequences survive)
  * and /W its width. Nothing depends on the faces a machine has, and the same pages write the same bytes.
@@ -155,7 +155,7 @@ export class TextLayer {
       else runs.push({ font, hex })
     }
     const scale = at.width !== undefined && at.width > 0 && natural > 0 ? Math.max(1, Math.min(1000, (at.width / natural) * 100)) : 100
-    const op = (name: string, ...args: (import('pdf-lib').PDFObject)[]) => PDFOperator.of(name as never, args)
+    const op = (name: string, ...args: NonNullable<Parameters<typeof PDFOperator.of>[1]>) => PDFOperator.of(name as never, args)
     const num = (n: number) => PDFNumber.of(Math.round(n * 1000) / 1000)
     page.pushOperators(op('q'), op('BT'), op('Tr', PDFNumber.of(3)), op('Tz', num(scale)), op('Td', num(at.x), num(at.y)))
     for (const run of runs) {

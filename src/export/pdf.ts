@@ -188,7 +188,9 @@ async function exportFace(): Promise<ExportFace> {
       let d = ''
       run.glyphs.forEach((glyph, i) => {
         const at = run.positions[i]
-        d += glyph.path.scale(k, -k).translate(x + at.xOffset * k, -at.yOffset * k).toSVG()
+        // fontkit's Path has scale and translate; @pdf-lib/fontkit's types leave them out.
+        const path = glyph.path as unknown as { scale(x: number, y: number): { translate(x: number, y: number): { toSVG(): string } } }
+        d += path.scale(k, -k).translate(x + at.xOffset * k, -at.yOffset * k).toSVG()
         x += at.xAdvance * k
       })
       return d
