@@ -3,18 +3,20 @@
  *
  * - **flatten**: each page the renderer's 2x PNG, its compressed image data copied into the PDF as it
  *   is (the PNG's IDAT stream under /FlateDecode with the PNG predictor: no decode, no re-encode), under
- *   an invisible text layer (text render mode 3) in the export face, one run per drawn line, scaled to
- *   the line's box so a selection covers the words it copies. Pages are 1200 × 675 pt, the sheet's
+ *   an invisible text layer (text render mode 3, in any script: see pdf-text.ts), one run per drawn
+ *   line, scaled to the line's box so a selection covers the words it copies. Pages are 1200 × 675 pt, the sheet's
  *   1600 × 900 px at 96 px to the inch.
  * - **outline**: one bookmark per slide titled by the slide, grouped under its section (both modes).
- * - notes pages after each slide when asked (flatten writes them here; the vector PDF prints them).
+ * - notes pages after each slide when asked (flatten writes them here, the letters as the export face's
+ *   outlines under the same text layer; the vector PDF prints them).
  */
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { inflateSync } from 'node:zlib'
-import type { PDFDocument as PDFDocumentType, PDFFont, PDFPage, PDFRef } from 'pdf-lib'
+import type { Color, PDFDocument as PDFDocumentType, PDFPage, PDFRef } from 'pdf-lib'
 import { packageRoot } from '../store/workspace.js'
 import type { TextLine } from '../render/pipeline.js'
+import { type LayerMetrics, TextLayer } from './pdf-text.js'
 
 /** The sheet in PDF points: 1600 × 900 px at 0.75 pt a px. */
 export const PAGE_PT = { width: 1200, height: 675 }
@@ -38,7 +40,7 @@ type PdfLib = typeof import('pdf-lib')
 let pdfLib: PdfLib | undefined
 const lib = async (): Promise<PdfLib> => (pdfLib ??= await import('pdf-lib'))
 
-/** The face the invisible text layer and notes pages are written in (fonts.build's regular text face). */
+/** The export face (fonts.build's regular text face): the text layer's widths, the notes pages' letters. */
 export function layerFontFile(): string {
   return join(packageRoot(), 'fonts', 'export', 'Inter-Regular.ttf')
 }
@@ -143,39 +145,80 @@ function unfilter(data: Buffer, width: number, height: number, bpp: number): Buf
   return out
 }
 
-/** Draws `lines` (sheet px) on `page` as invisible text, each run scaled to its line's width. */
-async function invisibleLines(page: PDFPage, font: PDFFont, lines: TextLine[]): Promise<void> {
-  const { pushGraphicsState, popGraphicsState, setTextRenderingMode, TextRenderingMode, PDFOperator, PDFNumber } = await lib()
-  page.pushOperators(pushGraphicsState(), setTextRenderingMode(TextRenderingMode.Invisible))
+/** Draws `lines` (sheet px) on `page` in the invisible text layer, each line scaled to its width. */
+async function invisibleLines(page: PDFPage, layer: TextLayer, lines: TextLine[]): Promise<void> {
   for (const line of lines) {
-    const text = line.text.replace(/[\u0000-\u001f]/g, ' ')
-    if (!text.trim()) continue
     const size = Math.max(1, line.size * PT)
-    let natural = 0
-    try {
-      natural = font.widthOfTextAtSize(text, size)
-    } catch {
-      continue
-    }
-    const scale = natural > 0 ? Math.max(10, Math.min(400, ((line.w * PT) / natural) * 100)) : 100
-    // Baseline: the line box's top plus the ascent (about 0.8 of the size for the export face).
+    // Baseline: the line box's middle less 0.3 of the size (the export face's ascent is about 0.8 of it).
     const baseline = PAGE_PT.height - (line.y + line.h / 2) * PT - size * 0.3
-    page.pushOperators(PDFOperator.of('Tz' as never, [PDFNumber.of(Math.round(scale * 100) / 100)]))
-    page.drawText(text, { x: line.x * PT, y: baseline, size, font })
+    await layer.line(page, line.text, { x: line.x * PT, y: baseline, size, width: line.w * PT })
   }
-  page.pushOperators(PDFOperator.of('Tz' as never, [PDFNumber.of(100)]), popGraphicsState())
+}
+
+/** The export face, read once per file: the layer's metrics, and text drawn as its glyphs' outlines. */
+interface ExportFace {
+  metrics: LayerMetrics
+  /** Width in pt of `text` at `size` pt, kerned. */
+  width(text: string, size: number): number
+  /** `text` at `size` pt as one SVG path (y down, baseline at 0): the face's glyphs, its .notdef box for the rest. */
+  outline(text: string, size: number): string
+}
+
+async function exportFace(): Promise<ExportFace> {
+  const { default: fontkit } = await import('@pdf-lib/fontkit')
+  const face = fontkit.create(readFileSync(layerFontFile()))
+  const em = 1000 / face.unitsPerEm
+  return {
+    metrics: {
+      ascent: face.ascent * em,
+      descent: face.descent * em,
+      width: (grapheme) => {
+        // A base character and combining marks take the base's width; anything else the face lacks is guessed.
+        const [base, ...marks] = [...grapheme]
+        const cp = base.codePointAt(0)!
+        if (marks.some((m) => !/\p{M}/u.test(m)) || !face.hasGlyphForCodePoint(cp)) return undefined
+        return face.glyphForCodePoint(cp).advanceWidth * em
+      },
+    },
+    width: (text, size) => (face.layout(text).advanceWidth * size) / face.unitsPerEm,
+    outline: (text, size) => {
+      const k = size / face.unitsPerEm
+      const run = face.layout(text)
+      let x = 0
+      let d = ''
+      run.glyphs.forEach((glyph, i) => {
+        const at = run.positions[i]
+        // fontkit's Path has scale and translate; @pdf-lib/fontkit's types leave them out.
+        const path = glyph.path as unknown as { scale(x: number, y: number): { translate(x: number, y: number): { toSVG(): string } } }
+        d += path.scale(k, -k).translate(x + at.xOffset * k, -at.yOffset * k).toSVG()
+        x += at.xAdvance * k
+      })
+      return d
+    },
+  }
+}
+
+/**
+ * Words a person reads on a notes page: drawn as the export face's outlines (not as text, so no reader
+ * extracts them twice or loses what the face lacks) under the invisible text layer, which carries the
+ * words whole, like a slide page's picture.
+ */
+async function drawWords(page: PDFPage, face: ExportFace, layer: TextLayer, text: string, at: { x: number; y: number; size: number; color: Color; opacity?: number }): Promise<void> {
+  const d = face.outline(text, at.size)
+  if (d) page.drawSvgPath(d, { x: at.x, y: at.y, color: at.color, opacity: at.opacity })
+  await layer.line(page, text, { x: at.x, y: at.y, size: at.size, width: face.width(text, at.size) })
 }
 
 /**
  * A notes page: the slide's name, its picture (the page's own image, drawn again at 40 %, so no bytes
- * are added) on the left, its notes beside it, in ink on paper. The notes' words are real text.
+ * are added) on the left, its notes beside it, in ink on paper. The notes' words are in the text layer.
  */
-async function notesPage(doc: PDFDocumentType, font: PDFFont, title: string, notes: string, ink: string, paper: string, image: { ref: PDFRef }, rule: string): Promise<void> {
+async function notesPage(doc: PDFDocumentType, face: ExportFace, layer: TextLayer, title: string, notes: string, ink: string, paper: string, image: { ref: PDFRef }, rule: string): Promise<void> {
   const { rgb, pushGraphicsState, popGraphicsState, concatTransformationMatrix, drawObject } = await lib()
   const colour = (hex: string) => rgb(parseInt(hex.slice(1, 3), 16) / 255, parseInt(hex.slice(3, 5), 16) / 255, parseInt(hex.slice(5, 7), 16) / 255)
   const page = doc.addPage([PAGE_PT.width, PAGE_PT.height])
   page.drawRectangle({ x: 0, y: 0, width: PAGE_PT.width, height: PAGE_PT.height, color: colour(paper) })
-  page.drawText(`${title} · notes`, { x: 60, y: PAGE_PT.height - 81, size: 21, font, color: colour(ink), opacity: 0.7 })
+  await drawWords(page, face, layer, `${title} · notes`, { x: 60, y: PAGE_PT.height - 81, size: 21, color: colour(ink), opacity: 0.7 })
   // The slide at 40 % (480 × 270 pt), 60 pt from the left, its top 120 pt down; a hairline around it.
   const thumb = { x: 60, y: PAGE_PT.height - 120 - 270, w: 480, h: 270 }
   page.drawRectangle({ x: thumb.x - 0.75, y: thumb.y - 0.75, width: thumb.w + 1.5, height: thumb.h + 1.5, color: colour(rule) })
@@ -188,20 +231,20 @@ async function notesPage(doc: PDFDocumentType, font: PDFFont, title: string, not
   for (const paragraph of notes.split('\n')) {
     const words = paragraph.split(/\s+/).filter(Boolean)
     let line = ''
-    const flush = () => {
+    const flush = async () => {
       if (y < 60) return
-      page.drawText(line, { x: left, y, size, font, color: colour(ink) })
+      await drawWords(page, face, layer, line, { x: left, y, size, color: colour(ink) })
       y -= size * 1.45
       line = ''
     }
     for (const word of words) {
       const next = line ? `${line} ${word}` : word
-      if (font.widthOfTextAtSize(next, size) > maxWidth && line) {
-        flush()
+      if (face.width(next, size) > maxWidth && line) {
+        await flush()
         line = word
       } else line = next
     }
-    if (line) flush()
+    if (line) await flush()
     y -= size * 0.5
   }
 }
@@ -212,19 +255,17 @@ export async function flattenPdf(
   options: { title: string; ink: string; paper: string; rule: string; outline: OutlineEntry[]; date: Date },
 ): Promise<Buffer> {
   const { PDFDocument } = await lib()
-  const { default: fontkit } = await import('@pdf-lib/fontkit')
   const doc = await PDFDocument.create()
-  doc.registerFontkit(fontkit)
-  // A fixed subset name and the deck's own date: the same deck writes the same bytes.
-  const font = await doc.embedFont(readFileSync(layerFontFile()), { subset: true, customName: 'StudioText-Inter-Regular' })
+  const face = await exportFace()
+  const layer = new TextLayer(doc, face.metrics)
   for (const item of pages) {
     const image = await embedPng(doc, item.png)
     const page = doc.addPage([PAGE_PT.width, PAGE_PT.height])
     const name = page.node.newXObject('Page', image.ref)
     const { pushGraphicsState, popGraphicsState, concatTransformationMatrix, drawObject } = await lib()
     page.pushOperators(pushGraphicsState(), concatTransformationMatrix(PAGE_PT.width, 0, 0, PAGE_PT.height, 0, 0), drawObject(name), popGraphicsState())
-    await invisibleLines(page, font, item.lines)
-    if (item.notes !== undefined) await notesPage(doc, font, item.title, item.notes, options.ink, options.paper, image, options.rule)
+    await invisibleLines(page, layer, item.lines)
+    if (item.notes !== undefined) await notesPage(doc, face, layer, item.title, item.notes, options.ink, options.paper, image, options.rule)
   }
   doc.setTitle(options.title)
   doc.setCreator('Deck Studio')
@@ -232,6 +273,7 @@ export async function flattenPdf(
   doc.setCreationDate(options.date)
   doc.setModificationDate(options.date)
   await addOutline(doc, options.outline)
+  await layer.finish()
   return Buffer.from(await doc.save({ useObjectStreams: true }))
 }
 
