@@ -52,6 +52,8 @@ describe('studio serve: actions over HTTP', () => {
     assert.equal(r.headers['x-content-type-options'], 'nosniff')
     assert.equal(r.headers['referrer-policy'], 'no-referrer')
     assert.equal(r.headers['cache-control'], 'no-store')
+    // A minute of keep-alive, not Node's 5 s: a client that reads its answer late must not find the socket closed under its next request.
+    assert.equal(r.headers['keep-alive'], 'timeout=65')
   })
 
   it('answers a malformed %-escape in any path segment with 400 in the one error shape, never 500', async () => {

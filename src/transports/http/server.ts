@@ -273,6 +273,12 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       else res.destroy()
     })
   })
+  // An idle keep-alive socket stays open a minute (Node's default is 5 s). A client reuses a socket it
+  // thinks is alive; when the server closes it in that moment (a busy client reads its last answer late),
+  // the next request fails with "other side closed" before it is read. Clients that pace their calls
+  // (agents, scripts, the fuzz suite on a loaded machine) stay well inside a minute.
+  server.keepAliveTimeout = 65_000
+  server.headersTimeout = 66_000
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://studio.invalid')
