@@ -60,6 +60,7 @@ export function paragraphHtml(paint: Paint, runs: Run[]): string {
 export function textHtml(paint: Paint, markup: string, paragraphStyle = ''): string {
   const attr = paragraphStyle ? ` style="${paragraphStyle}"` : ''
   return paragraphRuns(markup)
-    .map((runs) => `<p${attr}>${paragraphHtml(paint, runs)}</p>`)
+    // dir=auto: a paragraph in Arabic or Hebrew runs and aligns right to left; every other stays as the block sets it.
+    .map((runs) => `<p dir="auto"${attr}>${paragraphHtml(paint, runs)}</p>`)
     .join('')
 }

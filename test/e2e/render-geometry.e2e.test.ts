@@ -8,7 +8,10 @@ import { join } from 'node:path'
 import { after, before, describe, it } from 'node:test'
 import { readDeckFolder } from '../../src/store/decks.js'
 import { drawn } from '../../src/layout/stack.js'
-import { fitText, SHAPE_INSET } from '../../src/layout/blocks.js'
+import { fitText, SHAPE_INSET, textStyle } from '../../src/layout/blocks.js'
+import { stripMarkup, textWidth, type Weight } from '../../src/layout/text.js'
+import { FALLBACK_FAMILIES, FONT_FAMILIES } from '../../src/model/fonts.js'
+import { MULTILINGUAL } from '../helpers/multilingual.js'
 import type { DeckDoc, Slide } from '../../src/model/deck.js'
 import { orderedSlides } from '../../src/model/deck.js'
 import { THEMES, themeFonts } from '../../src/model/themes.js'
@@ -130,5 +133,52 @@ describe('geometry and Chromium agree on every text block', () => {
         await page.close()
       }
     }
+  })
+
+  it('draws every script of the multilingual slide from a shipped face (no host face, no missing glyph), as wide as geometry measured', async () => {
+    const { problems, checked } = await disagreements([MULTILINGUAL])
+    assert.equal(checked, 11)
+    assert.deepEqual(problems, [])
+    // Which faces drew each paragraph, as Chromium reports it: only shipped faces, never the host's.
+    const shipped = new Set([...FONT_FAMILIES, ...FALLBACK_FAMILIES].map((f) => f.name))
+    const cdp = await sheet.page.context().newCDPSession(sheet.page)
+    await cdp.send('DOM.enable')
+    await cdp.send('CSS.enable')
+    const { root } = await cdp.send('DOM.getDocument', { depth: -1 })
+    const { nodeIds } = await cdp.send('DOM.querySelectorAll', { nodeId: root.nodeId, selector: '.sheet .t p' })
+    assert.equal(nodeIds.length, 21)
+    const drawnBy = new Set<string>()
+    for (const nodeId of nodeIds) {
+      const { fonts } = await cdp.send('CSS.getPlatformFontsForNode', { nodeId })
+      for (const font of fonts) {
+        // A variable face reports its default instance's name ("Noto Sans SC Thin").
+        const family = [...shipped].find((name) => font.familyName === name || font.familyName.startsWith(`${name} `))
+        assert.ok(font.isCustomFont && family, `a host face drew ${font.glyphCount} glyphs: ${font.familyName}`)
+        drawnBy.add(family)
+      }
+    }
+    await cdp.detach()
+    for (const name of ['Inter', 'Noto Sans Arabic', 'Noto Sans Hebrew', 'Noto Sans SC', 'Noto Sans JP', 'Noto Sans KR', 'Noto Color Emoji']) assert.ok(drawnBy.has(name), `${name} drew nothing: ${[...drawnBy].join(', ')}`)
+    // Each line as wide as geometry measures it (lines with Arabic aside: joined letters draw narrower than the sum of their isolated forms geometry takes).
+    const widths = await sheet.page.evaluate(() =>
+      [...document.querySelectorAll<HTMLElement>('.sheet [data-block]')].map((el) => ({
+        id: el.dataset.block!,
+        lines: [...el.querySelectorAll('.t p')].map((p) => {
+          const range = document.createRange()
+          range.selectNodeContents(p)
+          return range.getBoundingClientRect().width
+        }),
+      })),
+    )
+    const off: string[] = []
+    for (const { id, lines } of widths) {
+      const block = MULTILINGUAL.blocks!.find((b) => b.id === id)!
+      const style = textStyle(block, 'freeform', undefined, themeFonts(doc.manifest))
+      stripMarkup(String(block.text)).split('\n').forEach((line, i) => {
+        const expected = textWidth(line, style.size, style.weight as Weight, style.family)
+        if (!/\p{Script=Arabic}/u.test(line) && Math.abs(lines[i] - expected) > 1) off.push(`${id} line ${i + 1}: Chromium ${lines[i].toFixed(1)} px, geometry ${expected.toFixed(1)} px`)
+      })
+    }
+    assert.deepEqual(off, [])
   })
 })

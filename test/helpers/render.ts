@@ -38,6 +38,7 @@ export async function sheetPage(doc: DeckDoc, options: { scale?: number; assets?
       const html = slideHtml(slide, doc.manifest, { appearance, markSkipped: true, asset: (id) => (assets.has(id) ? { url: `https://studio.invalid/assets/${encodeURIComponent(id)}` } : undefined) })
       return page.evaluate(async (sheet) => {
         document.body.innerHTML = sheet
+        void document.body.offsetHeight
         await document.fonts.ready
         await Promise.all([...document.images].map((img) => img.decode().catch(() => undefined)))
         const root = document.querySelector('.sheet')!.getBoundingClientRect()

@@ -110,3 +110,45 @@ describe('measureText', () => {
     )
   })
 })
+
+describe('measureText in every script', () => {
+  const em = (text: string, weight: 400 | 700 = 400) => textWidth(text, 100, weight) / 100
+
+  it('measures what the theme face lacks in the fallback face that draws it: CJK at one em, hangul in the Korean face, emoji at the emoji face\'s advance', () => {
+    assert.equal(em('中文字'), 3)
+    assert.equal(em('かな'), 2)
+    // Noto Sans KR's hangul is 0.92 em; a Han character in a Korean text is still a full em.
+    assert.equal(em('한국'), 1.84)
+    assert.equal(em('한國'), 1.92)
+    assert.equal(em('🚀'), 1275 / 1024)
+    // Never the .notdef box: it is what a character no shipped face has gets.
+    const notdef = em('\u{10fffd}')
+    for (const ch of ['ż', 'Ж', 'λ', 'ש', 'ب', '中', '한', '🚀']) assert.notEqual(em(ch), notdef, ch)
+  })
+
+  it('measures an emoji sequence (ZWJ family, flag, skin tone, selector) as the one glyph it draws', () => {
+    const one = em('👩')
+    assert.equal(em('👩‍👩‍👧'), one)
+    assert.equal(em('👍🏽'), em('👍'))
+    assert.equal(em('🇵🇱'), em('🇵'))
+    assert.equal(em('🇵🇱🇩🇪'), 2 * em('🇵'))
+    assert.equal(em('✅\ufe0f'), em('✅'))
+  })
+
+  it('takes the advance at the weight asked for from a variable fallback face', () => {
+    assert.ok(em('שלום', 700) > em('שלום', 400))
+  })
+
+  it('breaks CJK text between characters, keeping closing punctuation with the one before it', () => {
+    const line = '你好世界欢迎你们来到这里'
+    const size = 40
+    const m = measureText(line, { size, width: size * 5 + 1 })
+    assert.equal(m.lines, 3)
+    assert.equal(m.width, size * 5)
+    // 。 may not start a line: with room for 4 characters, "四五。" is not split before the stop.
+    assert.equal(measureText('一二三四五。', { size, width: size * 5 + 1 }).lines, 2)
+    assert.equal(measureText('一二三四五。', { size, width: size * 5 + 1 }).width, size * 4)
+    // A Latin word next to CJK text still moves whole.
+    assert.equal(measureText('中文 Quarterly', { size, width: textWidth('Quarterly', size) + 1 }).lines, 2)
+  })
+})
