@@ -163,6 +163,27 @@ export function face(weight: Weight = 400, family = DEFAULT_FAMILY, language: Cj
   return f
 }
 
+/** Format characters that draw nothing of their own: joiners, direction marks, selectors, tags. */
+const FORMAT = (cp: number) => cp < 0x20 || (cp >= 0x200b && cp <= 0x200f) || (cp >= 0x202a && cp <= 0x202e) || (cp >= 0x2060 && cp <= 0x2064) || cp === 0xfeff || (cp >= 0xfe00 && cp <= 0xfe0f) || (cp >= 0xe0000 && cp <= 0xe0fff)
+
+/**
+ * The characters of a text no shipped face draws (the family's subsets at 400, then every fallback
+ * face), each once, in order; empty when the advance table has not been built.
+ */
+export function missingGlyphs(text: string, family = DEFAULT_FAMILY): string[] {
+  const known = findFamily(family) ?? findFamily(DEFAULT_FAMILY)!
+  const own = metricsTable()?.[faceKey(known.name, nearestWeight(known, 400))]
+  if (!own) return []
+  const out = new Set<string>()
+  for (const ch of text) {
+    const cp = ch.codePointAt(0)!
+    if (own.advances[cp] !== undefined || FORMAT(cp) || /\s/.test(ch)) continue
+    if ([...fallbackAdvances().values()].some((face) => face.advances.get(400)!.has(cp))) continue
+    out.add(ch)
+  }
+  return [...out]
+}
+
 /** The CJK order of a text: worked out only when it holds a character past U+2E7F. */
 const languageOf = (text: string): CjkLanguage => (/[\u2e80-\uffff]/.test(text) ? cjkLanguage(text) : 'zh')
 

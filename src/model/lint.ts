@@ -18,9 +18,11 @@
  * | invalid-markup    | error           | a Text the Text reader refuses (a tag outside the subset, tags that do not nest) |
  * | chart-colours     | warning         | two series (pie: slices) of a chart drawn in the same or a barely different colour, in light or dark |
  * | cover-crop        | warning         | a picture drawn with fit cover in a box so unlike it that less than half of it shows |
+ * | missing-glyph     | warning         | a character no shipped face draws (theme faces, Noto Arabic/Hebrew/CJK, emoji): each machine would draw it differently, or as a box |
  */
 import { blockHeight, drawnBoxes, fitText, slotBoxes, slotFills, type Box } from '../layout/index.js'
 import { pictureHeight } from '../layout/blocks.js'
+import { missingGlyphs } from '../layout/text.js'
 import { isPicturePlaceholder } from './blocks.js'
 import type { Block, DeckDoc, Slide } from './deck.js'
 import { SHEET } from './layouts.js'
@@ -339,6 +341,17 @@ function coverCrop(slide: Slide, doc: DeckDoc, options: LintOptions, out: Findin
   }
 }
 
+/** Characters no shipped face has a glyph for, by block (what each reader's machine would substitute, or draw as a box). */
+function missingGlyph(slide: Slide, doc: DeckDoc, out: Finding[]): void {
+  const fonts = themeFonts(doc.manifest)
+  for (const block of slide.blocks ?? []) {
+    const missing = missingGlyphs(visibleBlockTexts(block).join('\n'), block.kind === 'heading' ? fonts.heading : fonts.body)
+    if (!missing.length) continue
+    const shown = missing.slice(0, 8).map((ch) => `"${ch}" (U+${ch.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')})`).join(', ')
+    out.push({ rule: 'missing-glyph', severity: 'warning', blockId: block.id, message: `No face Deck Studio ships draws ${shown}${missing.length > 8 ? ` and ${missing.length - 8} more` : ''}: each reader's machine would draw ${missing.length > 1 ? 'them' : 'it'} in a face of its own, or as an empty box. Use another character, or a picture.` })
+  }
+}
+
 /** Every finding on one slide, in rule order. */
 export function lintSlide(slide: Slide, doc: DeckDoc, options: LintOptions = {}): Finding[] {
   const out: Finding[] = []
@@ -353,6 +366,7 @@ export function lintSlide(slide: Slide, doc: DeckDoc, options: LintOptions = {})
   invalidMarkup(slide, out)
   chartColours(slide, doc, out)
   coverCrop(slide, doc, options, out)
+  missingGlyph(slide, doc, out)
   return out
 }
 

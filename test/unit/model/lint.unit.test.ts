@@ -180,6 +180,15 @@ describe('lintSlide', () => {
     assert.deepEqual(rules(lintSlide(slide(), doc())), [], 'without asset records the rule cannot know')
   })
 
+  it('reports characters no shipped face draws, and none a shipped face draws in any script', () => {
+    const every = canvas(box('b1', { x: 100, y: 100, w: 1400, h: 600 }, { size: 20, text: 'Zażółć Привет Καλημέρα مرحبا שלום 你好 こんにちは 안녕 🚀 👩‍👩‍👧 🇵🇱 👍🏽' }))
+    assert.deepEqual(rules(lintSlide(every, doc())), [])
+    // Linear B and a private-use character: no shipped face has them.
+    const rare = lintSlide(canvas(box('b1', { x: 100, y: 100, w: 1400, h: 600 }, { size: 20, text: 'Tablet 𐀀𐀁 and \ue000, 𐀀 again' })), doc())
+    assert.deepEqual(rules(rare), ['missing-glyph#b1:warning'])
+    assert.match(rare[0].message, /^No face Deck Studio ships draws "𐀀" \(U\+10000\), "𐀁" \(U\+10001\), "\ue000" \(U\+E000\): each reader's machine/)
+  })
+
   it('never throws, whatever the blocks hold', () => {
     const kinds = ['text', 'heading', 'list', 'table', 'picture', 'shape', 'line', 'chart', 'textbox', 'shader', 'html']
     const anyBlock = fc.record({
