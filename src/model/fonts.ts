@@ -25,7 +25,9 @@ export const DEFAULT_FAMILY = 'Inter'
 
 /**
  * The faces that draw what the theme's faces have no glyph for (SIL Open Font License 1.1, from
- * @fontsource): Arabic, Hebrew, Chinese, Japanese, Korean and colour emoji. Every text's family stack
+ * @fontsource): Arabic, Hebrew, Chinese, Japanese, Korean and emoji. Emoji are Noto Emoji's outlines,
+ * drawn in the text's colour: headless Chromium draws no glyph of Noto Color Emoji's COLRv1 faces, so
+ * a colour face would leave every render blank where an emoji stands. Every text's family stack
  * is the theme's face, then these in `fallbackOrder`; geometry measures a code point with the first
  * face of that order that maps it, as Chromium draws it.
  */
@@ -49,7 +51,7 @@ export const FALLBACK_FAMILIES: readonly FallbackFamily[] = [
   { name: 'Noto Sans SC', script: 'zh', licence: 'OFL-1.1', package: '@fontsource-variable/noto-sans-sc', stem: 'noto-sans-sc', axis: 'wght', named: [] },
   { name: 'Noto Sans JP', script: 'ja', licence: 'OFL-1.1', package: '@fontsource-variable/noto-sans-jp', stem: 'noto-sans-jp', axis: 'wght', named: [] },
   { name: 'Noto Sans KR', script: 'ko', licence: 'OFL-1.1', package: '@fontsource-variable/noto-sans-kr', stem: 'noto-sans-kr', axis: 'wght', named: [] },
-  { name: 'Noto Color Emoji', script: 'emoji', licence: 'OFL-1.1', package: '@fontsource/noto-color-emoji', stem: 'noto-color-emoji', axis: '400', named: [] },
+  { name: 'Noto Emoji', script: 'emoji', licence: 'OFL-1.1', package: '@fontsource/noto-emoji', stem: 'noto-emoji', axis: '400', named: [] },
 ]
 
 const KANA = /[\u3040-\u30ff\u31f0-\u31ff\uff66-\uff9f]/
