@@ -123,7 +123,7 @@ export function layoutTable(): string {
     'of its glyph advances, an emoji sequence one glyph. The renderer draws text to match: the theme\'s face then the',
     'fallback faces, `font-kerning: none`, `font-variant-ligatures: none`, `overflow-wrap: break-word`, `column-gap: 32px`,',
     '`column-fill: balance`. A text with kana takes its Han characters from Noto Sans JP, one with hangul from Noto Sans KR,',
-    'any other from Noto Sans SC. Arabic is measured letter by letter, wider than its joined letters draw.',
+    'any other from Noto Sans SC. Arabic letters are measured in their joined forms (isolated, initial, medial, final, lam-alef).',
     '',
     '## Autofit',
     '',

@@ -76,7 +76,26 @@ export interface FallbackMetrics {
   runs: number[]
   /** By weight: `[codePoint, advance, ...]` where it differs from 400. */
   deltas: Record<string, number[]>
+  /** Joining script faces (Arabic): each letter's advance in each joined form, by weight. */
+  joining?: Record<string, JoiningForms>
 }
+
+/**
+ * A joining script's letters drawn in context. `forms`: `[codePoint, isolated, initial, medial, final,
+ * ...]`, -1 for a form the letter does not take (a letter with an initial form joins the letter after
+ * it; one with a final form joins the one before). `pairs`: `[first, second, isolated, final, ...]`,
+ * two letters the face draws otherwise side by side (lam then alef), their advances together, alone and
+ * joined to a letter before.
+ */
+export interface JoiningForms {
+  forms: number[]
+  pairs: number[]
+}
+
+/** The letters a joining face is asked for in context (Arabic and its supplements; tatweel joins both ways). */
+const ARABIC_LETTERS = /[\u0620-\u064a\u066e-\u06d3\u06d5\u06ee-\u06ff\u0750-\u077f\u0870-\u0887\u08a0-\u08c9]/
+const LAM = 0x644
+const ALEFS = [0x622, 0x623, 0x625, 0x627, 0x671, 0x672, 0x673, 0x675]
 
 export type FallbackTable = Record<string, FallbackMetrics>
 
@@ -99,6 +118,59 @@ const toRuns = (advances: Map<number, number>): number[] => {
     else runs.push(cp, 1, advance)
   }
   return runs
+}
+
+interface LayoutFont extends VariableFont {
+  layout(text: string, features: Record<string, boolean>): { glyphs: { id: number; codePoints: number[]; advanceWidth: number }[] }
+}
+
+/**
+ * Every Arabic letter's advance in each form, with fontkit's shaper (features as the renderer sets them:
+ * no liga, calt or kern), at each weight: the default instance's advance plus the HVAR delta of the form's glyph.
+ */
+function joiningForms(family: (typeof FALLBACK_FAMILIES)[number], weights: number[]): Record<string, JoiningForms> {
+  const subset = fallbackSubsets(family).find((s) => s.spans.some(([a, b]) => a <= 0x628 && 0x628 <= b))!
+  const font = openFont(subset.file) as LayoutFont
+  const instances = new Map(weights.map((w) => {
+    const instance = openFont(subset.file) as VariableFont
+    instance.variationCoords = [w]
+    return [w, instance] as const
+  }))
+  // mark and mkmk place marks and never change an advance (fontkit's mark positioning also fails on some of this face's anchors).
+  const features = { liga: false, calt: false, kern: false, mark: false, mkmk: false }
+  const TATWEEL = '\u0640'
+  /**
+   * The glyphs `text` shapes to, less the tatweels around the letters: the letters' own glyphs (a dot or
+   * hamza the face draws as a glyph of its own carries no code point, so it is told apart by being no tatweel).
+   */
+  const own = (text: string) => font.layout(text, features).glyphs.filter((g) => !g.codePoints.includes(0x640))
+  const advance = (text: string, weight: number): number => {
+    const instance = instances.get(weight)!
+    let sum = 0
+    for (const glyph of own(text)) sum += glyph.advanceWidth + (instance._variationProcessor?.getAdvanceAdjustment(glyph.id, instance.HVAR) ?? 0)
+    return Math.round(sum)
+  }
+  const ids = (text: string) => own(text).map((g) => g.id).join(' ')
+  const letters = font.characterSet.filter((cp) => ARABIC_LETTERS.test(String.fromCodePoint(cp))).sort((a, b) => a - b)
+  const out: Record<string, JoiningForms> = {}
+  for (const weight of weights) {
+    const forms: number[] = []
+    for (const cp of letters) {
+      const ch = String.fromCodePoint(cp)
+      const isolated = ids(ch)
+      // A form the letter takes: its glyphs in that context differ from its isolated ones.
+      const form = (text: string) => (ids(text) !== isolated ? advance(text, weight) : -1)
+      forms.push(cp, advance(ch, weight), form(ch + TATWEEL), form(TATWEEL + ch + TATWEEL), form(TATWEEL + ch))
+    }
+    const pairs: number[] = []
+    const lam = String.fromCodePoint(LAM)
+    for (const alef of ALEFS.filter((cp) => letters.includes(cp))) {
+      const a = String.fromCodePoint(alef)
+      pairs.push(LAM, alef, advance(lam + a, weight), advance(TATWEEL + lam + a, weight))
+    }
+    out[weight] = { forms, pairs }
+  }
+  return out
 }
 
 /** Cuts the fallback table from the font files (`npm run fonts:metrics` writes it; a test holds it to the files). */
@@ -138,6 +210,7 @@ export function buildFallbackTable(only?: (family: string, file: string) => bool
       if (differ.length) deltas[weight] = differ.flat()
     }
     table[family.name] = { unitsPerEm, runs: toRuns(regular), deltas }
+    if (family.script === 'arabic') table[family.name].joining = joiningForms(family, [...byWeight.keys()])
   }
   return table
 }
@@ -148,6 +221,8 @@ let fallbackCached: Map<string, FallbackFace> | undefined
 export interface FallbackFace {
   unitsPerEm: number
   advances: Map<number, Map<number, number>>
+  /** By weight: each joining letter's [isolated, initial, medial, final] (-1: no such form), and pairs drawn together by first then second letter. */
+  joining?: Map<number, { forms: Map<number, number[]>; pairs: Map<number, Map<number, [number, number]>> }>
 }
 
 /** The fallback faces' advances by family name (read on the first code point the theme's face lacks). */
@@ -164,7 +239,21 @@ export function fallbackAdvances(): Map<string, FallbackFace> {
         for (let i = 0; i < delta.length; i += 2) map.set(delta[i], delta[i + 1])
         advances.set(Number(weight), map)
       }
-      fallbackCached.set(name, { unitsPerEm: metrics.unitsPerEm, advances })
+      let joining: FallbackFace['joining']
+      if (metrics.joining) {
+        joining = new Map()
+        for (const [weight, table] of Object.entries(metrics.joining)) {
+          const forms = new Map<number, number[]>()
+          for (let i = 0; i < table.forms.length; i += 5) forms.set(table.forms[i], table.forms.slice(i + 1, i + 5))
+          const pairs = new Map<number, Map<number, [number, number]>>()
+          for (let i = 0; i < table.pairs.length; i += 4) {
+            if (!pairs.has(table.pairs[i])) pairs.set(table.pairs[i], new Map())
+            pairs.get(table.pairs[i])!.set(table.pairs[i + 1], [table.pairs[i + 2], table.pairs[i + 3]])
+          }
+          joining.set(Number(weight), { forms, pairs })
+        }
+      }
+      fallbackCached.set(name, { unitsPerEm: metrics.unitsPerEm, advances, joining })
     }
   }
   return fallbackCached

@@ -93,7 +93,14 @@ class Face {
   units(text: string): number {
     let w = this.words.get(text)
     if (w !== undefined) return w
-    w = 0
+    w = ARABIC.test(text) ? this.joinedUnits(text) : this.sequenceUnits(text)
+    if (this.words.size > 50_000) this.words.clear()
+    this.words.set(text, w)
+    return w
+  }
+
+  private sequenceUnits(text: string): number {
+    let w = 0
     let joinNext = false
     let regionalOpen = false
     for (const ch of text) {
@@ -117,11 +124,58 @@ class Face {
       }
       w += this.advance(cp)
     }
-    if (this.words.size > 50_000) this.words.clear()
-    this.words.set(text, w)
+    return w
+  }
+
+  /**
+   * A word with Arabic letters, each in the form its neighbours give it (isolated, initial, medial,
+   * final; marks between letters do not break a join; tatweel and ZWJ join both ways) and lam-alef as
+   * the face draws the pair, from the fallback table's joining forms. Anything else as `advance` has it.
+   */
+  private joinedUnits(text: string): number {
+    const face = fallbackAdvances().get('Noto Sans Arabic')
+    const table = face?.joining?.get(this.weight) ?? face?.joining?.get(400)
+    if (!face || !table) return this.sequenceUnits(text)
+    const scale = this.unitsPerEm / face.unitsPerEm
+    const cps = [...text].map((ch) => ch.codePointAt(0)!)
+    // A letter the theme's face draws is not Arabic-shaped (no theme face has Arabic; the check keeps it true).
+    const forms = (cp: number) => (this.font.advance(cp) === undefined ? table.forms.get(cp) : undefined)
+    const forward = (cp: number) => cp === 0x640 || cp === 0x200d || (forms(cp)?.[1] ?? -1) >= 0
+    const backward = (cp: number) => cp === 0x640 || cp === 0x200d || (forms(cp)?.[3] ?? -1) >= 0
+    const neighbour = (i: number, step: 1 | -1): number | undefined => {
+      for (let k = i + step; k >= 0 && k < cps.length; k += step) if (!ARABIC_MARK(cps[k])) return k
+      return undefined
+    }
+    let w = 0
+    for (let i = 0; i < cps.length; i++) {
+      const cp = cps[i]
+      const f = forms(cp)
+      if (!f) {
+        w += this.advance(cp)
+        continue
+      }
+      const before = neighbour(i, -1)
+      const after = neighbour(i, 1)
+      const joinsBefore = before !== undefined && forward(cps[before]) && backward(cp)
+      const pair = after !== undefined ? table.pairs.get(cp)?.get(cps[after]) : undefined
+      if (pair) {
+        w += pair[joinsBefore ? 1 : 0] * scale
+        // The pair's second letter is counted; marks between them still are, as zero-width marks.
+        for (let k = i + 1; k < after!; k++) w += this.advance(cps[k])
+        i = after!
+        continue
+      }
+      const joinsAfter = after !== undefined && forward(cp) && backward(cps[after])
+      const form = joinsBefore && joinsAfter ? 2 : joinsBefore ? 3 : joinsAfter ? 1 : 0
+      w += (f[form] >= 0 ? f[form] : f[0]) * scale
+    }
     return w
   }
 }
+
+const ARABIC = /[\u0600-\u08ff]/
+/** Arabic combining marks: drawn on a letter, they neither take room nor break a join. */
+const ARABIC_MARK = (cp: number) => (cp >= 0x610 && cp <= 0x61a) || (cp >= 0x64b && cp <= 0x65f) || cp === 0x670 || (cp >= 0x6d6 && cp <= 0x6dc) || (cp >= 0x6df && cp <= 0x6e4) || cp === 0x6e7 || cp === 0x6e8 || (cp >= 0x6ea && cp <= 0x6ed) || (cp >= 0x8ca && cp <= 0x8ff)
 
 /** A code point's advance at a weight in the first fallback face (in `language`'s order) that maps it, in units of `unitsPerEm`. */
 function fallbackAdvance(codePoint: number, language: CjkLanguage, weight: number, unitsPerEm: number): number | undefined {

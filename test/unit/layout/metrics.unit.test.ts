@@ -61,6 +61,9 @@ describe('the committed fallback advance table (fonts/fallback-metrics.json)', (
       }
     }
     assert.ok(compared > 2000, `only ${compared} code points compared`)
+    // Arabic's letters in each joined form, at each weight, as fontkit's shaper gives them.
+    assert.deepEqual(cut['Noto Sans Arabic'].joining, committed['Noto Sans Arabic'].joining)
+    assert.deepEqual(Object.keys(committed['Noto Sans Arabic'].joining ?? {}), ['400', '500', '600', '700'])
     // Weight matters where the face says so: Hebrew bold is wider than regular.
     const hebrew = read.get('Noto Sans Hebrew')!
     assert.ok(hebrew.advances.get(700)!.get(0x5e9)! > hebrew.advances.get(400)!.get(0x5e9)!)

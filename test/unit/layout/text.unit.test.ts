@@ -152,3 +152,24 @@ describe('measureText in every script', () => {
     assert.equal(measureText('中文 Quarterly', { size, width: textWidth('Quarterly', size) + 1 }).lines, 2)
   })
 })
+
+describe('measureText in a joining script', () => {
+  const width = (text: string, weight: 400 | 700 = 400) => textWidth(text, 1000, weight)
+
+  it('measures Arabic letters in the forms their neighbours give them, and lam-alef as the face draws it', () => {
+    // Noto Sans Arabic (units per em 1000): beh alone 993; initial 269 + final 1093 joined; a third beh takes the medial 343.
+    assert.equal(width('ب'), 993)
+    assert.equal(width('بب'), 269 + 1093)
+    assert.equal(width('ببب'), 269 + 343 + 1093)
+    // Alef joins only the letter before it: after it a beh starts again (isolated).
+    assert.equal(width('اب'), 238 + 993)
+    // A space ends a word's joins; a mark between two letters does not.
+    assert.ok(Math.abs(width('ب ب') - (2 * 993 + width(' '))) < 1e-6)
+    assert.equal(width('بَب'), width('بب'))
+    // Lam then alef: the pair's own widths, not lam's initial and alef's final.
+    assert.equal(width('لا'), 582)
+    assert.notEqual(width('لا'), 260 + 291)
+    // Bold is wider: each form's advance at the weight asked for.
+    assert.ok(width('مرحبا', 700) > width('مرحبا', 400))
+  })
+})
