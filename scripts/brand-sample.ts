@@ -5,6 +5,10 @@
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { canonicalJson } from '../src/store/canonical.js'
+import { toCanvas } from '../src/layout/canvas.js'
+
+/** A title heading as a canvas block: the box and size the title slot of a content layout draws it at. */
+const canvasTitle = (text: string) => toCanvas({ id: 'x', layout: 'title-body', blocks: [{ id: 'title', kind: 'heading', slot: 'title', text }] }).blocks![0]
 
 const dir = new URL('../templates/brand-sample', import.meta.url).pathname
 rmSync(join(dir, 'slides'), { recursive: true, force: true })
@@ -51,7 +55,7 @@ SECTIONS.forEach((name, s) => {
         break
       case 3:
         slide = { id: id('big-number'), layout: 'big-number', blocks: [
-          { id: 'b1', kind: 'heading', slot: 'body', text: `${40 + n}%` },
+          { id: 'b1', kind: 'heading', slot: 'body', text: `${30 + (n % 60)}%` },
           { id: 'b2', kind: 'text', slot: 'caption', text: 'of teams ship daily' },
         ] }
         break
@@ -89,7 +93,8 @@ SECTIONS.forEach((name, s) => {
           { id: 'b1', kind: 'shape', shape: 'rounded', fill: 'accent', color: 'paper', size: 40, pos: { x: 160, y: 320, w: 360, h: 240 }, z: 0, text: 'Plan' },
           { id: 'b2', kind: 'shape', shape: 'rounded', fill: 'accent', color: 'paper', size: 40, pos: { x: 620, y: 320, w: 360, h: 240 }, z: 1, text: 'Build' },
           { id: 'b3', kind: 'shape', shape: 'rounded', fill: 'accent', color: 'paper', size: 40, pos: { x: 1080, y: 320, w: 360, h: 240 }, z: 2, text: 'Ship' },
-          { id: 'b4', kind: 'heading', level: 2, pos: { x: 160, y: 120, w: 1280, h: 100 }, z: 3, text: `${topic}: how we work` },
+          // The title where and as every other layout draws its title: its canvas form (toCanvas of a title slot).
+          { ...canvasTitle(`${topic}: how we work`), z: 3 },
           { id: 'l1', kind: 'line', connector: true, arrow: 'end', strokeWidth: 4, start: { block: 'b1', side: 'right' }, end: { block: 'b2', side: 'left' }, pos: { x: 520, y: 440, w: 100, h: 4 }, z: 4 },
           { id: 'l2', kind: 'line', connector: true, arrow: 'end', strokeWidth: 4, start: { block: 'b2', side: 'right' }, end: { block: 'b3', side: 'left' }, pos: { x: 980, y: 440, w: 100, h: 4 }, z: 5 },
         ] }
