@@ -174,9 +174,10 @@ export const LAYOUT_SLOTS: Record<string, Partial<Record<SlotName, SlotSpec>>> =
     caption: top({ x: 160, y: 584, w: 1280, h: 160 }),
     footer: top(FOOTER),
   },
+  // The quote sits on its attribution (bottom of its box, one gap above the caption), the two read as one.
   quote: {
-    body: middle({ x: 160, y: 136, w: 1280, h: 480 }),
-    caption: top({ x: 160, y: 640, w: 1280, h: 104 }),
+    body: bottom({ x: 160, y: 96, w: 1280, h: 440 }),
+    caption: top({ x: 160, y: 560, w: 1280, h: 104 }),
     footer: top(FOOTER),
   },
   'picture-caption': {
