@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict'
 import { execFileSync } from 'node:child_process'
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { after, before, describe, it } from 'node:test'
@@ -429,6 +429,22 @@ describe('native PPTX of the brand sample', () => {
       assert.match(ph!, /<a:bodyPr [^>]*anchor="t"><a:noAutofit\/><\/a:bodyPr>/)
     }
     assert.ok(seen.size >= 1)
+  })
+
+  it('gives LibreOffice the slides\' titles: its reading of the placeholders is a title object holding the title', { skip: skipUnlessPresent(hasSoffice(), 'soffice is not installed (apt-get install libreoffice-impress)') }, async () => {
+    // Four slides are enough: a title slide, a canvas, a big number, and a quote (no title).
+    const picked = ['title-1', 'freeform-1', 'big-number-1', 'quote-1'].map((id) => doc.slides[id])
+    const small = await nativePptx({ doc, deckDir, root: work, slides: picked, appearance: 'light', includeNotes: false, baseline: 'libreoffice', embedFonts: false, headingsRaster: false })
+    const dir = join(work, 'odp')
+    mkdirSync(dir, { recursive: true })
+    writeFileSync(join(dir, 'titles.pptx'), small.bytes)
+    execFileSync('soffice', [`-env:UserInstallation=file://${join(work, 'profile')}`, '--headless', '--convert-to', 'odp', '--outdir', dir, join(dir, 'titles.pptx')], { stdio: 'ignore', timeout: 120_000 })
+    const content = (await unzip(readFileSync(join(dir, 'titles.odp')))).get('content.xml')!.toString('utf8')
+    const pages = [...content.matchAll(/<draw:page\b[\s\S]*?<\/draw:page>/g)].map((page) => {
+      const frames = [...page[0].matchAll(/<draw:frame [^>]*presentation:class="title"[^>]*>([\s\S]*?)<\/draw:frame>/g)]
+      return frames.map((f) => [...f[1].matchAll(/<text:p\b[^>]*>([\s\S]*?)<\/text:p>/g)].map((p) => decode(p[1].replace(/<[^>]+>/g, ''))).join(' '))
+    })
+    assert.deepEqual(pages, picked.map((slide) => (slideTitle(slide) ? [plainText(slideTitle(slide))] : [])))
   })
 
   it('opens in LibreOffice with one page per slide (hidden slides left out of its PDF)', { skip: skipUnlessPresent(hasSoffice(), 'soffice is not installed (apt-get install libreoffice-impress)') }, () => {
