@@ -37,7 +37,8 @@ import type { ThemeFonts } from '../model/fonts.js'
 import type { Run } from '../model/text.js'
 import { resolveDither, type ResolvedDither } from '../model/dither.js'
 import { drawn, type Drawn } from '../layout/stack.js'
-import { footerBand, LAYOUT_SLOTS, showsKitFooter, type Box } from '../layout/boxes.js'
+import { footerBand, LAYOUT_SLOTS, showsKitFooter, slotBoxes, type Box } from '../layout/boxes.js'
+import { titleBlock } from '../layout/reading.js'
 import { listGap, listGutter, listLayout, pictureHeight, tableColumnAlign, textStyle, SHAPE_INSET, type TextStyle } from '../layout/blocks.js'
 import { COLUMN_GAP, measureText, stripMarkup } from '../layout/text.js'
 import { colour, logoInkOn, paintFor, seriesColour, type Paint } from '../render/paint.js'
@@ -51,6 +52,7 @@ import { firstBaselineShift } from './baseline.js'
 import { withoutAbsentOverrides } from './content-types.js'
 import { embedFonts, withEmbeddedFontList, type FontSlot } from './embed-fonts.js'
 import { exportTypeface, type ExportFace, type ExportFontSet } from './fonts.js'
+import { asTitlePlaceholder, titleFirst, withTitlePlaceholder } from './pptx-title.js'
 
 export interface NativeOptions {
   /** The deck (manifest + slides). */
@@ -691,6 +693,12 @@ class NativeWriter {
       if (!added?.length) return entry
       return { name: entry.name, data: Buffer.from(entry.data.toString('utf8').replace('</Relationships>', `${added.join('')}</Relationships>`), 'utf8') }
     }
+    const master = /^ppt\/(slideMasters\/slideMaster|slideLayouts\/slideLayout)\d+\.xml$/.exec(entry.name)
+    if (master) {
+      const title = slotBoxes('title-body').title ?? { x: 96, y: 64, w: 1408, h: 120 }
+      const box = { x: emu(title.x), y: emu(title.y), w: emu(title.w), h: emu(title.h) }
+      return { name: entry.name, data: Buffer.from(withTitlePlaceholder(entry.data.toString('utf8'), master[1].startsWith('slideMasters') ? 'master' : 'layout', box), 'utf8') }
+    }
     if (/^ppt\/theme\/theme\d+\.xml$/.test(entry.name)) return { name: entry.name, data: Buffer.from(this.themeColours(entry.data.toString('utf8')), 'utf8') }
     const slide = /^ppt\/slides\/slide(\d+)\.xml$/.exec(entry.name)
     const chart = /^ppt\/charts\/chart(\d+)\.xml$/.exec(entry.name)
@@ -748,7 +756,17 @@ class NativeWriter {
     const freeform = slide.layout === 'freeform' || !LAYOUT_SLOTS[slide.layout]
     const order = freeform ? [...items].sort((a, b) => (num(a.block.z) ?? 0) - (num(b.block.z) ?? 0)) : [...items.filter((i) => !i.slot), ...slots.flatMap((fill) => items.filter((i) => i.slot === fill.slot))]
     for (const fill of slots) if (fill.overflow > 0) this.cannot(slide.id, `slot ${fill.slot} runs ${Math.round(fill.overflow)} px past its bottom; the renderer clips it, PowerPoint shows it`)
-    for (const item of order) await this.block(ctx, item)
+    // The title (the block read first, when it is one) is the slide's title placeholder, first in the shape tree.
+    const title = titleBlock({ ...slide, blocks: items.map((item) => item.block) })
+    for (const item of order) {
+      const before = new Set(names)
+      await this.block(ctx, item)
+      const added = [...names].filter((name) => !before.has(name))
+      if (item.block === title && added.length === 1) {
+        this.patches.object(number, added[0], asTitlePlaceholder)
+        this.patches.slide(number, titleFirst)
+      }
+    }
     this.coverRule(ctx, items)
     await this.furniture(ctx)
   }

@@ -86,3 +86,16 @@ export function blocksInReadingOrder(slide: Pick<Slide, 'layout' | 'layoutOption
   const rankOf = (b: Block) => (typeof b.slot === 'string' && rank.has(b.slot) ? rank.get(b.slot)! : slots.length)
   return blocks.map((block, index) => ({ block, index })).sort((a, b) => rankOf(a.block) - rankOf(b.block) || a.index - b.index).map((p) => p.block)
 }
+
+const TEXT_KINDS = new Set(['text', 'heading', 'textbox'])
+
+/**
+ * The block that is the slide's title, or undefined: the block read first, when it is a text in the
+ * title slot or a heading (a canvas's topmost heading, a big number's figure) with words in it. Slides
+ * whose first text is a quote or a main point have none, as `slideTitle` finds none for them.
+ */
+export function titleBlock(slide: Pick<Slide, 'layout' | 'layoutOptions' | 'blocks'>): Block | undefined {
+  const first = blocksInReadingOrder(slide)[0]
+  if (!first || !TEXT_KINDS.has(first.kind) || typeof first.text !== 'string' || !first.text.trim()) return undefined
+  return first.slot === 'title' || first.kind === 'heading' ? first : undefined
+}

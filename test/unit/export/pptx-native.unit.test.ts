@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict'
 import { execFileSync } from 'node:child_process'
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { after, before, describe, it } from 'node:test'
@@ -13,7 +13,7 @@ import sharp from 'sharp'
 import yauzl from 'yauzl'
 import { nativePptx, type NativeReport } from '../../../src/export/pptx-native.js'
 import { readDeckFolder } from '../../../src/store/decks.js'
-import { orderedSlides, type Block, type DeckDoc, type Slide } from '../../../src/model/deck.js'
+import { orderedSlides, slideTitle, type Block, type DeckDoc, type Slide } from '../../../src/model/deck.js'
 import { plainText } from '../../../src/model/text.js'
 import { drawn, fieldBlocks } from '../../../src/layout/stack.js'
 import { findTheme, themeFonts } from '../../../src/model/themes.js'
@@ -388,6 +388,63 @@ describe('native PPTX of the brand sample', () => {
     assert.equal(info.width, Math.ceil(box.x + box.w) * 2 - Math.floor(box.x) * 2)
     // Body text stays editable text.
     assert.deepEqual(paragraphsOf(objectXml(xml, 'b0')!), ['Three things moved this quarter, and one of them moved a lot.'])
+  })
+
+  it('writes each titled slide\'s title as its title placeholder, first in the shape tree, with its look written out; untitled slides have none', () => {
+    let titled = 0
+    for (const [i, slide] of slides.entries()) {
+      const xml = slideXml(i + 1)
+      const title = plainText(slideTitle(slide))
+      const count = (xml.match(/<p:ph type="title"\/>/g) ?? []).length
+      assert.equal(count, title ? 1 : 0, `${slide.id}: ${count} title placeholders for the title ${JSON.stringify(title)}`)
+      if (!title) continue
+      titled++
+      const tree = xml.slice(xml.indexOf('</p:grpSpPr>') + '</p:grpSpPr>'.length)
+      const sp = tree.slice(0, tree.indexOf('</p:sp>') + '</p:sp>'.length)
+      assert.ok(sp.startsWith('<p:sp>') && sp.includes('<p:ph type="title"/>'), `${slide.id}: the title is not first in the shape tree`)
+      assert.equal(paragraphsOf(sp).join(' '), title, slide.id)
+      assert.match(sp, /<p:cNvSpPr><a:spLocks noGrp="1"\/><\/p:cNvSpPr>/, slide.id)
+      // Nothing left to inherit from the master's title style: position, insets, anchor, no autofit, every run's size, face and colour.
+      assert.match(sp, /<a:xfrm><a:off x="\d+" y="\d+"\/><a:ext cx="\d+" cy="\d+"\/><\/a:xfrm>/, slide.id)
+      assert.match(sp, /<a:bodyPr [^>]*lIns="0" tIns="\d+" rIns="0" bIns="\d+"[^>]*anchor="t"><a:noAutofit\/>/, slide.id)
+      for (const run of sp.matchAll(/<a:r><a:rPr ([^>]*)>([\s\S]*?)<\/a:rPr>/g)) assert.ok(/\bsz="\d+"/.test(run[1]) && /<a:srgbClr /.test(run[2]) && /<a:latin typeface=/.test(run[2]), `${slide.id}: a title run without its size, colour or face`)
+      assert.ok(/<a:pPr algn="\w+"/.test(sp) && /<a:lnSpc>/.test(sp), `${slide.id}: a title paragraph without its alignment or line spacing`)
+    }
+    // 79 of the sample's 95 (its quotes and main points have no title) and the skipped extra slide.
+    assert.equal(titled, 80)
+  })
+
+  it('declares a title placeholder in the layout and the master every slide uses', () => {
+    const seen = new Set<string>()
+    for (let n = 1; n <= slides.length; n++) {
+      const layout = [...relsOf(pkg, `ppt/slides/slide${n}.xml`).values()].find((r) => r.type === 'slideLayout')!.target
+      if (seen.has(layout)) continue
+      seen.add(layout)
+      assert.match(pkg.get(layout)!.toString('utf8'), /<p:nvPr><p:ph type="title"\/><\/p:nvPr>/, layout)
+      const master = [...relsOf(pkg, layout).values()].find((r) => r.type === 'slideMaster')!.target
+      const xml = pkg.get(master)!.toString('utf8')
+      const ph = objectXml(xml, 'Title Placeholder 1')
+      assert.ok(ph?.includes('<p:ph type="title"/>'), `${master} has no title placeholder`)
+      assert.match(ph!, /<a:xfrm><a:off x="\d+" y="\d+"\/><a:ext cx="[1-9]\d*" cy="[1-9]\d*"\/><\/a:xfrm>/)
+      assert.match(ph!, /<a:bodyPr [^>]*anchor="t"><a:noAutofit\/><\/a:bodyPr>/)
+    }
+    assert.ok(seen.size >= 1)
+  })
+
+  it('gives LibreOffice the slides\' titles: its reading of the placeholders is a title object holding the title', { skip: skipUnlessPresent(hasSoffice(), 'soffice is not installed (apt-get install libreoffice-impress)') }, async () => {
+    // Four slides are enough: a title slide, a canvas, a big number, and a quote (no title).
+    const picked = ['title-1', 'freeform-1', 'big-number-1', 'quote-1'].map((id) => doc.slides[id])
+    const small = await nativePptx({ doc, deckDir, root: work, slides: picked, appearance: 'light', includeNotes: false, baseline: 'libreoffice', embedFonts: false, headingsRaster: false })
+    const dir = join(work, 'odp')
+    mkdirSync(dir, { recursive: true })
+    writeFileSync(join(dir, 'titles.pptx'), small.bytes)
+    execFileSync('soffice', [`-env:UserInstallation=file://${join(work, 'profile')}`, '--headless', '--convert-to', 'odp', '--outdir', dir, join(dir, 'titles.pptx')], { stdio: 'ignore', timeout: 120_000 })
+    const content = (await unzip(readFileSync(join(dir, 'titles.odp')))).get('content.xml')!.toString('utf8')
+    const pages = [...content.matchAll(/<draw:page\b[\s\S]*?<\/draw:page>/g)].map((page) => {
+      const frames = [...page[0].matchAll(/<draw:frame [^>]*presentation:class="title"[^>]*>([\s\S]*?)<\/draw:frame>/g)]
+      return frames.map((f) => [...f[1].matchAll(/<text:p\b[^>]*>([\s\S]*?)<\/text:p>/g)].map((p) => decode(p[1].replace(/<[^>]+>/g, ''))).join(' '))
+    })
+    assert.deepEqual(pages, picked.map((slide) => (slideTitle(slide) ? [plainText(slideTitle(slide))] : [])))
   })
 
   it('opens in LibreOffice with one page per slide (hidden slides left out of its PDF)', { skip: skipUnlessPresent(hasSoffice(), 'soffice is not installed (apt-get install libreoffice-impress)') }, () => {

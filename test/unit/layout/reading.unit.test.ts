@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict'
 import { it } from 'node:test'
 import type { Block, Slide } from '../../../src/model/deck.js'
-import { blocksInReadingOrder } from '../../../src/layout/reading.js'
+import { blocksInReadingOrder, titleBlock } from '../../../src/layout/reading.js'
 import { slideTextLines } from '../../../src/actions/export/export.js'
 import { slideHtml } from '../../../src/render/html.js'
 
@@ -46,4 +46,16 @@ it('reads a comparison column by column: each head before its points', () => {
     ],
   } as Slide
   assert.deepEqual(slideTextLines(slide), ['Options', 'Build it', 'Fits exactly', 'Buy it', 'Ready now'])
+})
+
+it('names the block read first as the slide\'s title only when it is one: a title slot\'s text or a heading', () => {
+  const canvas: Slide = { id: 'f', layout: 'freeform', blocks: [at('note', 100, 20, 200, 40), { id: 'h', kind: 'heading', text: 'Heading', pos: { x: 100, y: 80, w: 900, h: 100 }, z: 1 }] }
+  assert.equal(titleBlock(canvas)?.id, 'h')
+  // A canvas without a heading, a quote, an empty title: no title.
+  assert.equal(titleBlock({ ...canvas, blocks: [at('note', 100, 20, 200, 40)] }), undefined)
+  assert.equal(titleBlock({ id: 'q', layout: 'quote', blocks: [{ id: 'b1', kind: 'text', slot: 'body', text: 'A quote' }] } as Slide), undefined)
+  assert.equal(titleBlock({ id: 't', layout: 'title-body', blocks: [{ id: 'title', kind: 'text', slot: 'title', text: '  ' }, { id: 'b', kind: 'text', slot: 'body', text: 'Body' }] } as Slide), undefined)
+  assert.equal(titleBlock({ id: 't', layout: 'title-body', blocks: [{ id: 'b', kind: 'text', slot: 'body', text: 'Body' }, { id: 'title', kind: 'text', slot: 'title', text: 'Title' }] } as Slide)?.id, 'title')
+  // A big number's figure is a heading in the body: it is the slide's title, as in the PDF's outline.
+  assert.equal(titleBlock({ id: 'n', layout: 'big-number', blocks: [{ id: 'b1', kind: 'heading', slot: 'body', text: '44%' }] } as Slide)?.id, 'b1')
 })
