@@ -53,6 +53,7 @@ import { withoutAbsentOverrides } from './content-types.js'
 import { embedFonts, withEmbeddedFontList, type FontSlot } from './embed-fonts.js'
 import { exportTypeface, type ExportFace, type ExportFontSet } from './fonts.js'
 import { asTitlePlaceholder, titleFirst, withTitlePlaceholder } from './pptx-title.js'
+import { withSchemeScriptFaces, withScriptFaces } from './pptx-scripts.js'
 
 export interface NativeOptions {
   /** The deck (manifest + slides). */
@@ -93,6 +94,8 @@ export interface NativeReport {
   cannot: string[]
   /** With embedFonts: each typeface embedded and its styles. */
   embedded?: string[]
+  /** The faces runs name for scripts the theme faces lack (Noto Sans SC, JP, KR, Arabic, Hebrew); never embedded. */
+  scriptFaces?: string[]
 }
 
 /** Sheet px per inch (1600 px = 13.333 in). */
@@ -563,6 +566,8 @@ class NativeWriter {
   private readonly variants: Variants
   private readonly files = new Map<string, PictureFile | null>()
   private readonly faces = new Set<string>()
+  /** The Noto faces runs name for CJK, Arabic and Hebrew text (src/export/pptx-scripts.ts). */
+  private readonly scriptFaces = new Set<string>()
   /** Each typeface named, with the family it stands for, its export face and the styles runs use it in (for embedding). */
   private readonly slots = new Map<string, { family: string; face?: ExportFace; slots: Set<FontSlot> }>()
   private readonly outputIndex = new Map<string, number>()
@@ -621,6 +626,7 @@ class NativeWriter {
     this.report.pages = this.options.slides.length
     this.report.bytes = bytes.length
     this.report.fonts = [...this.faces].sort()
+    this.report.scriptFaces = [...this.scriptFaces].sort()
     return { bytes, report: this.report }
   }
 
@@ -699,7 +705,7 @@ class NativeWriter {
       const box = { x: emu(title.x), y: emu(title.y), w: emu(title.w), h: emu(title.h) }
       return { name: entry.name, data: Buffer.from(withTitlePlaceholder(entry.data.toString('utf8'), master[1].startsWith('slideMasters') ? 'master' : 'layout', box), 'utf8') }
     }
-    if (/^ppt\/theme\/theme\d+\.xml$/.test(entry.name)) return { name: entry.name, data: Buffer.from(this.themeColours(entry.data.toString('utf8')), 'utf8') }
+    if (/^ppt\/theme\/theme\d+\.xml$/.test(entry.name)) return { name: entry.name, data: Buffer.from(withSchemeScriptFaces(this.themeColours(entry.data.toString('utf8'))), 'utf8') }
     const slide = /^ppt\/slides\/slide(\d+)\.xml$/.exec(entry.name)
     const chart = /^ppt\/charts\/chart(\d+)\.xml$/.exec(entry.name)
     if (!slide && !chart) return entry
@@ -709,6 +715,7 @@ class NativeWriter {
       xml = dedupeParagraphProperties(xml)
       for (const [name, patches] of this.patches.objects.get(number) ?? []) for (const patch of patches) xml = patchObject(xml, name, patch)
       for (const patch of this.patches.slides.get(number) ?? []) xml = patch(xml)
+      xml = withScriptFaces(xml, this.scriptFaces)
     } else {
       for (const patch of chartPatches.get(entry.name) ?? []) xml = patch(xml)
     }

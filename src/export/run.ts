@@ -160,6 +160,7 @@ export async function runExport(ctx: ActionContext, read: DeckDoc, input: Export
   const files: WrittenFile[] = []
   const rasters = new Set<string>()
   const fonts = new Set<string>()
+  const scriptFaces = new Set<string>()
   const sections = sectionOf(doc)
   const title = doc.manifest.title
   const empty = slides.flatMap((s) => (s.blocks ?? []).filter(isPicturePlaceholder).map((b) => `${s.id}#${b.id}`))
@@ -248,6 +249,10 @@ export async function runExport(ctx: ActionContext, read: DeckDoc, input: Export
       })
       bytes = written.bytes
       for (const font of written.report.fonts) fonts.add(font)
+      for (const font of written.report.scriptFaces ?? []) {
+        scriptFaces.add(font)
+        fonts.add(font)
+      }
       for (const raster of written.report.rasters) rasters.add(raster)
       for (const cannot of new Set(written.report.cannot)) warnings.push(`${name}: ${cannot}`)
       if (written.report.embedded) measurements[name] = { embeddedFonts: written.report.embedded }
@@ -259,9 +264,16 @@ export async function runExport(ctx: ActionContext, read: DeckDoc, input: Export
     files.push({ file: relative(ctx.ws.root, path) || path, theme: appearance, format, bytes: bytes.length, pages, ...(page ? { page } : {}) })
   }
 
+  // Text in scripts the theme faces lack names a Noto face, which --embed-fonts does not carry.
+  if (scriptFaces.size) {
+    const named = [...scriptFaces].sort()
+    warnings.push(`Text in the file names ${named.join(', ')} for its ${named.length === 1 ? 'script' : 'scripts'} (CJK, Arabic, Hebrew), not embedded: a reader without ${named.length === 1 ? 'it' : 'them'} draws that text in a face of their own. Install ${named.length === 1 ? 'it' : 'them'} where the deck is shown (SIL Open Font License, https://fonts.google.com/noto), or export a PDF.`)
+  }
+
   // A native PPTX names its faces; on a machine without them the reader draws others, and lines rewrap.
-  if (mode === 'native' && format === 'pptx' && !input.embedFonts && fonts.size) {
-    const named = [...fonts].sort()
+  const themeFaces = [...fonts].filter((font) => !scriptFaces.has(font))
+  if (mode === 'native' && format === 'pptx' && !input.embedFonts && themeFaces.length) {
+    const named = themeFaces.sort()
     const them = named.length === 1 ? 'it' : 'them'
     warnings.push(`The file names the face${named.length === 1 ? '' : 's'} ${named.join(', ')} without embedding ${them}: a reader without ${them} draws a fallback, wider or narrower, and lines rewrap. --embed-fonts embeds ${them} (PowerPoint reads embedded faces), or install ${them} where the deck is shown.`)
   }

@@ -47,6 +47,17 @@ describe('a deck in every script', () => {
     })
   }
 
+  it('names the Noto face of each script in a native PPTX, and says a reader needs them', async () => {
+    const done = await studio(ws.dir, ['export', 'pptx', '--deck', 'scripts', '--mode', 'native', '--theme', 'light', '--out', 'scripts.pptx', '--json'])
+    assert.equal(done.code, 0, done.stdout + done.stderr)
+    assert.deepEqual(done.json.report.fonts, ['Inter', 'Noto Sans Arabic', 'Noto Sans Hebrew', 'Noto Sans JP', 'Noto Sans KR', 'Noto Sans SC'])
+    assert.ok(done.json.report.warnings.some((w: string) => /^Text in the file names Noto Sans Arabic, Noto Sans Hebrew, Noto Sans JP, Noto Sans KR, Noto Sans SC for its scripts/.test(w)), JSON.stringify(done.json.report.warnings))
+    assert.ok(done.json.report.warnings.some((w: string) => /^The file names the face Inter without embedding it/.test(w)))
+    const slide = execFileSync('unzip', ['-p', join(ws.dir, 'scripts.pptx'), 'ppt/slides/slide1.xml'], { encoding: 'utf8' })
+    for (const face of ['Noto Sans SC', 'Noto Sans JP', 'Noto Sans KR']) assert.ok(slide.includes(`<a:ea typeface="${face}"`), face)
+    for (const face of ['Noto Sans Arabic', 'Noto Sans Hebrew']) assert.ok(slide.includes(`<a:cs typeface="${face}"`), face)
+  })
+
   it('lints no character without a shipped face', async () => {
     const lint = await studio(ws.dir, ['deck', 'lint', '--deck', 'scripts', '--json'])
     assert.doesNotMatch(JSON.stringify(lint.json), /missing-glyph/)
