@@ -13,7 +13,7 @@ import { INDENT_STEP } from '../model/blocks.js'
 import type { Box } from './boxes.js'
 import { DEFAULT_FONTS, type ThemeFonts } from '../model/fonts.js'
 import { fitText, listLayout, listGap, SIZE_STEPS, textStyle, type TextStyle } from './blocks.js'
-import { measureText, stripMarkup, type Weight } from './text.js'
+import { measureText, stripMarkup, type MeasureOptions, type Weight } from './text.js'
 import { drawn, roomFor } from './stack.js'
 
 /** The least size a table steps down to before it drops rows, px. */
@@ -28,16 +28,39 @@ export interface Fit {
   rows?: number
   /** A text's paragraphs and list's items: how many lines of each are drawn (set with `clip`). */
   lines?: number[]
+  /**
+   * The characters of each drawn paragraph (item) of plain text in its drawn lines, whole words (set
+   * with `clip`): what a writer without a clip (native PPTX) keeps.
+   */
+  chars?: number[]
 }
 
 const num = (value: unknown): number | undefined => (typeof value === 'number' && Number.isFinite(value) ? value : undefined)
 
+/** How many characters of a plain paragraph its first `lines` lines hold: whole words, white space as written. */
+export function lineChars(paragraph: string, lines: number, options: MeasureOptions): number {
+  if (lines <= 0) return 0
+  if (measureText(paragraph, options).lines <= lines) return paragraph.length
+  const ends = [...paragraph.matchAll(/\S+/g)].map((m) => m.index! + m[0].length)
+  let lo = 0
+  let hi = ends.length
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1
+    if (measureText(paragraph.slice(0, ends[mid - 1]), options).lines <= lines) lo = mid
+    else hi = mid - 1
+  }
+  return lo ? ends[lo - 1] : 0
+}
+
 /** The bottom of every line of a text or list block at `width`, top to bottom, px; paragraph `index` per line. */
-function lineBottoms(block: Block, width: number, style: TextStyle): { bottom: number; index: number }[] {
+function lineBottoms(block: Block, width: number, style: TextStyle, paragraphs: { text: string; options: MeasureOptions }[] = []): { bottom: number; index: number }[] {
   const lh = style.size * style.lineHeight
   const out: { bottom: number; index: number }[] = []
-  const measure = (text: string, indent: number) =>
-    measureText(text, { size: style.size, width: width - 2 * style.inset, lineHeight: style.lineHeight, weight: style.weight, family: style.family, indent }).lines
+  const measure = (text: string, indent: number) => {
+    const options = { size: style.size, width: width - 2 * style.inset, lineHeight: style.lineHeight, weight: style.weight, family: style.family, indent }
+    paragraphs.push({ text: stripMarkup(text), options })
+    return measureText(text, options).lines
+  }
   let y = style.inset
   if (block.kind === 'list') {
     const { items, spacing, explicit, gutter, indent } = listLayout(block, style.size)
@@ -110,13 +133,16 @@ export function drawnFit(block: Block, box: Box, room: number, layout?: string, 
   const size = block.autofit === 'shrink' ? fitText(block, shrinkRoom, layout, fonts).size : style.size
   // Balanced columns and positioned text grown to fit: no clip.
   if ((num(block.columns) ?? 1) > 1 || block.autofit === 'grow') return { size }
-  const bottoms = lineBottoms(block, box.w, { ...style, size })
+  const paragraphs: { text: string; options: MeasureOptions }[] = []
+  const bottoms = lineBottoms(block, box.w, { ...style, size }, paragraphs)
   const last = bottoms.at(-1)?.bottom ?? 0
   if (last <= room + FITS) return { size }
   const shown = bottoms.filter((b) => b.bottom <= room + FITS)
   const lines: number[] = []
   for (const b of shown) lines[b.index] = (lines[b.index] ?? 0) + 1
-  return { size, clip: shown.at(-1)?.bottom ?? 0, lines: Array.from(lines, (n) => n ?? 0) }
+  const counts = Array.from(lines, (n) => n ?? 0)
+  const chars = counts.map((n, i) => lineChars(paragraphs[i].text, n, paragraphs[i].options))
+  return { size, clip: shown.at(-1)?.bottom ?? 0, lines: counts, chars }
 }
 
 /**
