@@ -146,6 +146,15 @@ describe('geometry and Chromium agree on every text block', () => {
         assert.equal(await inkIn({ x: item.box.x, y: cut + 1, w: item.box.w, h: bottom - cut - 1 }), 0, `${where}: no part of a line below the last whole one`)
       }
       if (slide.id === 'overflow-1') {
+        // While a block is edited (the page's editor marks its text element), all of its text shows.
+        const heights = await sheet.page.evaluate(() => {
+          const t = document.querySelector<HTMLElement>('[data-block="long"] .t')!
+          const clipped = t.getBoundingClientRect().height
+          t.classList.add('editing')
+          return { clipped, editing: t.getBoundingClientRect().height }
+        })
+        assert.equal(heights.clipped, fits.get('long')!.clip)
+        assert.ok(heights.editing > heights.clipped + 100, `editing shows ${heights.editing} px`)
         const rows = await sheet.page.evaluate(() => document.querySelectorAll('[data-block="table"] tr').length)
         assert.equal(rows, fits.get('table')!.rows)
         assert.ok(rows > 6 && rows < 40)
