@@ -156,6 +156,8 @@ export function drawnFits(slide: Slide, fonts: ThemeFonts = DEFAULT_FONTS, at = 
     if (!['text', 'heading', 'textbox', 'list', 'table'].includes(block.kind)) continue
     const fill = item.slot ? at.slots.find((s) => s.slot === item.slot) : undefined
     const room = fill ? fill.box.y + fill.box.h - box.y : box.h
+    // A slotted block's box is its natural height: one that ends above the slot bottom fits as it is.
+    if (fill && box.h <= room + FITS && block.autofit !== 'shrink') continue
     const shrinkRoom = fill && block.autofit === 'shrink' ? roomFor(slide, block.id, fonts) : undefined
     const fit = drawnFit(block, box, room, slide.layout, fonts, shrinkRoom ?? { ...box, h: room })
     if (fit.clip !== undefined || fit.size !== textStyle(block, slide.layout, item.slot, fonts).size) out.set(block.id, fit)
