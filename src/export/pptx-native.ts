@@ -1080,7 +1080,9 @@ class NativeWriter {
     // The renderer balances columns; PowerPoint and LibreOffice fill one column before the next. A box
     // of the balanced height breaks the columns where the renderer does (geometry measures that height).
     const columns = num(block.columns) ?? 1
-    let frame = box
+    // A slotted block's box is its natural height: cut to the whole lines drawn, it ends on the slot, never past the slide.
+    const clip = item.slot ? ctx.fits.get(block.id)?.clip : undefined
+    let frame = clip !== undefined ? { ...box, h: clip } : box
     if (columns > 1) {
       const text = str(block.text) ?? ''
       const spacing = (block.spacing ?? {}) as { before?: number; after?: number }
@@ -1170,7 +1172,8 @@ class NativeWriter {
       y += before + measured.height + after
     })
     const name = ctx.name(block.id)
-    this.textBox(ctx, name, paragraphs, base, box, {
+    const clip = item.slot ? fit?.clip : undefined
+    this.textBox(ctx, name, paragraphs, base, clip !== undefined ? { ...box, h: clip } : box, {
       lineHeight: style.lineHeight,
       weight: style.weight,
       valign: 'top',
@@ -1237,7 +1240,7 @@ class NativeWriter {
     if (common.shadow) this.cannot(where, 'the shadow of a table')
     const columns = num(block.columns)
     if (columns && columns > 1) this.cannot(where, 'text columns in a table')
-    ctx.s.addTable(body, { ...position(box), colW: widths.map(inch), rowH: heights.map(inch), objectName: ctx.name(block.id) })
+    ctx.s.addTable(body, { ...position(kept === undefined && !ctx.fits.has(block.id) ? box : { ...box, h: heights.reduce((a, b) => a + b, 0) }), colW: widths.map(inch), rowH: heights.map(inch), objectName: ctx.name(block.id) })
   }
 
   private placeholder(ctx: SlideCtx, item: Drawn, box: Box, label: string): void {
