@@ -750,7 +750,13 @@ class NativeWriter {
     for (const item of items) ctx.placements.set(item.block.id, placementOf(item))
     const freeform = slide.layout === 'freeform' || !LAYOUT_SLOTS[slide.layout]
     const order = freeform ? [...items].sort((a, b) => (num(a.block.z) ?? 0) - (num(b.block.z) ?? 0)) : [...items.filter((i) => !i.slot), ...slots.flatMap((fill) => items.filter((i) => i.slot === fill.slot))]
-    for (const fill of slots) if (fill.overflow > 0) this.cannot(slide.id, `slot ${fill.slot} runs ${Math.round(fill.overflow)} px past its bottom; the renderer clips it, PowerPoint shows it`)
+    for (const fill of slots) {
+      if (fill.overflow <= 0) continue
+      // Text cut to its whole lines ends on the slot (and is reported with its block); anything else past the bottom shows.
+      const bottom = fill.box.y + fill.box.h
+      const past = items.filter((i) => i.slot === fill.slot && i.box.y + i.box.h > bottom + 0.5 && ctx.fits.get(i.block.id)?.clip === undefined && !ctx.fits.get(i.block.id)?.rows)
+      if (past.length) this.cannot(slide.id, `slot ${fill.slot} runs ${Math.round(fill.overflow)} px past its bottom; the renderer clips it, PowerPoint shows it`)
+    }
     for (const item of order) await this.block(ctx, item)
     this.coverRule(ctx, items)
     await this.furniture(ctx)

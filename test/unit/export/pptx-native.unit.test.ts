@@ -544,6 +544,7 @@ describe('native PPTX of overflowing slides', () => {
     assert.ok(written.length > 0 && written.length < whole.length)
     written.forEach((p, i) => assert.ok(whole[i].startsWith(p) && p.length > 0, `paragraph ${i + 1} is a prefix of the text`))
     assert.ok(report.cannot.some((c) => c.startsWith('overflow-2#body:')))
+    assert.ok(!report.cannot.some((c) => c.startsWith('overflow-2: slot body')), 'no block of the slot shows past its bottom')
     const [, y, cy] = /<a:off x="\d+" y="(\d+)"\/><a:ext cx="\d+" cy="(\d+)"\/>/.exec(objectXml(body, 'body')!)!.map(Number)
     assert.ok((y + cy) / EMU <= 900, `the text box ends at ${(y + cy) / EMU} px, past the slide`)
   })
