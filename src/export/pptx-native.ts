@@ -37,6 +37,7 @@ import type { ThemeFonts } from '../model/fonts.js'
 import type { Run } from '../model/text.js'
 import { resolveDither, type ResolvedDither } from '../model/dither.js'
 import { drawn, type Drawn } from '../layout/stack.js'
+import { drawnFits, type Fit } from '../layout/fit.js'
 import { footerBand, LAYOUT_SLOTS, showsKitFooter, slotBoxes, type Box } from '../layout/boxes.js'
 import { titleBlock } from '../layout/reading.js'
 import { listGap, listGutter, listLayout, pictureHeight, tableColumnAlign, textStyle, SHAPE_INSET, type TextStyle } from '../layout/blocks.js'
@@ -748,6 +749,7 @@ class NativeWriter {
       number,
       names,
       placements: new Map(),
+      fits: new Map(),
       name: (base: string) => {
         let name = base
         for (let i = 2; names.has(name); i++) name = `${base} ${i}`
@@ -759,10 +761,17 @@ class NativeWriter {
     if (slide.skip) s.hidden = true
     if (this.options.includeNotes && slide.notes) s.addNotes(slide.notes)
     const { items, slots } = drawn(slide, this.fonts)
+    ctx.fits = drawnFits(slide, this.fonts, { items, slots })
     for (const item of items) ctx.placements.set(item.block.id, placementOf(item))
     const freeform = slide.layout === 'freeform' || !LAYOUT_SLOTS[slide.layout]
     const order = freeform ? [...items].sort((a, b) => (num(a.block.z) ?? 0) - (num(b.block.z) ?? 0)) : [...items.filter((i) => !i.slot), ...slots.flatMap((fill) => items.filter((i) => i.slot === fill.slot))]
-    for (const fill of slots) if (fill.overflow > 0) this.cannot(slide.id, `slot ${fill.slot} runs ${Math.round(fill.overflow)} px past its bottom; the renderer clips it, PowerPoint shows it`)
+    for (const fill of slots) {
+      if (fill.overflow <= 0) continue
+      // Text cut to its whole lines ends on the slot (and is reported with its block); anything else past the bottom shows.
+      const bottom = fill.box.y + fill.box.h
+      const past = items.filter((i) => i.slot === fill.slot && i.box.y + i.box.h > bottom + 0.5 && ctx.fits.get(i.block.id)?.clip === undefined && !ctx.fits.get(i.block.id)?.rows)
+      if (past.length) this.cannot(slide.id, `slot ${fill.slot} runs ${Math.round(fill.overflow)} px past its bottom; the renderer clips it, PowerPoint shows it`)
+    }
     // The title (the block read first, when it is one) is the slide's title placeholder, first in the shape tree.
     const title = titleBlock({ ...slide, blocks: items.map((item) => item.block) })
     for (const item of order) {
@@ -1056,7 +1065,24 @@ class NativeWriter {
   }
 
   private style(ctx: SlideCtx, block: Block, slot: string | undefined): TextStyle {
-    return textStyle(block, ctx.slide.layout, slot, this.fonts)
+    const style = textStyle(block, ctx.slide.layout, slot, this.fonts)
+    const fit = ctx.fits.get(block.id)
+    return fit ? { ...style, size: fit.size } : style
+  }
+
+  /**
+   * A text's paragraphs cut to the whole lines the renderer draws (a PPTX text box has no clip), with
+   * what was left out in the report.
+   */
+  private drawnParagraphs(ctx: SlideCtx, block: Block, paragraphs: Run[][]): Run[][] {
+    const fit = ctx.fits.get(block.id)
+    if (!fit?.chars) return paragraphs
+    this.reportClip(ctx, block, fit)
+    return fit.chars.map((chars, i) => cutRuns(paragraphs[i] ?? [], chars)).filter((runs, i) => runs.length > 0 || (paragraphs[i] ?? []).length === 0)
+  }
+
+  private reportClip(ctx: SlideCtx, block: Block, fit: Fit): void {
+    this.cannot(`${ctx.slide.id}#${block.id}`, `the text past the ${fit.lines!.reduce((a, b) => a + b, 0)} whole lines that fit its box (left out, as the render clips it)`)
   }
 
   private textBase(ctx: SlideCtx, block: Block, slot: string | undefined, transparency: number): { base: TextBase; style: TextStyle } {
@@ -1085,7 +1111,9 @@ class NativeWriter {
     // The renderer balances columns; PowerPoint and LibreOffice fill one column before the next. A box
     // of the balanced height breaks the columns where the renderer does (geometry measures that height).
     const columns = num(block.columns) ?? 1
-    let frame = box
+    // A slotted block's box is its natural height: cut to the whole lines drawn, it ends on the slot, never past the slide.
+    const clip = item.slot ? ctx.fits.get(block.id)?.clip : undefined
+    let frame = clip !== undefined ? { ...box, h: clip } : box
     if (columns > 1) {
       const text = str(block.text) ?? ''
       const spacing = (block.spacing ?? {}) as { before?: number; after?: number }
@@ -1094,13 +1122,13 @@ class NativeWriter {
       const valign = str(block.valign) ?? 'top'
       frame = { ...box, h, y: valign === 'middle' ? box.y + (box.h - h) / 2 : valign === 'bottom' ? box.y + box.h - h : box.y }
     }
-    this.textBox(ctx, ctx.name(block.id), paragraphRuns(str(block.text) ?? ''), base, frame, {
+    this.textBox(ctx, ctx.name(block.id), this.drawnParagraphs(ctx, block, paragraphRuns(str(block.text) ?? '')), base, frame, {
       lineHeight: style.lineHeight,
       weight: style.weight,
       valign: str(block.valign) ?? 'top',
       inset: { l: indent, t: 0, r: 0, b: 0 },
       columns: num(block.columns),
-      extra: { ...(common.rotate ? { rotate: common.rotate } : {}), ...(common.shadow ? { shadow: common.shadow } : {}) },
+      extra: { ...(common.rotate ? { rotate: common.rotate } : {}), ...(common.shadow ? { shadow: common.shadow } : {}), ...(block.autofit === 'shrink' ? { fit: 'shrink' as const } : {}) },
     })
   }
 
@@ -1127,8 +1155,13 @@ class NativeWriter {
     const common = this.common(block)
     const { base, style } = this.textBase(ctx, block, item.slot, common.transparency)
     const size = style.size
-    const { items, spacing, explicit, gutter, indent, rule, start } = listLayout(block, size)
+    const { items: all, spacing, explicit, gutter, indent, rule, start } = listLayout(block, size)
     const counters: number[] = []
+    // The items (and of the last, the words) on the whole lines the renderer draws.
+    const fit = ctx.fits.get(block.id)
+    const chars = fit?.chars
+    const items = chars ? all.slice(0, chars.length) : all
+    if (fit && chars) this.reportClip(ctx, block, fit)
     const accent = hex(colour(this.paint, 'accent'))
     const bulletFace = this.face(this.fonts.body, size, 400).typeface
     const numbered = !(block.marker === 'bullet' || (block.marker !== 'number' && BULLET_PRESETS.has(str(block.preset) ?? 'disc')))
@@ -1147,8 +1180,11 @@ class NativeWriter {
       const left = indent + INDENT_STEP * (level - 1)
       const before = explicit ? num(spacing.before) ?? 0 : i > 0 ? listGap(size) : 0
       const after = explicit ? num(spacing.after) ?? 0 : 0
-      const text = str(entry.text) ?? ''
-      paragraphs.push(paragraphRuns(text).flat())
+      const whole = str(entry.text) ?? ''
+      const runs = paragraphRuns(whole).flat()
+      const cut = chars ? cutRuns(runs, chars[i]) : runs
+      const text = cut === runs ? whole : cut.map((run) => run.text).join('')
+      paragraphs.push(cut)
       if (i === 0) firstBefore = before
       const space = `${before && i > 0 ? `<a:spcBef><a:spcPts val="${Math.round(pt(before) * 100)}"/></a:spcBef>` : ''}${after ? `<a:spcAft><a:spcPts val="${Math.round(pt(after) * 100)}"/></a:spcAft>` : ''}`
       const algn = base.align ? ` algn="${{ left: 'l', center: 'ctr', right: 'r', justify: 'just' }[base.align] ?? 'l'}"` : ''
@@ -1167,14 +1203,15 @@ class NativeWriter {
       y += before + measured.height + after
     })
     const name = ctx.name(block.id)
-    this.textBox(ctx, name, paragraphs, base, box, {
+    const clip = item.slot ? fit?.clip : undefined
+    this.textBox(ctx, name, paragraphs, base, clip !== undefined ? { ...box, h: clip } : box, {
       lineHeight: style.lineHeight,
       weight: style.weight,
       valign: 'top',
       paragraphProps: props,
       firstBefore,
       columns: num(block.columns),
-      extra: { ...(common.rotate ? { rotate: common.rotate } : {}), ...(common.shadow ? { shadow: common.shadow } : {}) },
+      extra: { ...(common.rotate ? { rotate: common.rotate } : {}), ...(common.shadow ? { shadow: common.shadow } : {}), ...(block.autofit === 'shrink' ? { fit: 'shrink' as const } : {}) },
     })
     bars.forEach((bar, i) => {
       ctx.s.addShape('rect', { ...position(turned(bar, box, common.rotate ?? 0)), fill: { color: accent, transparency: common.transparency }, ...(common.rotate ? { rotate: common.rotate } : {}), objectName: ctx.name(`${block.id} rule ${i + 1}`) })
@@ -1187,9 +1224,13 @@ class NativeWriter {
     const common = this.common(block)
     const { base, style } = this.textBase(ctx, block, item.slot, common.transparency)
     const size = style.size
-    const rows = Array.isArray(block.rows) ? (block.rows as unknown[][]) : []
-    const count = Math.max(0, ...rows.map((r) => (Array.isArray(r) ? r.length : 0)))
-    if (!count) return
+    const all = Array.isArray(block.rows) ? (block.rows as unknown[][]) : []
+    // A table that does not fit even at its least size: the whole rows the renderer draws.
+    const kept = ctx.fits.get(block.id)?.rows
+    const rows = all.slice(0, kept ?? all.length)
+    if (kept !== undefined) this.cannot(where, `${all.length - kept} of ${all.length} rows that do not fit its box even at ${size} px (left out, as the render draws whole rows only)`)
+    const count = Math.max(0, ...all.map((r) => (Array.isArray(r) ? r.length : 0)))
+    if (!count || !rows.length) return
     const weights = Array.from({ length: count }, (_, i) => {
       const w = Array.isArray(block.columnWidths) ? num((block.columnWidths as unknown[])[i]) : undefined
       return w !== undefined && w > 0 ? w : 1
@@ -1230,7 +1271,7 @@ class NativeWriter {
     if (common.shadow) this.cannot(where, 'the shadow of a table')
     const columns = num(block.columns)
     if (columns && columns > 1) this.cannot(where, 'text columns in a table')
-    ctx.s.addTable(body, { ...position(box), colW: widths.map(inch), rowH: heights.map(inch), objectName: ctx.name(block.id) })
+    ctx.s.addTable(body, { ...position(kept === undefined && !ctx.fits.has(block.id) ? box : { ...box, h: heights.reduce((a, b) => a + b, 0) }), colW: widths.map(inch), rowH: heights.map(inch), objectName: ctx.name(block.id) })
   }
 
   private placeholder(ctx: SlideCtx, item: Drawn, box: Box, label: string): void {
@@ -1670,8 +1711,22 @@ interface SlideCtx {
   number: number
   names: Set<string>
   placements: Map<string, Placement & { id?: string }>
+  /** Blocks drawn at another size or to whole lines (src/layout/fit.ts), as the renderer draws them. */
+  fits: Map<string, Fit>
   /** A name for an object, unique on the slide. */
   name(base: string): string
+}
+
+/** The first `chars` characters of a paragraph's runs. */
+function cutRuns(runs: Run[], chars: number): Run[] {
+  const out: Run[] = []
+  let left = chars
+  for (const run of runs) {
+    if (left <= 0) break
+    out.push(run.text.length <= left ? run : { ...run, text: run.text.slice(0, left) })
+    left -= run.text.length
+  }
+  return out
 }
 
 function placementOf(item: Drawn): Placement {
@@ -1687,13 +1742,17 @@ async function renderHeadings(options: NativeOptions): Promise<Map<string, { dat
   const fonts = themeFonts(options.doc.manifest)
   const jobs: { key: string; slide: Slide; box: Box }[] = []
   for (const slide of options.slides) {
-    for (const item of drawn(slide, fonts).items) {
+    const at = drawn(slide, fonts)
+    const fits = drawnFits(slide, fonts, at)
+    for (const item of at.items) {
       if (item.block.kind !== 'heading' || item.box.w <= 0 || item.box.h <= 0) continue
+      const fit = fits.get(item.block.id)
       const style = textStyle(item.block, slide.layout, item.slot, fonts)
-      // The heading alone on a canvas slide at its box, at the size its slot gave it, unrotated and unshadowed (the picture carries those).
-      const { angle: _a, shadow: _s, transparency: _t, slot: _slot, ...rest } = item.block
-      const block: Block = { ...rest, id: item.block.id, kind: 'heading', size: style.size, pos: { ...item.box }, z: 0 }
-      jobs.push({ key: `${slide.id}#${item.block.id}`, slide: { id: slide.id, layout: 'freeform', blocks: [block] }, box: item.box })
+      // The heading alone on a canvas slide at its box, at the size its slot gave it (or autofit drew it), to its last whole line, unrotated and unshadowed (the picture carries those).
+      const { angle: _a, shadow: _s, transparency: _t, slot: _slot, autofit: _f, ...rest } = item.block
+      const box = fit?.clip !== undefined ? { ...item.box, h: fit.clip } : item.box
+      const block: Block = { ...rest, id: item.block.id, kind: 'heading', size: fit?.size ?? style.size, pos: { ...box }, z: 0 }
+      jobs.push({ key: `${slide.id}#${item.block.id}`, slide: { id: slide.id, layout: 'freeform', blocks: [block] }, box })
     }
   }
   if (!jobs.length) return out

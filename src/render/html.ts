@@ -5,7 +5,8 @@
  *
  * Every block sits at the box geometry computes (src/layout: `drawn`), with the text style geometry
  * measured with (`textStyle`): the renderer is not a second layout engine. Text is set with
- * `font-kerning: none` and no ligatures, as measured. A slot clips its stack (geometry reports the
+ * `font-kerning: none` and no ligatures, as measured. Text that does not fit is drawn to its last whole
+ * line, tables step their size down (src/layout/fit.ts); a slot clips its stack (geometry reports the
  * overflow); canvas blocks are drawn in `z` order, rotated, flipped, shadowed and faded as the block
  * says. Guides are never drawn.
  */
@@ -18,6 +19,7 @@ import { drawn, type Drawn } from '../layout/stack.js'
 import { footerBand, LAYOUT_SLOTS, showsKitFooter, type Box } from '../layout/boxes.js'
 import { listGap, listGutter, listLayout, pictureHeight, tableColumnAlign, textStyle, SHAPE_INSET } from '../layout/blocks.js'
 import { measureText } from '../layout/text.js'
+import { drawnFits, type Fit } from '../layout/fit.js'
 import { chartSvg } from './charts.js'
 import { blocksInReadingOrder, readingOrder } from '../layout/reading.js'
 import { colour, escapeHtml, logoInkOn, paintFor, px, withAlpha, type Appearance, type Paint } from './paint.js'
@@ -76,6 +78,8 @@ export const SHEET_CSS = `
 .sheet .b{position:absolute}
 .sheet .t{font-kerning:none;font-variant-ligatures:none;font-feature-settings:"liga" 0,"calt" 0;overflow-wrap:break-word;word-break:normal;white-space:normal;text-rendering:geometricPrecision;-webkit-font-smoothing:antialiased}
 .sheet .t p{margin:0;padding:0}
+.sheet .t.editing{max-height:none!important;overflow:visible!important}
+.sheet .slot:has(.editing){overflow:visible}
 .sheet .ln{color:inherit;text-decoration:underline}
 .sheet table{border-collapse:collapse;table-layout:fixed;width:100%}
 .sheet td{vertical-align:top;overflow:hidden}
@@ -94,6 +98,8 @@ interface Context {
   body: string
   /** Where every drawn block sits (connectors attach to these). */
   placements: Map<string, Placement>
+  /** Blocks drawn at another size or clipped to whole lines (src/layout/fit.ts). */
+  fits: Map<string, Fit>
 }
 
 /** One slide as a `.sheet` element. */
@@ -107,8 +113,10 @@ export function slideHtml(slide: Slide, manifest: Pick<Manifest, 'theme' | 'bran
     heading: family(paint.theme.fonts.heading),
     body: family(paint.theme.fonts.body),
     placements: new Map(),
+    fits: new Map(),
   }
   const { items, slots } = drawn(slide, paint.theme.fonts)
+  ctx.fits = drawnFits(slide, paint.theme.fonts, { items, slots })
   for (const item of items) ctx.placements.set(item.block.id, placement(item))
   const background = colour(paint, slide.background ?? manifest.background, 'paper')
   const parts: string[] = []
@@ -262,6 +270,8 @@ function contentHtml(ctx: Context, block: Block, box: Box, slot: string | undefi
 /** The text style of a block as CSS: family, size, weight, line height, colour, alignment, columns, indent. */
 function textCss(ctx: Context, block: Block, slot: string | undefined): { css: string; size: number; lineHeight: number } {
   const style = textStyle(block, ctx.slide.layout, slot, ctx.paint.theme.fonts)
+  const fit = ctx.fits.get(block.id)
+  if (fit) style.size = fit.size
   const css = [
     `font-family:${escapeHtml(family(block.kind === 'heading' ? ctx.paint.theme.fonts.heading : ctx.paint.theme.fonts.body, blockLanguage(block)))}`,
     `font-size:${px(style.size)}`,
@@ -274,6 +284,8 @@ function textCss(ctx: Context, block: Block, slot: string | undefined): { css: s
   if (align) css.push(`text-align:${align}`)
   const columns = num(block.columns)
   if (columns && columns > 1) css.push(`column-count:${Math.min(3, Math.floor(columns))}`, 'column-gap:32px', 'column-fill:balance')
+  // Text taller than its room stops at its last whole line (the editor lifts this while editing).
+  if (fit?.clip !== undefined && block.kind !== 'table') css.push(`max-height:${px(fit.clip)}`, 'overflow:hidden', 'flex-shrink:0')
   return { css: css.join(';'), size: style.size, lineHeight: style.lineHeight }
 }
 
@@ -375,8 +387,10 @@ function listBlock(ctx: Context, block: Block, slot: string | undefined): string
 
 function tableBlock(ctx: Context, block: Block, slot: string | undefined): string {
   const { css, size } = textCss(ctx, block, slot)
-  const rows = Array.isArray(block.rows) ? (block.rows as unknown[][]) : []
-  const count = Math.max(0, ...rows.map((r) => (Array.isArray(r) ? r.length : 0)))
+  const all = Array.isArray(block.rows) ? (block.rows as unknown[][]) : []
+  // A table that does not fit even at its least size: whole rows only.
+  const rows = all.slice(0, ctx.fits.get(block.id)?.rows ?? all.length)
+  const count = Math.max(0, ...all.map((r) => (Array.isArray(r) ? r.length : 0)))
   if (!count) return ''
   const weights = Array.from({ length: count }, (_, i) => {
     const w = Array.isArray(block.columnWidths) ? num((block.columnWidths as unknown[])[i]) : undefined

@@ -17,6 +17,9 @@ import { orderedSlides } from '../../src/model/deck.js'
 import { THEMES, themeFonts } from '../../src/model/themes.js'
 import { ROOT } from '../helpers/studio.js'
 import { sheetPage } from '../helpers/render.js'
+import { overflowSlides } from '../helpers/overflow.js'
+import { drawnFits } from '../../src/layout/fit.js'
+import sharp from 'sharp'
 
 const LONG =
   'Quarterly revenue grew by 18% year-over-year, while operating costs—driven by cloud spend and a re-organised support team—fell for the third consecutive quarter. ' +
@@ -92,6 +95,7 @@ describe('geometry and Chromium agree on every text block', () => {
     let checked = 0
     for (const slide of slides) {
       const measured = new Map((await page.show(slide)).map((m) => [m.id, m]))
+      const fits = drawnFits(slide, fonts)
       for (const item of drawn(slide, fonts).items) {
         const { block } = item
         if (!TEXT_KINDS.has(block.kind) || (block.kind === 'shape' && !block.text)) continue
@@ -99,7 +103,8 @@ describe('geometry and Chromium agree on every text block', () => {
         assert.ok(seen, `${slide.id}#${block.id} was not drawn`)
         // A slotted block's box is its natural height; a canvas block's is its pos, so compare what its text needs.
         const inset = block.kind === 'shape' ? 2 * SHAPE_INSET : 0
-        const expected = item.slot ? item.box.h - inset : fitText(block, item.box, slide.layout, fonts).height - inset
+        // Text that overflows its room is drawn to its last whole line (src/layout/fit.ts).
+        const expected = fits.get(block.id)?.clip ?? (item.slot ? item.box.h - inset : fitText(block, item.box, slide.layout, fonts).height - inset)
         const got = seen.text ?? 0
         checked++
         if (Math.abs(got - expected) > 1) problems.push(`${slide.id}#${block.id} (${block.kind}): Chromium ${got.toFixed(2)} px, geometry ${expected} px`)
@@ -112,6 +117,49 @@ describe('geometry and Chromium agree on every text block', () => {
     const { problems, checked } = await disagreements(orderedSlides(doc))
     assert.ok(checked > 100, `only ${checked} text blocks checked`)
     assert.deepEqual(problems, [])
+  })
+
+  it('draws overflowing text to its last whole line and a 40 × 12 table in whole rows: below them only the paper shows', async () => {
+    const fonts = themeFonts(doc.manifest)
+    const inkIn = async (rect: { x: number; y: number; w: number; h: number }) => {
+      const { data, info } = await sharp(await sheet.shot({ x: rect.x, y: rect.y, width: rect.w, height: rect.h })).raw().toBuffer({ resolveWithObject: true })
+      let ink = 0
+      for (let i = 0; i < data.length; i += info.channels) if (Math.abs(data[i] - paper[0]) + Math.abs(data[i + 1] - paper[1]) + Math.abs(data[i + 2] - paper[2]) > 24) ink++
+      return ink
+    }
+    let paper: number[] = []
+    for (const slide of overflowSlides()) {
+      await sheet.show(slide)
+      const { data } = await sharp(await sheet.shot({ x: 0, y: 0, width: 2, height: 2 })).raw().toBuffer({ resolveWithObject: true })
+      paper = [data[0], data[1], data[2]]
+      const { items, slots } = drawn(slide, fonts)
+      const fits = drawnFits(slide, fonts, { items, slots })
+      for (const item of items.filter((i) => fits.get(i.block.id)?.clip !== undefined)) {
+        const fit = fits.get(item.block.id)!
+        const fill = slots.find((s) => s.slot === item.slot)
+        const bottom = fill ? fill.box.y + fill.box.h : item.box.y + item.box.h
+        const cut = Math.ceil(item.box.y + fit.clip!)
+        const where = `${slide.id}#${item.block.id}`
+        assert.ok(bottom - cut >= 4, `${where}: the room left below the last whole line is a part of a line`)
+        // The last whole line is drawn, and nothing of the next one.
+        assert.ok((await inkIn({ x: item.box.x, y: cut - 20, w: item.box.w, h: 20 })) > 50, `${where}: the last whole line is drawn`)
+        assert.equal(await inkIn({ x: item.box.x, y: cut + 1, w: item.box.w, h: bottom - cut - 1 }), 0, `${where}: no part of a line below the last whole one`)
+      }
+      if (slide.id === 'overflow-1') {
+        // While a block is edited (the page's editor marks its text element), all of its text shows.
+        const heights = await sheet.page.evaluate(() => {
+          const t = document.querySelector<HTMLElement>('[data-block="long"] .t')!
+          const clipped = t.getBoundingClientRect().height
+          t.classList.add('editing')
+          return { clipped, editing: t.getBoundingClientRect().height }
+        })
+        assert.equal(heights.clipped, fits.get('long')!.clip)
+        assert.ok(heights.editing > heights.clipped + 100, `editing shows ${heights.editing} px`)
+        const rows = await sheet.page.evaluate(() => document.querySelectorAll('[data-block="table"] tr').length)
+        assert.equal(rows, fits.get('table')!.rows)
+        assert.ok(rows > 6 && rows < 40)
+      }
+    }
   })
 
   it('agrees on long, wrapped, spaced, indented, columned and tabular text at many sizes', async () => {

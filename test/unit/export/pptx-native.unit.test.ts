@@ -21,6 +21,10 @@ import { ROOT } from '../../helpers/studio.js'
 import { skipUnlessPresent } from '../../helpers/system.js'
 import { writeChartGallery } from '../../helpers/chart-gallery.js'
 import { chartLayout } from '../../../src/layout/chart.js'
+import { drawnFit } from '../../../src/layout/fit.js'
+import { measureText } from '../../../src/layout/text.js'
+import type { Box } from '../../../src/layout/boxes.js'
+import { LONG_TEXT, overflowSlides, WIDE_TABLE } from '../../helpers/overflow.js'
 
 const EMU = 7620
 
@@ -123,7 +127,7 @@ describe('native PPTX of the brand sample', () => {
           },
           { id: 'roman', kind: 'list', marker: 'number', preset: 'lower-roman', start: 3, pos: { x: 800, y: 100, w: 600, h: 300 }, z: 3, items: [{ text: 'one' }, { text: 'two', level: 2 }, { text: 'three' }], link: { url: 'https://example.org/list' } },
           { id: 'sl', kind: 'chart', chartType: 'line', stacked: true, pos: { x: 1000, y: 700, w: 500, h: 180 }, z: 6, data: { categories: ['a', 'b'], series: [{ name: 'S', values: [1, 2] }, { name: 'T', values: [2, 1] }] } },
-          { id: 'spaced', kind: 'textbox', pos: { x: 800, y: 420, w: 600, h: 60 }, z: 5, spacing: { before: 40, after: 10 }, text: 'First\nSecond' },
+          { id: 'spaced', kind: 'textbox', pos: { x: 800, y: 420, w: 600, h: 170 }, z: 5, spacing: { before: 40, after: 10 }, text: 'First\nSecond' },
           { id: 'sh1', kind: 'shader', materialId: 'paper:mesh-gradient', pos: { x: 100, y: 650, w: 400, h: 200 }, z: 4, link: { slide: 'chart-1' } },
         ] as Block[],
       },
@@ -535,5 +539,70 @@ describe('native PPTX charts of the chart gallery', () => {
     const layout = chartLayout(slide.blocks!.find((b) => b.kind === 'chart') as Record<string, unknown>, box.w, box.h, 'Inter')
     assert.deepEqual([Number(x.min), Number(x.max), Number(x.unit)], [layout.x!.min, layout.x!.max, layout.x!.step])
     assert.deepEqual([x.labels, y.labels], ['low', 'low'])
+  })
+})
+
+describe('native PPTX of overflowing slides', () => {
+  let work: string
+  let slides: Slide[]
+  let report: NativeReport
+  let xml: string
+  let body: string
+  let fonts: ReturnType<typeof themeFonts>
+
+  before(async () => {
+    work = mkdtempSync(join(tmpdir(), 'studio-native-overflow-'))
+    const deckDir = join(work, 'deck')
+    cpSync(join(ROOT, 'templates', 'brand-sample'), deckDir, { recursive: true })
+    const doc = await readDeckFolder(deckDir)
+    fonts = themeFonts(doc.manifest)
+    slides = overflowSlides()
+    for (const slide of slides) doc.slides[slide.id] = slide
+    const out = await nativePptx({ doc, deckDir, root: work, slides, appearance: 'light', includeNotes: false, baseline: 'none', embedFonts: false, headingsRaster: false })
+    report = out.report
+    const pkg = await unzip(out.bytes)
+    xml = pkg.get('ppt/slides/slide1.xml')!.toString('utf8')
+    body = pkg.get('ppt/slides/slide2.xml')!.toString('utf8')
+  })
+  after(() => rmSync(work, { recursive: true, force: true }))
+
+  it('writes an overflowing text box to its last whole line that fits, never past its box', () => {
+    const block = slides[0].blocks!.find((b) => b.id === 'long')!
+    const written = paragraphsOf(objectXml(xml, 'long')!)
+    const whole = LONG_TEXT.split('\n')
+    assert.ok(written.length < whole.length)
+    written.forEach((p, i) => assert.ok(whole[i].startsWith(p) && p.length > 0, `paragraph ${i + 1} is a prefix of the text`))
+    const lines = written.reduce((n, p) => n + measureText(p, { size: 28, width: 560, family: fonts.body }).lines, 0)
+    assert.equal(lines, Math.floor((block.pos as { h: number }).h / 35))
+    assert.ok(report.cannot.some((c) => c.startsWith('overflow-1#long:')))
+  })
+  it('writes a shrink text box at the size the render draws, with normAutofit', () => {
+    const block = slides[0].blocks!.find((b) => b.id === 'fit')!
+    const size = drawnFit(block, block.pos as Box, (block.pos as Box).h, 'freeform', fonts).size
+    assert.ok(size < 28)
+    const object = objectXml(xml, 'fit')!
+    assert.match(object, /<a:normAutofit\/>/)
+    assert.deepEqual(new Set([...object.matchAll(/<a:rPr[^>]* sz="(\d+)"/g)].map((m) => Number(m[1]))), new Set([Math.round(size * 60)]))
+  })
+  it('writes a 40 × 12 table at the 12 px floor with the whole rows that fit its box', () => {
+    const object = objectXml(xml, 'table')!
+    const heights = [...object.matchAll(/<a:tr h="(\d+)"/g)].map((m) => Number(m[1]) / EMU)
+    const fit = drawnFit(WIDE_TABLE, WIDE_TABLE.pos as Box, 680, 'freeform', fonts)
+    assert.equal(fit.size, 12)
+    assert.equal(heights.length, fit.rows)
+    assert.ok(heights.length < 40)
+    assert.ok(heights.reduce((a, b) => a + b, 0) <= 680 + 1)
+    assert.deepEqual(new Set([...object.matchAll(/<a:rPr[^>]* sz="(\d+)"/g)].map((m) => Number(m[1]))), new Set([720]))
+    assert.ok(report.cannot.some((c) => c.startsWith('overflow-1#table:') && c.includes(`${40 - fit.rows!} of 40 rows`)))
+  })
+  it('cuts an overflowing body slot at its last whole line above the slot bottom', () => {
+    const whole = (slides[1].blocks![0].text as string).split('\n')
+    const written = paragraphsOf(objectXml(body, 'body')!)
+    assert.ok(written.length > 0 && written.length < whole.length)
+    written.forEach((p, i) => assert.ok(whole[i].startsWith(p) && p.length > 0, `paragraph ${i + 1} is a prefix of the text`))
+    assert.ok(report.cannot.some((c) => c.startsWith('overflow-2#body:')))
+    assert.ok(!report.cannot.some((c) => c.startsWith('overflow-2: slot body')), 'no block of the slot shows past its bottom')
+    const [, y, cy] = /<a:off x="\d+" y="(\d+)"\/><a:ext cx="\d+" cy="(\d+)"\/>/.exec(objectXml(body, 'body')!)!.map(Number)
+    assert.ok((y + cy) / EMU <= 900, `the text box ends at ${(y + cy) / EMU} px, past the slide`)
   })
 })

@@ -106,6 +106,16 @@ describe('lintSlide', () => {
     assert.match(tiny[0].message, /even at 6 px/)
   })
 
+  it('reports a canvas table only when even its 12 px floor leaves rows out', () => {
+    const table = (rows: number, h: number) =>
+      canvas({ id: 'tb', kind: 'table', pos: { x: 100, y: 100, w: 1200, h }, rows: Array.from({ length: rows }, (_, r) => ['Region', String(r), String(r * 2)]) } as Block)
+    // 12 rows need 537.6 px at 28 px; they are drawn at a smaller step in 400 px.
+    assert.deepEqual(lintSlide(table(12, 400), doc()).filter((f) => f.rule === 'overflow'), [])
+    const found = lintSlide(table(40, 400), doc()).filter((f) => f.rule === 'overflow')
+    assert.deepEqual(rules(found), ['overflow#tb:error'])
+    assert.match(found[0].message, /even at 12 px: 20 of its 40 rows are drawn/)
+  })
+
   it('reports a slot whose stack runs past its bottom, naming the first block that does', () => {
     const paragraph = (id: string) => ({ id, kind: 'text', slot: 'body', text: 'A line of body text\nand another one\nand a third' })
     const slide: Slide = { id: 's', layout: 'title-body', blocks: [{ id: 'title', kind: 'heading', slot: 'title', text: 'Title' }, ...['b1', 'b2', 'b3', 'b4', 'b5'].map(paragraph)] }
