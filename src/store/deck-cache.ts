@@ -27,7 +27,7 @@
  * Memory: the states hold records (about 200 bytes a slide); slide bodies live in the size-bounded
  * body cache of deck-state.ts (STUDIO_CACHE_MB, default 256). At most MAX_DECKS decks are kept.
  */
-import { lstatSync, mkdtempSync, rmSync, utimesSync, watch, writeFileSync, type FSWatcher } from 'node:fs'
+import { lstatSync, mkdtempSync, readdirSync, rmSync, utimesSync, watch, writeFileSync, type FSWatcher } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { DeckDoc } from '../model/deck.js'
@@ -79,6 +79,34 @@ export function deckCacheEnabled(): boolean {
 }
 
 /**
+ * Removes the beat folders of servers that are gone (`studio-beat-<pid>-*` whose process no longer
+ * runs): a server killed outright never reaches its exit handler, and each would leave one behind.
+ */
+export function sweepStaleBeats(dir: string): void {
+  let names: string[]
+  try {
+    names = readdirSync(dir)
+  } catch {
+    return
+  }
+  for (const name of names) {
+    const pid = /^studio-beat-(\d+)-[A-Za-z0-9]{6}$/.exec(name)?.[1]
+    if (!pid || alive(Number(pid))) continue
+    rmSync(join(dir, name), { recursive: true, force: true })
+  }
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (error) {
+    // EPERM: it runs, as another user.
+    return (error as NodeJS.ErrnoException).code === 'EPERM'
+  }
+}
+
+/**
  * Waits until every file event queued before the call has been delivered. The file is touched with
  * a new time each beat; one beat is in flight at a time, and callers that arrive during a beat wait
  * for the next (the one in flight may have been queued before their own predecessors).
@@ -94,7 +122,8 @@ class Barrier {
   broken = false
 
   constructor() {
-    this.dir = mkdtempSync(join(tmpdir(), 'studio-beat-'))
+    sweepStaleBeats(tmpdir())
+    this.dir = mkdtempSync(join(tmpdir(), `studio-beat-${process.pid}-`))
     this.file = join(this.dir, 'beat')
     writeFileSync(this.file, '')
     this.watcher = watch(this.dir, (_type, name) => {
