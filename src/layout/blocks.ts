@@ -162,19 +162,22 @@ function listHeight(block: Block, width: number, style: TextStyle): number {
   return height
 }
 
-/** Row height: lines × line height plus 0.35 em, so a one-line row at line height 1.25 is 1.6 em. */
-function tableHeight(block: Block, width: number, style: TextStyle): number {
+/**
+ * The bottom of each row of a table at `width` with `style`, px from the table's top: a row is its
+ * tallest cell's lines × line height plus 0.35 em, so a one-line row at line height 1.25 is 1.6 em.
+ */
+export function tableRowBottoms(block: Block, width: number, style: TextStyle): number[] {
   const rows = Array.isArray(block.rows) ? (block.rows as unknown[][]) : []
   const count = Math.max(0, ...rows.map((r) => (Array.isArray(r) ? r.length : 0)))
-  if (!count) return 0
+  if (!count) return []
   const weights = Array.from({ length: count }, (_, i) => {
     const w = Array.isArray(block.columnWidths) ? num((block.columnWidths as unknown[])[i]) : undefined
     return w !== undefined && w > 0 ? w : 1
   })
   const total = weights.reduce((a, b) => a + b, 0)
   const pad = Math.round(style.size * 0.5)
-  let height = 0
-  rows.forEach((row, r) => {
+  let y = 0
+  return rows.map((row, r) => {
     let lines = 1
     const weight: Weight = r === 0 && block.header === true ? 600 : 400
     ;(Array.isArray(row) ? row : []).forEach((cell, c) => {
@@ -182,9 +185,8 @@ function tableHeight(block: Block, width: number, style: TextStyle): number {
       const m = measureText(typeof cell === 'string' ? cell : '', { size: style.size, width: cellWidth, weight, family: style.family })
       lines = Math.max(lines, m.lines)
     })
-    height += style.size * (lines * style.lineHeight + 0.35)
+    return (y += style.size * (lines * style.lineHeight + 0.35))
   })
-  return height
 }
 
 /** The height a block's content needs at `width` with `style`, px (not rounded). */
@@ -199,7 +201,7 @@ function contentHeight(block: Block, width: number, style: TextStyle): number {
     case 'list':
       return listHeight(block, width, style)
     case 'table':
-      return tableHeight(block, width, style)
+      return tableRowBottoms(block, width, style).at(-1) ?? 0
     case 'picture': {
       const aspect = num(block.aspect)
       const caption = typeof block.caption === 'string' && block.caption ? 8 + measureText(block.caption, { size: 24, width, family: style.family }).height : 0

@@ -12,8 +12,8 @@ import type { Block, Slide } from '../model/deck.js'
 import { INDENT_STEP } from '../model/blocks.js'
 import type { Box } from './boxes.js'
 import { DEFAULT_FONTS, type ThemeFonts } from '../model/fonts.js'
-import { fitText, listLayout, listGap, SIZE_STEPS, textStyle, type TextStyle } from './blocks.js'
-import { measureText, stripMarkup, type MeasureOptions, type Weight } from './text.js'
+import { fitText, listLayout, listGap, SIZE_STEPS, tableRowBottoms, textStyle, type TextStyle } from './blocks.js'
+import { measureText, stripMarkup, type MeasureOptions } from './text.js'
 import { drawn, roomFor } from './stack.js'
 
 /** The least size a table steps down to before it drops rows, px. */
@@ -83,33 +83,10 @@ function lineBottoms(block: Block, width: number, style: TextStyle, paragraphs: 
   return out
 }
 
-/** Row bottoms of a table at a size, px (each row: lines × line height + 0.35 em, as blocks.ts measures it). */
-function rowBottoms(block: Block, width: number, style: TextStyle): number[] {
-  const rows = Array.isArray(block.rows) ? (block.rows as unknown[][]) : []
-  const count = Math.max(0, ...rows.map((r) => (Array.isArray(r) ? r.length : 0)))
-  if (!count) return []
-  const weights = Array.from({ length: count }, (_, i) => {
-    const w = Array.isArray(block.columnWidths) ? num((block.columnWidths as unknown[])[i]) : undefined
-    return w !== undefined && w > 0 ? w : 1
-  })
-  const total = weights.reduce((a, b) => a + b, 0)
-  const pad = Math.round(style.size * 0.5)
-  let y = 0
-  return rows.map((row, r) => {
-    let lines = 1
-    const weight: Weight = r === 0 && block.header === true ? 600 : 400
-    ;(Array.isArray(row) ? row : []).forEach((cell, c) => {
-      const m = measureText(typeof cell === 'string' ? cell : '', { size: style.size, width: (width * weights[c]) / total - 2 * pad, weight, family: style.family })
-      lines = Math.max(lines, m.lines)
-    })
-    return (y += style.size * (lines * style.lineHeight + 0.35))
-  })
-}
-
 const FITS = 0.5
 
 function tableFit(block: Block, width: number, room: number, style: TextStyle): Fit {
-  const bottoms = (size: number) => rowBottoms(block, width, { ...style, size })
+  const bottoms = (size: number) => tableRowBottoms(block, width, { ...style, size })
   if ((bottoms(style.size).at(-1) ?? 0) <= room + FITS) return { size: style.size }
   const floor = block.autofit === 'shrink' ? SIZE_STEPS[0] : Math.min(style.size, TABLE_FLOOR)
   const steps = SIZE_STEPS.filter((s) => s < style.size && s >= floor).reverse()
