@@ -220,10 +220,16 @@ let fallbackCached: Map<string, FallbackFace> | undefined
 /** A fallback face's advances at each weight, by code point (400's when a weight has none of its own). */
 export interface FallbackFace {
   unitsPerEm: number
-  advances: Map<number, Map<number, number>>
+  /** Advances at 400 by code point: every code point the face maps. */
+  regular: Map<number, number>
+  /** By weight: the advances that differ from 400's. */
+  deltas: Map<number, Map<number, number>>
   /** By weight: each joining letter's [isolated, initial, medial, final] (-1: no such form), and pairs drawn together by first then second letter. */
   joining?: Map<number, { forms: Map<number, number[]>; pairs: Map<number, Map<number, [number, number]>> }>
 }
+
+/** A fallback face's advance for a code point at a weight; undefined when the face does not map it. */
+export const advanceAt = (face: FallbackFace, cp: number, weight: number): number | undefined => face.deltas.get(weight)?.get(cp) ?? face.regular.get(cp)
 
 /** The fallback faces' advances by family name (read on the first code point the theme's face lacks). */
 export function fallbackAdvances(): Map<string, FallbackFace> {
@@ -233,11 +239,11 @@ export function fallbackAdvances(): Map<string, FallbackFace> {
     for (const [name, metrics] of Object.entries(table)) {
       const regular = new Map<number, number>()
       for (let i = 0; i < metrics.runs.length; i += 3) for (let k = 0; k < metrics.runs[i + 1]; k++) regular.set(metrics.runs[i] + k, metrics.runs[i + 2])
-      const advances = new Map<number, Map<number, number>>([[400, regular]])
+      const deltas = new Map<number, Map<number, number>>()
       for (const [weight, delta] of Object.entries(metrics.deltas)) {
-        const map = new Map(regular)
+        const map = new Map<number, number>()
         for (let i = 0; i < delta.length; i += 2) map.set(delta[i], delta[i + 1])
-        advances.set(Number(weight), map)
+        deltas.set(Number(weight), map)
       }
       let joining: FallbackFace['joining']
       if (metrics.joining) {
@@ -253,7 +259,7 @@ export function fallbackAdvances(): Map<string, FallbackFace> {
           joining.set(Number(weight), { forms, pairs })
         }
       }
-      fallbackCached.set(name, { unitsPerEm: metrics.unitsPerEm, advances, joining })
+      fallbackCached.set(name, { unitsPerEm: metrics.unitsPerEm, regular, deltas, joining })
     }
   }
   return fallbackCached

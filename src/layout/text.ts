@@ -13,7 +13,7 @@
  * and every glyph advance and word width is cached per font.
  */
 import { createRequire } from 'node:module'
-import { fallbackAdvances, faceKey, metricsTable } from './metrics.js'
+import { advanceAt, fallbackAdvances, faceKey, metricsTable } from './metrics.js'
 import { cjkLanguage, DEFAULT_FAMILY, faceFile, fallbackOrder, findFamily, nearestWeight, type CjkLanguage } from '../model/fonts.js'
 
 export type Weight = 400 | 500 | 600 | 700
@@ -182,9 +182,9 @@ function fallbackAdvance(codePoint: number, language: CjkLanguage, weight: numbe
   const table = fallbackAdvances()
   for (const family of fallbackOrder(language)) {
     const metrics = table.get(family.name)
-    if (!metrics?.advances.get(400)?.has(codePoint)) continue
-    const advance = (metrics.advances.get(weight) ?? metrics.advances.get(400)!).get(codePoint)!
-    return (advance * unitsPerEm) / metrics.unitsPerEm
+    const advance = metrics && advanceAt(metrics, codePoint, weight)
+    if (advance === undefined) continue
+    return (advance * unitsPerEm) / metrics!.unitsPerEm
   }
   return undefined
 }
@@ -232,7 +232,7 @@ export function missingGlyphs(text: string, family = DEFAULT_FAMILY): string[] {
   for (const ch of text) {
     const cp = ch.codePointAt(0)!
     if (own.advances[cp] !== undefined || FORMAT(cp) || /\s/.test(ch)) continue
-    if ([...fallbackAdvances().values()].some((face) => face.advances.get(400)!.has(cp))) continue
+    if ([...fallbackAdvances().values()].some((face) => face.regular.has(cp))) continue
     out.add(ch)
   }
   return [...out]

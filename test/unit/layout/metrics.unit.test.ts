@@ -2,7 +2,7 @@ import assert from 'node:assert/strict'
 import { createRequire } from 'node:module'
 import { describe, it } from 'node:test'
 import { readFileSync } from 'node:fs'
-import { buildFallbackTable, buildMetricsTable, faceKey, fallbackAdvances, fallbackMetricsFile, metricsTable, type FallbackTable } from '../../../src/layout/metrics.js'
+import { advanceAt, buildFallbackTable, buildMetricsTable, faceKey, fallbackAdvances, fallbackMetricsFile, metricsTable, type FallbackTable } from '../../../src/layout/metrics.js'
 import { faceFile, FALLBACK_FAMILIES, FONT_FAMILIES } from '../../../src/model/fonts.js'
 import { fallbackSubsets, familySubsets } from '../../../src/layout/subsets.js'
 
@@ -52,12 +52,12 @@ describe('the committed fallback advance table (fonts/fallback-metrics.json)', (
       for (let i = 0; i < fresh.runs.length; i += 3) {
         for (let k = 0; k < fresh.runs[i + 1]; k++) {
           const cp = fresh.runs[i] + k
-          assert.equal(read.get(family.name)!.advances.get(400)!.get(cp), fresh.runs[i + 2], `${family.name} U+${cp.toString(16)}`)
+          assert.equal(read.get(family.name)!.regular.get(cp), fresh.runs[i + 2], `${family.name} U+${cp.toString(16)}`)
           compared++
         }
       }
       for (const [weight, deltas] of Object.entries(fresh.deltas)) {
-        for (let i = 0; i < deltas.length; i += 2) assert.equal(read.get(family.name)!.advances.get(Number(weight))!.get(deltas[i]), deltas[i + 1], `${family.name} ${weight} U+${deltas[i].toString(16)}`)
+        for (let i = 0; i < deltas.length; i += 2) assert.equal(advanceAt(read.get(family.name)!, deltas[i], Number(weight)), deltas[i + 1], `${family.name} ${weight} U+${deltas[i].toString(16)}`)
       }
     }
     assert.ok(compared > 2000, `only ${compared} code points compared`)
@@ -66,7 +66,7 @@ describe('the committed fallback advance table (fonts/fallback-metrics.json)', (
     assert.deepEqual(Object.keys(committed['Noto Sans Arabic'].joining ?? {}), ['400', '500', '600', '700'])
     // Weight matters where the face says so: Hebrew bold is wider than regular.
     const hebrew = read.get('Noto Sans Hebrew')!
-    assert.ok(hebrew.advances.get(700)!.get(0x5e9)! > hebrew.advances.get(400)!.get(0x5e9)!)
+    assert.ok(advanceAt(hebrew, 0x5e9, 700)! > advanceAt(hebrew, 0x5e9, 400)!)
   })
 })
 
