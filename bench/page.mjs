@@ -25,7 +25,10 @@ import { createSample, initWorkspace, median, rounds, SMOKE, startServe } from '
 const R = rounds(Number(process.env.BENCH_PAGE_ROUNDS ?? 9))
 
 export async function benchPage() {
-  const chromiumPath = process.env.STUDIO_CHROMIUM || ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome'].find((p) => require('node:fs').existsSync(p))
+  // The page as a person's browser draws it: the desktop browser when there is one, else the renderer's Chromium (a headless shell).
+  const { tsImport } = await import('tsx/esm/api')
+  const { findChromium } = await tsImport('../src/render/browser.ts', import.meta.url)
+  const chromiumPath = process.env.STUDIO_CHROMIUM || ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome'].find((p) => require('node:fs').existsSync(p)) || findChromium().path
   if (!chromiumPath) return console.log('\npage: no Chromium, skipped')
   const ws = mkdtempSync(join(tmpdir(), 'studio-bench-page-'))
   initWorkspace(ws)

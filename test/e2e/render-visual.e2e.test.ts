@@ -4,7 +4,9 @@
  * - every layout and every block kind (the gallery deck), light and dark, rendered by the pipeline
  *   and compared with the committed references in test/visual/references (half size, pixelmatch,
  *   a small tolerance). `STUDIO_UPDATE_REFERENCES=1` rewrites them; look at what changed before
- *   committing.
+ *   committing. They are drawn by the Chromium the renderer picks (src/render/browser.ts): a headless
+ *   shell where there is one, as on CI. The desktop browser draws the edges of SVG chart labels a
+ *   little differently (100-200 pixels of a chart slide at half size), past the tolerance.
  * - every drawing property makes a visible difference: the same slide with and without it must
  *   differ where the block is drawn (a property that stops being drawn fails here by name).
  */
