@@ -145,7 +145,9 @@ export function slideTitle(slide: Slide): string {
 export function slideLabel(slide: Slide, n: number): string {
   const title = plainText(slideTitle(slide))
   if (title) return title
-  for (const site of slideTexts(slide)) {
+  // What the slide says (its blocks) before what is said about it (a subtitle, byline, attribution).
+  const sites = slideTexts(slide)
+  for (const site of [...sites.filter((s) => s.pointer.startsWith('/blocks/')), ...sites.filter((s) => !s.pointer.startsWith('/blocks/'))]) {
     const text = plainText(site.value)
     if (text) return text.length > 80 ? `${text.slice(0, 80).replace(/\s+\S*$/, '')}…` : text
   }

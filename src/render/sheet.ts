@@ -1,15 +1,17 @@
 /**
  * Contact sheets: the slide renders of one appearance as thumbnails on a grid (sharp), with a JSON
  * cell map from each cell's box to its slide id, optional slide numbers, and a lint or plate overlay.
+ * Numbers sit in a strip under each thumbnail with the slide's label, never on the slide, where they
+ * covered its footer and captions.
  */
 import { join, relative } from 'node:path'
 import { writeInside } from '../store/safe-open.js'
-import type { DeckDoc, Slide } from '../model/deck.js'
+import { slideLabel, type DeckDoc, type Slide } from '../model/deck.js'
 import { lintSlide, type AssetRecord } from '../model/lint.js'
 import { drawnBoxes } from '../layout/stack.js'
 import { themeFonts } from '../model/themes.js'
 import { fail } from '../core/errors.js'
-import { colour, escapeHtml, paintFor, type Appearance } from './paint.js'
+import { escapeHtml, type Appearance } from './paint.js'
 
 export interface SheetJob {
   doc: DeckDoc
@@ -34,18 +36,47 @@ export interface SheetCell {
 
 const GAP = 16
 const MARGIN = 24
+/** The sheet's own background, and the ink of its labels, by appearance. */
+const SHEET_PAPER: Record<Appearance, string> = { light: '#e9e9e6', dark: '#2a2a2a' }
+const SHEET_INK: Record<Appearance, string> = { light: '#2b2b2b', dark: '#e6e6e3' }
+/** Height of the strip under a numbered sheet's thumbnails. */
+export const LABEL = 26
 
-/** Where each cell sits: a grid of `cols` columns of thumbnails `thumb` wide at 16:9, 16 px apart, 24 px margin. */
-export function sheetCells(slides: Slide[], numbers: number[], cols: number, thumb: number): { cells: SheetCell[]; width: number; height: number } {
+/**
+ * Where each cell's thumbnail sits: a grid of `cols` columns of thumbnails `thumb` wide at 16:9, 16 px
+ * apart, 24 px margin; with `labelled`, each row LABEL px taller for the strip under its thumbnails.
+ */
+export function sheetCells(slides: Slide[], numbers: number[], cols: number, thumb: number, labelled = false): { cells: SheetCell[]; width: number; height: number } {
   const h = Math.round((thumb * 9) / 16)
+  const row = h + (labelled ? LABEL : 0)
   const columns = Math.max(1, Math.min(cols, slides.length || 1))
   const rows = Math.max(1, Math.ceil(slides.length / columns))
   const cells = slides.map((slide, i) => ({
-    box: { x: MARGIN + (i % columns) * (thumb + GAP), y: MARGIN + Math.floor(i / columns) * (h + GAP), w: thumb, h },
+    box: { x: MARGIN + (i % columns) * (thumb + GAP), y: MARGIN + Math.floor(i / columns) * (row + GAP), w: thumb, h },
     slideId: slide.id,
     number: numbers[i],
   }))
-  return { cells, width: 2 * MARGIN + columns * thumb + (columns - 1) * GAP, height: 2 * MARGIN + rows * h + (rows - 1) * GAP }
+  return { cells, width: 2 * MARGIN + columns * thumb + (columns - 1) * GAP, height: 2 * MARGIN + rows * row + (rows - 1) * GAP }
+}
+
+/** The strip under a numbered cell: the slide's number on a badge, then its label cut to the width. */
+function cellLabel(slide: Slide, cell: SheetCell, appearance: Appearance): string {
+  const w = cell.box.w
+  const ink = SHEET_INK[appearance]
+  const paper = SHEET_PAPER[appearance]
+  const number = String(cell.number)
+  const badge = number.length * 9 + 12
+  // About 7 px a character at 13 px sans-serif: the label is cut at a word, with an ellipsis, before it reaches the edge.
+  const room = Math.max(0, Math.floor((w - badge - 10) / 7))
+  const full = slideLabel(slide, cell.number)
+  const label = full.length <= room ? full : `${full.slice(0, Math.max(0, room - 1)).replace(/\s+\S*$/, '')}…`
+  return (
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${w}" height="${LABEL}">` +
+    `<rect x="0" y="4" width="${badge}" height="20" rx="4" fill="${ink}"/>` +
+    `<text x="6" y="19" font-size="14" font-family="sans-serif" font-weight="600" fill="${paper}">${number}</text>` +
+    (room > 1 ? `<text x="${badge + 8}" y="19" font-size="13" font-family="sans-serif" fill="${ink}">${escapeHtml(label)}</text>` : '') +
+    `</svg>`
+  )
 }
 
 /** The SVG drawn over one cell: number, lint frame and counts, plate corners. */
@@ -78,12 +109,6 @@ function cellOverlay(job: SheetJob, slide: Slide, cell: SheetCell): string {
       parts.push(`<rect x="${x * scale}" y="${y * scale}" width="${pw * scale}" height="${ph * scale}" fill="rgba(47,91,234,0.2)" stroke="#2f5bea" stroke-width="2" stroke-dasharray="4 3"/>`)
     }
   }
-  if (job.numbered) {
-    const paint = paintFor(job.doc.manifest, job.appearance)
-    const text = String(cell.number)
-    parts.push(`<rect x="6" y="${h - 28}" width="${text.length * 9 + 12}" height="22" rx="4" fill="${colour(paint, 'ink')}" fill-opacity="0.85"/>`)
-    parts.push(`<text x="12" y="${h - 12}" font-size="15" font-family="sans-serif" font-weight="600" fill="${colour(paint, 'paper')}">${text}</text>`)
-  }
   if (!parts.length) return ''
   return `<svg xmlns="http://www.w3.org/2000/svg" width="${w}" height="${h}">${parts.join('')}</svg>`
 }
@@ -92,8 +117,8 @@ function cellOverlay(job: SheetJob, slide: Slide, cell: SheetCell): string {
 export async function buildSheet(job: SheetJob) {
   const { default: sharp } = await import('sharp')
   const order = job.doc.manifest.sections.flatMap((s) => s.slides)
-  const { cells, width, height } = sheetCells(job.slides, job.slides.map((s) => order.indexOf(s.id) + 1), job.cols, job.thumb)
-  const background = job.appearance === 'dark' ? '#2a2a2a' : '#e9e9e6'
+  const { cells, width, height } = sheetCells(job.slides, job.slides.map((s) => order.indexOf(s.id) + 1), job.cols, job.thumb, job.numbered)
+  const background = SHEET_PAPER[job.appearance]
   try {
     const composites: import('sharp').OverlayOptions[] = []
     for (let i = 0; i < cells.length; i++) {
@@ -102,6 +127,7 @@ export async function buildSheet(job: SheetJob) {
       composites.push({ input, left: cell.box.x, top: cell.box.y })
       const overlay = cellOverlay(job, job.slides[i], cell)
       if (overlay) composites.push({ input: Buffer.from(overlay), left: cell.box.x, top: cell.box.y })
+      if (job.numbered) composites.push({ input: Buffer.from(cellLabel(job.slides[i], cell, job.appearance)), left: cell.box.x, top: cell.box.y + cell.box.h })
     }
     const image = await sharp({ create: { width, height, channels: 3, background } }).composite(composites).png().toBuffer()
     const file = join(job.outDir, `sheet.${job.appearance}.png`)

@@ -94,8 +94,26 @@ describe('render.slide and render.sheet', () => {
     assert.deepEqual(sheet.cells[1].box, { x: 24 + 320 + 16, y: 24, w: 320, h: 180 })
     const meta = await sharp(join(ws.dir, sheet.file)).metadata()
     assert.deepEqual([meta.width, meta.height], [sheet.width, sheet.height])
-    assert.deepEqual([sheet.width, sheet.height], [24 * 2 + 320 * 2 + 16, 24 * 2 + 180 * 2 + 16])
+    // Numbered: a 26 px strip under each row of thumbnails holds the numbers and labels.
+    assert.deepEqual(sheet.cells[2].box, { x: 24, y: 24 + 180 + 26 + 16, w: 320, h: 180 })
+    assert.deepEqual([sheet.width, sheet.height], [24 * 2 + 320 * 2 + 16, 24 * 2 + (180 + 26) * 2 + 16])
     assert.deepEqual(JSON.parse(readFileSync(join(ws.dir, sheet.map), 'utf8')).cells, sheet.cells)
+  })
+
+  it('prints slide numbers under the thumbnails, never over the slide', async () => {
+    const r = await studio(ws.dir, ['sheet', 'all', '--cols', '2', '--thumb', '320', '--out', 'sheets-numbered', '--input', '{"numbered":true}', '--json'])
+    assert.equal(r.code, 0, r.stdout)
+    const sheet = r.json.sheets[0]
+    const cell = sheet.cells[0]
+    // The thumbnail's pixels are the slide's render resized, untouched (the badge once covered its lower left corner).
+    const thumb = await sharp(join(ws.dir, '.studio', 'render', 'quarterly-review', `${cell.slideId}.light@1x.png`)).resize(320, 180, { fit: 'fill' }).png().toBuffer().then((png) => sharp(png).removeAlpha().raw().toBuffer())
+    const inSheet = await sharp(join(ws.dir, sheet.file)).extract({ left: cell.box.x, top: cell.box.y, width: 320, height: 180 }).removeAlpha().raw().toBuffer()
+    assert.ok(thumb.equals(inSheet), 'the thumbnail is drawn over')
+    // The strip under it is not the sheet's bare background: the number and the label are there.
+    const { data, info } = await sharp(join(ws.dir, sheet.file)).extract({ left: cell.box.x, top: cell.box.y + 180, width: 320, height: 26 }).raw().toBuffer({ resolveWithObject: true })
+    let ink = 0
+    for (let i = 0; i < data.length; i += info.channels) if (data[i] < 128) ink++
+    assert.ok(ink > 100, `${ink} dark pixels in the strip under the first thumbnail`)
   })
 
   describe('over HTTP', () => {

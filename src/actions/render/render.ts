@@ -132,7 +132,7 @@ export const renderSheet = defineAction({
   label: 'Render contact sheet',
   doc:
     'Renders a contact sheet of slides per appearance (PNG, built with sharp from the slide renders, which are reused when unchanged), with a JSON cell map from cell boxes to slide ids. ' +
-    '`numbered` prints slide numbers; `overlay: lint` frames each cell by its worst lint finding and prints the counts; `overlay: plate` outlines the plate corner of blocks that carry one.',
+    '`numbered` prints the number and label of each slide in a strip under its thumbnail (never over the slide); `overlay: lint` frames each cell by its worst lint finding and prints the counts; `overlay: plate` outlines the plate corner of blocks that carry one.',
   group: 'render',
   milestone: 'M5',
   mutates: false,
@@ -142,7 +142,7 @@ export const renderSheet = defineAction({
     themes: opt(themes),
     cols: opt(int({ minimum: 1, maximum: 20, description: 'Columns of the sheet (4 when absent).' })),
     thumb: opt(int({ minimum: 64, maximum: 1600, description: 'Thumbnail width in px (320 when absent).' })),
-    numbered: opt(bool({ description: 'Print slide numbers on the cells.' })),
+    numbered: opt(bool({ description: 'Print the number and label of each slide under its thumbnail.' })),
     overlay: opt(oneOf(['lint', 'plate'], { description: 'Overlay lint findings or plate boxes on the cells.' })),
     out: opt(FilePath('Output directory; .studio/render in the workspace when absent. Over HTTP and MCP it must be inside the workspace.')),
   }),
