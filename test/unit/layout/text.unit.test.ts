@@ -203,4 +203,23 @@ describe('measureText in a joining script', () => {
     // Bold is wider: each form's advance at the weight asked for.
     assert.ok(width('مرحبا', 700) > width('مرحبا', 400))
   })
+
+  it('kerns Arabic letters in their forms and Hebrew letters as the fallback faces kern them (fontkit\'s layout at the default instance)', () => {
+    const fontkit = require('fontkit') as { openSync(p: string): { unitsPerEm: number; layout(t: string, f: Record<string, boolean>): { positions: { xAdvance: number }[] } } }
+    const laid = (file: string, text: string, kern: boolean) => {
+      const font = fontkit.openSync(require.resolve(file))
+      let units = 0
+      for (const p of font.layout(text, { kern, liga: false, calt: false, mark: false, mkmk: false }).positions) units += p.xAdvance
+      return (units * 1000) / font.unitsPerEm
+    }
+    const arabic = '@fontsource-variable/noto-sans-arabic/files/noto-sans-arabic-arabic-wght-normal.woff2'
+    const hebrew = '@fontsource-variable/noto-sans-hebrew/files/noto-sans-hebrew-hebrew-wght-normal.woff2'
+    // Reh's final form before hah's initial one (in "marhaba") kerns.
+    assert.ok(laid(arabic, 'مرحبا', true) < laid(arabic, 'مرحبا', false))
+    assert.ok(Math.abs(width('مرحبا') - laid(arabic, 'مرحبا', true)) < 1e-6)
+    // Hebrew letters do not join: the word is its letters' advances (at 400) less the pairs' kerning (the default instance, Thin, kerns the same).
+    const letters = (word: string) => [...word].reduce((sum, ch) => sum + width(ch), 0)
+    for (const word of ['שלום', 'עולם', 'ירושלים']) assert.ok(Math.abs(letters(word) - width(word) - (laid(hebrew, word, false) - laid(hebrew, word, true))) < 1e-6, word)
+    assert.ok(laid(hebrew, 'שלום', true) < laid(hebrew, 'שלום', false))
+  })
 })
