@@ -389,12 +389,11 @@ function wrapParagraph(paragraph: string, avail: number, f: Face, scale: number,
     let before = -1
     for (const ch of text) {
       const cp = ch.codePointAt(0)!
-      const cw = f.advance(cp) * scale
+      const cw = f.advance(cp) * scale + (before >= 0 ? f.kern(before, cp) * scale : 0)
       if (!empty && line + cw > avail + 0.01) {
         newLine()
-        before = -1
-      }
-      line += cw + (before >= 0 ? f.kern(before, cp) * scale : 0)
+        line = f.advance(cp) * scale
+      } else line += cw
       before = cp
       empty = false
     }
