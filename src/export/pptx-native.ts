@@ -262,6 +262,15 @@ export function dedupeParagraphProperties(xml: string): string {
   })
 }
 
+/**
+ * Every run kerned, as the renderer draws it (`font-kerning: normal`). `kern` is the smallest size at
+ * which a run's pairs are kerned, in hundredths of a point: 1 pt is every size we write. Not 0, which
+ * PowerPoint reads as "never" (its own default text style says 12 pt, so smaller runs would not kern).
+ */
+export function kernedRuns(xml: string): string {
+  return xml.replace(/<a:rPr\b(?![^>]*\bkern=)/g, '<a:rPr kern="100"')
+}
+
 /** pptxgenjs writes the notes as one run holding line breaks; PowerPoint wants a paragraph per line. */
 export function notesParagraphs(xml: string): string {
   return xml.replace(/(<p:ph type="body"[^>]*\/>[\s\S]*?<p:txBody>[\s\S]*?)<a:p><a:r>(<a:rPr[^>]*\/>)<a:t>([^<]*)<\/a:t><\/a:r>(<a:endParaRPr[^>]*\/>)<\/a:p>/, (_all, head: string, rPr: string, text: string, end: string) =>
@@ -716,7 +725,7 @@ class NativeWriter {
       xml = dedupeParagraphProperties(xml)
       for (const [name, patches] of this.patches.objects.get(number) ?? []) for (const patch of patches) xml = patchObject(xml, name, patch)
       for (const patch of this.patches.slides.get(number) ?? []) xml = patch(xml)
-      xml = withScriptFaces(xml, this.scriptFaces)
+      xml = kernedRuns(withScriptFaces(xml, this.scriptFaces))
     } else {
       for (const patch of chartPatches.get(entry.name) ?? []) xml = patch(xml)
     }

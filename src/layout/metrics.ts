@@ -2,8 +2,9 @@
  * The advance widths of every shipped face (src/model/fonts.ts: each family, each weight, upright)
  * as a table cut from the font files at build time (dist/fonts/metrics.json), so a command that
  * measures text reads one JSON file instead of loading fontkit and decoding a WOFF per face (~60 ms
- * each). The numbers are the font's own: every code point the font maps, and the .notdef advance
- * for the rest. Keys are `<family>/<weight>` ("Inter/700").
+ * each). The numbers are the font's own: every code point the font maps, the .notdef advance
+ * for the rest, and the kerning pairs the renderer's `font-kerning: normal` applies. Keys are
+ * `<family>/<weight>` ("Inter/700").
  */
 import { existsSync, readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
@@ -23,13 +24,27 @@ export interface FaceMetrics {
   advances: Record<string, number>
   /** Advance of the glyph the font draws for a code point it does not map. */
   notdef: number
+  /** The GPOS `kern` pair adjustments, when the face kerns. */
+  kern?: KernTable
+}
+
+/**
+ * Kerning pairs by code point, as classes: `left` and `right` are `[codePoint, class, ...]` (classes
+ * from 1; a code point with no pair has none), `pairs` is `[leftClass, rightClass, adjustment, ...]`
+ * with every non-zero adjustment in font units. Code points of different subset files never pair:
+ * Chromium draws them from different fonts.
+ */
+export interface KernTable {
+  left: number[]
+  right: number[]
+  pairs: number[]
 }
 
 export type MetricsTable = Record<string, FaceMetrics>
 
 export const metricsFile = () => join(packageRoot(), 'dist', 'fonts', 'metrics.json')
 
-interface FontkitFont { unitsPerEm: number; characterSet: number[]; glyphForCodePoint(cp: number): { advanceWidth: number } }
+interface FontkitFont { unitsPerEm: number; characterSet: number[]; glyphForCodePoint(cp: number): { id: number; advanceWidth: number } }
 
 const load = createRequire(import.meta.url)
 const openFont = (file: string): FontkitFont => (load('fontkit') as { openSync(path: string): FontkitFont }).openSync(load.resolve(file))
@@ -46,21 +61,141 @@ export function buildMetricsTable(): MetricsTable {
       const advances: Record<string, number> = {}
       let unitsPerEm = 0
       let notdef = 0
+      const kerns = new Map<number, Map<number, number>>()
       for (const subset of familySubsets(family, weight, 'normal')) {
         const font = openFont(subset.file)
         if (!unitsPerEm) {
           unitsPerEm = font.unitsPerEm
           notdef = font.glyphForCodePoint(0x10ffff).advanceWidth
         }
+        const own: number[] = []
         for (const cp of font.characterSet) {
           if (advances[cp] !== undefined || !subset.spans.some(([a, b]) => cp >= a && cp <= b)) continue
           advances[cp] = font.glyphForCodePoint(cp).advanceWidth
+          own.push(cp)
         }
+        for (const [cp, row] of kernPairs(font as GposFont, own)) kerns.set(cp, row)
       }
-      table[faceKey(family.name, weight)] = { unitsPerEm, advances, notdef }
+      table[faceKey(family.name, weight)] = { unitsPerEm, advances, notdef, ...(kerns.size ? { kern: kernClasses(kerns) } : {}) }
     }
   }
   return table
+}
+
+interface Coverage { version: number; glyphs?: number[]; rangeRecords?: { start: number; end: number; startCoverageIndex: number }[] }
+interface ClassDef { version: number; startGlyph?: number; classValueArray?: number[]; classRangeRecord?: { start: number; end: number; class: number }[] }
+interface ValueRecord { xAdvance?: number }
+interface PairSubtable {
+  version: number
+  coverage: Coverage
+  pairSets?: { get(i: number): { secondGlyph: number; value1?: ValueRecord; value2?: ValueRecord }[] }
+  classDef1?: ClassDef
+  classDef2?: ClassDef
+  classRecords?: { get(i: number): { get(i: number): { value1?: ValueRecord; value2?: ValueRecord } } }
+}
+interface GposLookup { lookupType: number; flags: { flags: { ignoreMarks: boolean; useMarkFilteringSet: boolean } }; markFilteringSet?: number; subTables: (PairSubtable & { lookupType?: number; extension?: PairSubtable })[] }
+interface GposFont extends FontkitFont {
+  GPOS?: { featureList: { tag: string; feature: { lookupListIndexes: number[] } }[]; lookupList: { get(i: number): GposLookup } }
+  GDEF?: { glyphClassDef?: ClassDef; markGlyphSetsDef?: { coverage: Coverage[] } }
+}
+
+const coverageIndex = (coverage: Coverage, glyph: number): number => {
+  if (coverage.version === 1) return coverage.glyphs!.indexOf(glyph)
+  for (const r of coverage.rangeRecords!) if (r.start <= glyph && glyph <= r.end) return r.startCoverageIndex + glyph - r.start
+  return -1
+}
+
+const classOf = (def: ClassDef | undefined, glyph: number): number => {
+  if (!def) return 0
+  if (def.version === 1) {
+    const i = glyph - def.startGlyph!
+    return i >= 0 && i < def.classValueArray!.length ? def.classValueArray![i] : 0
+  }
+  for (const r of def.classRangeRecord!) if (r.start <= glyph && glyph <= r.end) return r.class
+  return 0
+}
+
+/**
+ * The width a font's `kern` feature adds between each two of `codePoints` (PairPos lookups, format 1
+ * and 2, inside Extension lookups too; in one lookup the first subtable that matches applies, as in
+ * fontkit's GPOSProcessor and HarfBuzz), by first then second code point, non-zero ones only. Every
+ * script's `kern` feature is taken (the shipped faces give each script the same lookups). A lookup
+ * that skips marks is not applied to a pair with a mark it skips.
+ */
+function kernPairs(font: GposFont, codePoints: number[]): Map<number, Map<number, number>> {
+  const out = new Map<number, Map<number, number>>()
+  const gpos = font.GPOS
+  if (!gpos) return out
+  const indexes = [...new Set(gpos.featureList.filter((f) => f.tag === 'kern').flatMap((f) => f.feature.lookupListIndexes))].sort((a, b) => a - b)
+  const lookups = indexes.map((i) => gpos.lookupList.get(i))
+  const glyphs = codePoints.map((cp) => font.glyphForCodePoint(cp).id)
+  const isMark = (glyph: number) => classOf(font.GDEF?.glyphClassDef, glyph) === 3
+  for (const lookup of lookups) {
+    const subtables = lookup.subTables.map((t) => (lookup.lookupType === 9 ? (t.lookupType === 2 ? t.extension! : undefined) : lookup.lookupType === 2 ? t : undefined)).filter((t): t is PairSubtable => !!t)
+    if (!subtables.length) continue
+    const { ignoreMarks, useMarkFilteringSet } = lookup.flags.flags
+    const filter = useMarkFilteringSet ? font.GDEF?.markGlyphSetsDef?.coverage[lookup.markFilteringSet!] : undefined
+    const skipped = (glyph: number) => isMark(glyph) && (ignoreMarks || (filter !== undefined && coverageIndex(filter, glyph) < 0))
+    glyphs.forEach((first, i) => {
+      if (skipped(first)) return
+      const covering = subtables.map((t) => coverageIndex(t.coverage, first))
+      if (covering.every((c) => c < 0)) return
+      glyphs.forEach((second, k) => {
+        if (skipped(second)) return
+        for (const [t, table] of subtables.entries()) {
+          const index = covering[t]
+          if (index < 0) continue
+          let value: number | undefined
+          if (table.version === 1) {
+            const pair = table.pairSets!.get(index).find((p) => p.secondGlyph === second)
+            if (!pair) continue
+            value = (pair.value1?.xAdvance ?? 0) + (pair.value2?.xAdvance ?? 0)
+          } else {
+            const record = table.classRecords!.get(classOf(table.classDef1, first)).get(classOf(table.classDef2, second))
+            value = (record.value1?.xAdvance ?? 0) + (record.value2?.xAdvance ?? 0)
+          }
+          if (value) {
+            const row = out.get(codePoints[i]) ?? new Map<number, number>()
+            row.set(codePoints[k], (row.get(codePoints[k]) ?? 0) + value)
+            out.set(codePoints[i], row)
+          }
+          break
+        }
+      })
+    })
+  }
+  return out
+}
+
+/** Pairs by code point as a KernTable: code points with the same column share a right class, those with the same row then a left class. */
+function kernClasses(rows: Map<number, Map<number, number>>): KernTable {
+  const columns = new Map<number, string[]>()
+  const lefts = [...rows.keys()].sort((a, b) => a - b)
+  for (const a of lefts) for (const [b, v] of rows.get(a)!) columns.set(b, [...(columns.get(b) ?? []), `${a}:${v}`])
+  const right: number[] = []
+  const rightClass = new Map<number, number>()
+  const byColumn = new Map<string, number>()
+  for (const b of [...columns.keys()].sort((x, y) => x - y)) {
+    const key = columns.get(b)!.join(',')
+    if (!byColumn.has(key)) byColumn.set(key, byColumn.size + 1)
+    rightClass.set(b, byColumn.get(key)!)
+    right.push(b, byColumn.get(key)!)
+  }
+  const left: number[] = []
+  const pairs: number[] = []
+  const byRow = new Map<string, number>()
+  for (const a of lefts) {
+    const row = new Map<number, number>()
+    for (const [b, v] of rows.get(a)!) row.set(rightClass.get(b)!, v)
+    const entries = [...row].sort((x, y) => x[0] - y[0])
+    const key = entries.flat().join(',')
+    if (!byRow.has(key)) {
+      byRow.set(key, byRow.size + 1)
+      for (const [r, v] of entries) pairs.push(byRow.size, r, v)
+    }
+    left.push(a, byRow.get(key)!)
+  }
+  return { left, right, pairs }
 }
 
 /**
@@ -78,6 +213,14 @@ export interface FallbackMetrics {
   deltas: Record<string, number[]>
   /** Joining script faces (Arabic): each letter's advance in each joined form, by weight. */
   joining?: Record<string, JoiningForms>
+  /**
+   * Joining script faces: the `kern` feature between two neighbouring letters in given forms, as
+   * `[first, firstForm, second, secondForm, adjustment, ...]` (forms 0 to 3 as in `forms`; logical
+   * order), non-zero ones only, at the default instance for every weight.
+   */
+  joiningKern?: number[]
+  /** Faces of a script whose letters do not join (Hebrew): the `kern` feature's pairs at the default instance, for every weight. */
+  kern?: KernTable
 }
 
 /**
@@ -173,6 +316,50 @@ function joiningForms(family: (typeof FALLBACK_FAMILIES)[number], weights: numbe
   return out
 }
 
+/**
+ * The kerning fontkit's shaper applies between two neighbouring Arabic letters in each pair of forms they
+ * take side by side (joined: initial or medial then medial or final; apart: isolated or final then
+ * isolated or initial), at the default instance: the change the `kern` feature makes to the first
+ * letter's glyphs (its own and the dots it draws apart), found in a layout of the pair between tatweels.
+ */
+function joiningKern(family: (typeof FALLBACK_FAMILIES)[number]): number[] {
+  const subset = fallbackSubsets(family).find((s) => s.spans.some(([a, b]) => a <= 0x628 && 0x628 <= b))!
+  const font = openFont(subset.file) as LayoutFont & { glyphForCodePoint(cp: number): { id: number; advanceWidth: number } }
+  const features = { liga: false, calt: false, kern: true, mark: false, mkmk: false }
+  const letters = font.characterSet.filter((cp) => ARABIC_LETTERS.test(String.fromCodePoint(cp))).sort((a, b) => a - b)
+  const TATWEEL = '\u0640'
+  const isolated = new Map(letters.map((cp) => [cp, font.layout(String.fromCodePoint(cp), features).glyphs.map((g) => g.id).join(' ')]))
+  const takes = (cp: number, text: string) => font.layout(text, features).glyphs.filter((g) => !g.codePoints.includes(0x640)).map((g) => g.id).join(' ') !== isolated.get(cp)
+  const forward = new Set(letters.filter((cp) => takes(cp, String.fromCodePoint(cp) + TATWEEL)))
+  const backward = new Set(letters.filter((cp) => takes(cp, TATWEEL + String.fromCodePoint(cp))))
+  const out: number[] = []
+  for (const a of letters) {
+    for (const b of letters) {
+      if (a === LAM && ALEFS.includes(b)) continue
+      const joined = forward.has(a) && backward.has(b)
+      const firsts = joined ? [1, 2] : backward.has(a) ? [0, 3] : [0]
+      const seconds = joined ? [2, 3] : forward.has(b) ? [0, 1] : [0]
+      for (const fa of firsts) {
+        for (const fb of seconds) {
+          const before = fa >= 2 ? TATWEEL : ''
+          const text = before + String.fromCodePoint(a, b) + (fb === 1 || fb === 2 ? TATWEEL : '')
+          const run = font.layout(text, features)
+          // fontkit returns a right-to-left run in visual order; logically each letter's glyph comes first, then the dots it draws apart.
+          const glyphs = run.glyphs.map((g, i) => ({ g, p: (run as unknown as { positions: { xAdvance: number }[] }).positions[i] })).reverse()
+          let letter = -1
+          let adjustment = 0
+          for (const { g, p } of glyphs) {
+            if (g.codePoints.length) letter++
+            if (letter === (before ? 1 : 0)) adjustment += p.xAdvance - g.advanceWidth
+          }
+          if (adjustment) out.push(a, fa, b, fb, adjustment)
+        }
+      }
+    }
+  }
+  return out
+}
+
 /** Cuts the fallback table from the font files (`npm run fonts:metrics` writes it; a test holds it to the files). */
 export function buildFallbackTable(only?: (family: string, file: string) => boolean): FallbackTable {
   const table: FallbackTable = {}
@@ -210,7 +397,21 @@ export function buildFallbackTable(only?: (family: string, file: string) => bool
       if (differ.length) deltas[weight] = differ.flat()
     }
     table[family.name] = { unitsPerEm, runs: toRuns(regular), deltas }
-    if (family.script === 'arabic') table[family.name].joining = joiningForms(family, [...byWeight.keys()])
+    if (family.script === 'hebrew') {
+      const rows = new Map<number, Map<number, number>>()
+      for (const subset of fallbackSubsets(family)) {
+        if (only && !only(family.name, subset.file)) continue
+        const font = openFont(subset.file)
+        const own = font.characterSet.filter((cp) => subset.spans.some(([a, b]) => cp >= a && cp <= b))
+        for (const [cp, row] of kernPairs(font as GposFont, own)) rows.set(cp, row)
+      }
+      if (rows.size) table[family.name].kern = kernClasses(rows)
+    }
+    if (family.script === 'arabic') {
+      table[family.name].joining = joiningForms(family, [...byWeight.keys()])
+      const kern = joiningKern(family)
+      if (kern.length) table[family.name].joiningKern = kern
+    }
   }
   return table
 }
@@ -226,7 +427,13 @@ export interface FallbackFace {
   deltas: Map<number, Map<number, number>>
   /** By weight: each joining letter's [isolated, initial, medial, final] (-1: no such form), and pairs drawn together by first then second letter. */
   joining?: Map<number, { forms: Map<number, number[]>; pairs: Map<number, Map<number, [number, number]>> }>
+  /** Kerning between neighbouring joining letters by `joiningKernKey(first, firstForm, second, secondForm)`. */
+  joiningKern?: Map<number, number>
+  kern?: KernTable
 }
+
+/** The key of two neighbouring letters in their forms in `FallbackFace.joiningKern`. */
+export const joiningKernKey = (first: number, firstForm: number, second: number, secondForm: number) => (first * 4 + firstForm) * 0x440000 + second * 4 + secondForm
 
 /** A fallback face's advance for a code point at a weight; undefined when the face does not map it. */
 export const advanceAt = (face: FallbackFace, cp: number, weight: number): number | undefined => face.deltas.get(weight)?.get(cp) ?? face.regular.get(cp)
@@ -259,7 +466,13 @@ export function fallbackAdvances(): Map<string, FallbackFace> {
           joining.set(Number(weight), { forms, pairs })
         }
       }
-      fallbackCached.set(name, { unitsPerEm: metrics.unitsPerEm, regular, deltas, joining })
+      let joiningKern: Map<number, number> | undefined
+      if (metrics.joiningKern) {
+        joiningKern = new Map()
+        const k = metrics.joiningKern
+        for (let i = 0; i < k.length; i += 5) joiningKern.set(joiningKernKey(k[i], k[i + 1], k[i + 2], k[i + 3]), k[i + 4])
+      }
+      fallbackCached.set(name, { unitsPerEm: metrics.unitsPerEm, regular, deltas, joining, joiningKern, kern: metrics.kern })
     }
   }
   return fallbackCached

@@ -6,14 +6,16 @@
  * white space collapsed, lines broken greedily at spaces, after hyphens and around CJK characters
  * (src/model/fonts.ts draws what the theme's face lacks from fallback faces), a word wider than the
  * line moved to its own line and broken between characters (CSS `overflow-wrap: break-word`),
- * widths the plain sum of glyph advances (no kerning: the renderer sets `font-kerning: none`), an
- * empty paragraph one line tall, and `columns` equal columns 32 px apart filled in balance.
+ * widths the sum of glyph advances plus the face's kerning pairs (the renderer sets `font-kerning:
+ * normal`; a pair kerns between two characters of one face's subset file, inside a word and across a
+ * space within a line, never across a line break or into a fallback face), an empty paragraph one
+ * line tall, and `columns` equal columns 32 px apart filled in balance.
  *
  * Fonts load on first use (fontkit is required lazily, so commands that never measure never load it)
  * and every glyph advance and word width is cached per font.
  */
 import { createRequire } from 'node:module'
-import { advanceAt, fallbackAdvances, faceKey, metricsTable } from './metrics.js'
+import { advanceAt, fallbackAdvances, faceKey, joiningKernKey, metricsTable, type KernTable } from './metrics.js'
 import { cjkLanguage, DEFAULT_FAMILY, faceFile, fallbackOrder, findFamily, nearestWeight, type CjkLanguage } from '../model/fonts.js'
 
 export type Weight = 400 | 500 | 600 | 700
@@ -68,13 +70,27 @@ class Face {
   readonly unitsPerEm: number
   private readonly advances = new Map<number, number>()
   private readonly words = new Map<string, number>()
+  private readonly pairs: KernPairs | undefined
 
   constructor(
-    private readonly font: { unitsPerEm: number; advance(cp: number): number | undefined; notdef: number },
+    private readonly font: { unitsPerEm: number; advance(cp: number): number | undefined; notdef: number; kern?: KernTable },
     private readonly language: CjkLanguage,
     private readonly weight: number,
   ) {
     this.unitsPerEm = font.unitsPerEm
+    if (font.kern) this.pairs = new KernPairs(font.kern)
+  }
+
+  /**
+   * The kerning between two code points drawn side by side, in this face's units (0 for none): the
+   * theme face's pairs, or the Hebrew fallback face's between two letters the theme face lacks.
+   */
+  kern(first: number, second: number): number {
+    const own = this.pairs?.get(first, second)
+    if (own !== undefined) return own
+    if (first < 0x590 || first > 0xfb4f || second < 0x590 || second > 0xfb4f || this.font.advance(first) !== undefined || this.font.advance(second) !== undefined) return 0
+    const hebrew = hebrewKern()
+    return hebrew ? ((hebrew.pairs.get(first, second) ?? 0) * this.unitsPerEm) / hebrew.unitsPerEm : 0
   }
 
   advance(codePoint: number): number {
@@ -103,15 +119,18 @@ class Face {
     let w = 0
     let joinNext = false
     let regionalOpen = false
+    let before = -1
     for (const ch of text) {
       const cp = ch.codePointAt(0)!
       if (cp > 0x1fff) {
         if (JOINED(cp)) {
           joinNext = cp === 0x200d
+          before = -1
           continue
         }
         if (joinNext) {
           joinNext = false
+          before = -1
           continue
         }
         if (REGIONAL(cp)) {
@@ -123,6 +142,8 @@ class Face {
         regionalOpen = false
       }
       w += this.advance(cp)
+      if (before >= 0) w += this.kern(before, cp)
+      before = cp
     }
     return w
   }
@@ -147,13 +168,21 @@ class Face {
       return undefined
     }
     let w = 0
+    // The letter before, in its form, when it is the code point right before (a mark between blocks the pair), or the theme face's code point before.
+    let letter = -1
+    let letterForm = -1
+    let own = -1
     for (let i = 0; i < cps.length; i++) {
       const cp = cps[i]
       const f = forms(cp)
       if (!f) {
         w += this.advance(cp)
+        if (own >= 0) w += this.kern(own, cp)
+        own = cp
+        letter = -1
         continue
       }
+      own = -1
       const before = neighbour(i, -1)
       const after = neighbour(i, 1)
       const joinsBefore = before !== undefined && forward(cps[before]) && backward(cp)
@@ -163,14 +192,53 @@ class Face {
         // The pair's second letter is counted; marks between them still are, as zero-width marks.
         for (let k = i + 1; k < after!; k++) w += this.advance(cps[k])
         i = after!
+        letter = -1
         continue
       }
       const joinsAfter = after !== undefined && forward(cp) && backward(cps[after])
-      const form = joinsBefore && joinsAfter ? 2 : joinsBefore ? 3 : joinsAfter ? 1 : 0
-      w += (f[form] >= 0 ? f[form] : f[0]) * scale
+      let form = joinsBefore && joinsAfter ? 2 : joinsBefore ? 3 : joinsAfter ? 1 : 0
+      if (f[form] < 0) form = 0
+      w += f[form] * scale
+      if (letter >= 0 && cps[i - 1] === letter) w += (face!.joiningKern?.get(joiningKernKey(letter, letterForm, cp, form)) ?? 0) * scale
+      letter = cp
+      letterForm = form
     }
     return w
   }
+}
+
+/** More than any face's count of right kerning classes (a few thousand at most). */
+const KERN_STRIDE = 1 << 16
+
+/** A face's kerning pairs (metrics.ts KernTable) for lookup. */
+class KernPairs {
+  private readonly left = new Map<number, number>()
+  private readonly right = new Map<number, number>()
+  /** Adjustments by `leftClass * KERN_STRIDE + rightClass`. */
+  private readonly pairs = new Map<number, number>()
+
+  constructor(kern: KernTable) {
+    for (let i = 0; i < kern.left.length; i += 2) this.left.set(kern.left[i], kern.left[i + 1])
+    for (let i = 0; i < kern.right.length; i += 2) this.right.set(kern.right[i], kern.right[i + 1])
+    for (let i = 0; i < kern.pairs.length; i += 3) this.pairs.set(kern.pairs[i] * KERN_STRIDE + kern.pairs[i + 1], kern.pairs[i + 2])
+  }
+
+  /** The adjustment between two code points, 0 when the first has pairs but not with the second, undefined when it has none. */
+  get(first: number, second: number): number | undefined {
+    const l = this.left.get(first)
+    if (l === undefined) return undefined
+    const r = this.right.get(second)
+    return r === undefined ? 0 : (this.pairs.get(l * KERN_STRIDE + r) ?? 0)
+  }
+}
+
+let hebrewPairs: { pairs: KernPairs; unitsPerEm: number } | null | undefined
+const hebrewKern = () => {
+  if (hebrewPairs === undefined) {
+    const face = fallbackAdvances().get('Noto Sans Hebrew')
+    hebrewPairs = face?.kern ? { pairs: new KernPairs(face.kern), unitsPerEm: face.unitsPerEm } : null
+  }
+  return hebrewPairs
 }
 
 const ARABIC = /[\u0600-\u08ff]/
@@ -206,8 +274,9 @@ export function face(weight: Weight = 400, family = DEFAULT_FAMILY, language: Cj
     // The advance table cut from these same files at build time, when there is one; fontkit (latin only) otherwise.
     const metrics = metricsTable()?.[faceKey(known.name, nearestWeight(known, weight))]
     if (metrics) {
-      f = new Face({ unitsPerEm: metrics.unitsPerEm, advance: (cp) => metrics.advances[cp], notdef: metrics.notdef }, language, weight)
+      f = new Face({ unitsPerEm: metrics.unitsPerEm, advance: (cp) => metrics.advances[cp], notdef: metrics.notdef, kern: metrics.kern }, language, weight)
     } else {
+      // Unkerned: the kerning pairs come only with the built table.
       fontkit ??= load('fontkit') as Fontkit
       const font = fontkit.openSync(fontFile(weight, known.name))
       f = new Face({ unitsPerEm: font.unitsPerEm, advance: (cp) => { const g = font.glyphForCodePoint(cp); return g.id ? g.advanceWidth : undefined }, notdef: font.glyphForCodePoint(0x10ffff).advanceWidth }, language, weight)
@@ -289,11 +358,22 @@ function pieces(paragraph: string): { text: string; space: boolean }[] {
   return out
 }
 
-/** Lines of one paragraph at `avail` px; pushes each line's width into `widths`. */
+const firstCodePoint = (text: string) => text.codePointAt(0)!
+const lastCodePoint = (text: string) => {
+  const low = text.charCodeAt(text.length - 1)
+  return low >= 0xdc00 && low <= 0xdfff && text.length > 1 ? text.codePointAt(text.length - 2)! : low
+}
+
+/**
+ * Lines of one paragraph at `avail` px; pushes each line's width into `widths`. A word's own kerning is
+ * in its cached width; the pairs at its edges (with the space before it, or the piece it follows
+ * without one) are the line's, and none crosses a line break.
+ */
 function wrapParagraph(paragraph: string, avail: number, f: Face, scale: number, widths: number[]): void {
   const space = f.units(' ') * scale
   let line = 0
   let empty = true
+  let last = -1
   const newLine = () => {
     widths.push(line)
     line = 0
@@ -306,24 +386,31 @@ function wrapParagraph(paragraph: string, avail: number, f: Face, scale: number,
       return
     }
     // A word wider than a line: break it between characters.
+    let before = -1
     for (const ch of text) {
-      const cw = f.advance(ch.codePointAt(0)!) * scale
-      if (!empty && line + cw > avail + 0.01) newLine()
-      line += cw
+      const cp = ch.codePointAt(0)!
+      const cw = f.advance(cp) * scale + (before >= 0 ? f.kern(before, cp) * scale : 0)
+      if (!empty && line + cw > avail + 0.01) {
+        newLine()
+        line = f.advance(cp) * scale
+      } else line += cw
+      before = cp
       empty = false
     }
   }
   for (const piece of pieces(paragraph)) {
     const w = f.units(piece.text) * scale
+    const first = firstCodePoint(piece.text)
     if (empty) place(piece.text, w)
     else {
-      const gap = piece.space ? space : 0
+      const gap = piece.space ? space + (f.kern(last, 32) + f.kern(32, first)) * scale : f.kern(last, first) * scale
       if (line + gap + w <= avail + 0.01) line += gap + w
       else {
         newLine()
         place(piece.text, w)
       }
     }
+    last = lastCodePoint(piece.text)
   }
   newLine()
 }

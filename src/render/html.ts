@@ -5,7 +5,7 @@
  *
  * Every block sits at the box geometry computes (src/layout: `drawn`), with the text style geometry
  * measured with (`textStyle`): the renderer is not a second layout engine. Text is set with
- * `font-kerning: none` and no ligatures, as measured. Text that does not fit is drawn to its last whole
+ * `font-kerning: normal` (geometry adds the same pairs) and no ligatures, as measured. Text that does not fit is drawn to its last whole
  * line, tables step their size down (src/layout/fit.ts); a slot clips its stack (geometry reports the
  * overflow); canvas blocks are drawn in `z` order, rotated, flipped, shadowed and faded as the block
  * says. Guides are never drawn.
@@ -76,7 +76,7 @@ export const SHEET_CSS = `
 .sheet *{box-sizing:border-box}
 .sheet .slot{position:absolute;overflow:hidden}
 .sheet .b{position:absolute}
-.sheet .t{font-kerning:none;font-variant-ligatures:none;font-feature-settings:"liga" 0,"calt" 0;overflow-wrap:break-word;word-break:normal;white-space:normal;text-rendering:geometricPrecision;-webkit-font-smoothing:antialiased}
+.sheet .t{font-kerning:normal;font-variant-ligatures:none;font-feature-settings:"liga" 0,"calt" 0;overflow-wrap:break-word;word-break:normal;white-space:normal;text-rendering:geometricPrecision;-webkit-font-smoothing:antialiased}
 .sheet .t p{margin:0;padding:0}
 .sheet .t.editing{max-height:none!important;overflow:visible!important}
 .sheet .slot:has(.editing){overflow:visible}

@@ -27,7 +27,7 @@ import type { Appearance } from './paint.js'
 import { ASSET_MIME } from './mime.js'
 
 /** Bumped when a change to the renderer changes pictures: every cached render is redrawn. */
-export const RENDERER_VERSION = 2
+export const RENDERER_VERSION = 3
 
 /** The origin the render page loads fonts and pictures from; requests to it are answered from disk, every other request is refused. */
 export const ORIGIN = 'https://studio.invalid'

@@ -23,6 +23,9 @@ import { writeChartGallery } from '../../helpers/chart-gallery.js'
 import { chartLayout } from '../../../src/layout/chart.js'
 import { drawnFit } from '../../../src/layout/fit.js'
 import { measureText } from '../../../src/layout/text.js'
+import { officeFontsOnce } from '../../../src/export/office-fonts.js'
+import { EXPORT_FACES, exportFacePath } from '../../../src/export/fonts.js'
+import { createRequire } from 'node:module'
 import type { Box } from '../../../src/layout/boxes.js'
 import { LONG_TEXT, overflowSlides, WIDE_TABLE } from '../../helpers/overflow.js'
 
@@ -449,6 +452,43 @@ describe('native PPTX of the brand sample', () => {
       return frames.map((f) => [...f[1].matchAll(/<text:p\b[^>]*>([\s\S]*?)<\/text:p>/g)].map((p) => decode(p[1].replace(/<[^>]+>/g, ''))).join(' '))
     })
     assert.deepEqual(pages, picked.map((slide) => (slideTitle(slide) ? [plainText(slideTitle(slide))] : [])))
+  })
+
+  it('kerns every run as the render does (kern from 1 pt: every size we write)', () => {
+    let runs = 0
+    for (let n = 1; n <= slides.length; n++) {
+      for (const props of slideXml(n).match(/<a:rPr\b[^>]*>/g) ?? []) {
+        runs++
+        assert.match(props, /\bkern="100"/, `slide ${n}: ${props}`)
+      }
+    }
+    assert.ok(runs > 300, `only ${runs} runs`)
+  })
+
+  it('is kerned by LibreOffice as the render kerns it: a line of kerned pairs as wide in its PDF as geometry measures it', { skip: skipUnlessPresent(hasSoffice(), 'soffice is not installed (apt-get install libreoffice-impress)') }, async () => {
+    const words = ['AVAWATa', 'WAVY', 'Tyrant']
+    const slide: Slide = { id: 'kerned', layout: 'freeform', blocks: [{ id: 'k', kind: 'textbox', size: 96, pos: { x: 40, y: 100, w: 1520, h: 200 }, z: 0, text: words.join(' ') }] as Block[] }
+    const small = await nativePptx({ doc, deckDir, root: work, slides: [slide], appearance: 'light', includeNotes: false, baseline: 'none', embedFonts: false, headingsRaster: false })
+    const dir = join(work, 'kerned')
+    mkdirSync(dir, { recursive: true })
+    writeFileSync(join(dir, 'kerned.pptx'), small.bytes)
+    // The shipped faces as LibreOffice loads them (src/export/office-fonts.ts), as a reader who has them.
+    const env = { ...process.env, FONTCONFIG_FILE: officeFontsOnce(join(work, 'office')) }
+    execFileSync('soffice', [`-env:UserInstallation=file://${join(work, 'profile')}`, '--headless', '--convert-to', 'pdf', '--outdir', dir, join(dir, 'kerned.pptx')], { stdio: 'ignore', timeout: 120_000, env })
+    const boxes = execFileSync('pdftotext', ['-bbox', join(dir, 'kerned.pdf'), '-']).toString()
+    // A 96 px run is 57.6 pt in the display face of the export set; fontkit lays the word out in that file, kerned and not.
+    const run = /<a:rPr [^>]*sz="(\d+)"[\s\S]*?<a:latin typeface="([^"]+)"/.exec((await unzip(small.bytes)).get('ppt/slides/slide1.xml')!.toString('utf8'))!
+    const face = EXPORT_FACES.find((f) => f.typeface === run[2] && f.weight === 400)!
+    const fontkit = createRequire(import.meta.url)('fontkit') as { openSync(p: string): { unitsPerEm: number; layout(t: string, f: Record<string, boolean>): { positions: { xAdvance: number }[] } } }
+    const font = fontkit.openSync(exportFacePath(face))
+    const pt = (word: string, kern: boolean) => (font.layout(word, { kern, liga: false, calt: false }).positions.reduce((sum, p) => sum + p.xAdvance, 0) * Number(run[1])) / 100 / font.unitsPerEm
+    for (const word of words) {
+      const m = new RegExp(`<word xMin="([\\d.]+)" yMin="[\\d.]+" xMax="([\\d.]+)" yMax="[\\d.]+">${word}</word>`).exec(boxes)
+      assert.ok(m, `${word} is not in LibreOffice's PDF`)
+      const drawn = Number(m[2]) - Number(m[1])
+      assert.ok(pt(word, false) - pt(word, true) > 4, `${word} kerns by ${(pt(word, false) - pt(word, true)).toFixed(1)} pt`)
+      assert.ok(Math.abs(drawn - pt(word, true)) < 0.5, `${word}: LibreOffice ${drawn.toFixed(1)} pt, kerned ${pt(word, true).toFixed(1)} pt, unkerned ${pt(word, false).toFixed(1)} pt`)
+    }
   })
 
   it('opens in LibreOffice with one page per slide (hidden slides left out of its PDF)', { skip: skipUnlessPresent(hasSoffice(), 'soffice is not installed (apt-get install libreoffice-impress)') }, () => {

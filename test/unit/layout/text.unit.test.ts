@@ -10,19 +10,50 @@ const words = fc.array(fc.constantFrom(...WORDS), { maxLength: 40 })
 const weight = fc.constantFrom(400 as const, 500 as const, 600 as const, 700 as const)
 
 describe('measureText', () => {
-  it('sums the advance widths of the font for a known string', () => {
-    const fontkit = require('fontkit') as { openSync(p: string): { unitsPerEm: number; glyphForCodePoint(c: number): { advanceWidth: number } } }
+  it('sums the advance widths and kerning pairs of the font for a known string, as fontkit lays it out', () => {
+    const fontkit = require('fontkit') as { openSync(p: string): { unitsPerEm: number; glyphForCodePoint(c: number): { advanceWidth: number }; layout(t: string, f: Record<string, boolean>, script: string): { positions: { xAdvance: number }[] } } }
     for (const w of [400, 700] as const) {
-      const font = fontkit.openSync(require.resolve(`@fontsource/inter/files/inter-latin-${w}-normal.woff`))
-      const text = 'Quarterly review: Acme grew 42%'
+      const font = fontkit.openSync(require.resolve(`@fontsource/inter/files/inter-latin-${w}-normal.woff2`))
+      const text = 'Quarterly review: Acme grew 42% To WAVY'
       let units = 0
-      for (const ch of text) units += font.glyphForCodePoint(ch.codePointAt(0)!).advanceWidth
+      for (const p of font.layout(text, { kern: true, liga: false, calt: false, mark: false, mkmk: false }, 'latn').positions) units += p.xAdvance
       const expected = (units * 28) / font.unitsPerEm
       const m = measureText(text, { size: 28, width: 5000, weight: w })
       assert.equal(m.lines, 1)
       assert.ok(Math.abs(m.width - expected) < 1e-6, `${m.width} vs ${expected}`)
       assert.ok(Math.abs(textWidth(text, 28, w) - expected) < 1e-6)
     }
+  })
+
+  it('takes from a kerned word exactly its pairs\' adjustments, kerns across a space inside a line and never across a line break', () => {
+    const fontkit = require('fontkit') as { openSync(p: string): { unitsPerEm: number; glyphForCodePoint(c: number): { advanceWidth: number }; layout(t: string, f: Record<string, boolean>, script: string): { positions: { xAdvance: number }[] } } }
+    const features = { kern: true, liga: false, calt: false, mark: false, mkmk: false }
+    const font = fontkit.openSync(require.resolve('@fontsource/inter/files/inter-latin-400-normal.woff2'))
+    const word = 'AVAWATa'
+    const advance = (ch: string) => font.glyphForCodePoint(ch.codePointAt(0)!).advanceWidth
+    let plain = 0
+    for (const ch of word) plain += advance(ch)
+    let pairs = 0
+    for (let i = 0; i + 1 < word.length; i++) {
+      const two = font.layout(word.slice(i, i + 2), features, 'latn').positions
+      pairs += two[0].xAdvance + two[1].xAdvance - advance(word[i]) - advance(word[i + 1])
+    }
+    assert.ok(pairs < -200, `AVAWATa kerns by ${pairs} units`)
+    const px = (units: number) => (units * 96) / font.unitsPerEm
+    assert.ok(Math.abs(measureText(word, { size: 96, width: 5000 }).width - px(plain + pairs)) < 1e-6)
+    // Across a space: Source Serif 4 kerns a letter with the space beside it; the line holds the pairs the words do not.
+    const serif = fontkit.openSync(require.resolve('@fontsource/source-serif-4/files/source-serif-4-latin-400-normal.woff2'))
+    let line = 0
+    for (const p of serif.layout('Ty VA', features, 'latn').positions) line += p.xAdvance
+    let words = 0
+    for (const w of ['Ty', 'VA']) for (const p of serif.layout(w, features, 'latn').positions) words += p.xAdvance
+    assert.notEqual(line, words + serif.glyphForCodePoint(32).advanceWidth, 'Source Serif 4 kerns T or A with a space')
+    assert.ok(Math.abs(measureText('Ty VA', { size: 96, width: 5000, family: 'Source Serif 4' }).width - (line * 96) / serif.unitsPerEm) < 1e-6)
+    // A break between two words: each line is the word alone, kerned inside only.
+    const alone = measureText('VA', { size: 96, width: 5000, family: 'Source Serif 4' }).width
+    const two = measureText('Ty VA', { size: 96, width: alone + 1, family: 'Source Serif 4' })
+    assert.equal(two.lines, 2)
+    assert.ok(Math.abs(two.width - Math.max(alone, measureText('Ty', { size: 96, width: 5000, family: 'Source Serif 4' }).width)) < 1e-6)
   })
 
   it('is one line at 1.25 × size by default and honours lineHeight', () => {
@@ -171,5 +202,24 @@ describe('measureText in a joining script', () => {
     assert.notEqual(width('لا'), 260 + 291)
     // Bold is wider: each form's advance at the weight asked for.
     assert.ok(width('مرحبا', 700) > width('مرحبا', 400))
+  })
+
+  it('kerns Arabic letters in their forms and Hebrew letters as the fallback faces kern them (fontkit\'s layout at the default instance)', () => {
+    const fontkit = require('fontkit') as { openSync(p: string): { unitsPerEm: number; layout(t: string, f: Record<string, boolean>): { positions: { xAdvance: number }[] } } }
+    const laid = (file: string, text: string, kern: boolean) => {
+      const font = fontkit.openSync(require.resolve(file))
+      let units = 0
+      for (const p of font.layout(text, { kern, liga: false, calt: false, mark: false, mkmk: false }).positions) units += p.xAdvance
+      return (units * 1000) / font.unitsPerEm
+    }
+    const arabic = '@fontsource-variable/noto-sans-arabic/files/noto-sans-arabic-arabic-wght-normal.woff2'
+    const hebrew = '@fontsource-variable/noto-sans-hebrew/files/noto-sans-hebrew-hebrew-wght-normal.woff2'
+    // Reh's final form before hah's initial one (in "marhaba") kerns.
+    assert.ok(laid(arabic, 'مرحبا', true) < laid(arabic, 'مرحبا', false))
+    assert.ok(Math.abs(width('مرحبا') - laid(arabic, 'مرحبا', true)) < 1e-6)
+    // Hebrew letters do not join: the word is its letters' advances (at 400) less the pairs' kerning (the default instance, Thin, kerns the same).
+    const letters = (word: string) => [...word].reduce((sum, ch) => sum + width(ch), 0)
+    for (const word of ['שלום', 'עולם', 'ירושלים']) assert.ok(Math.abs(letters(word) - width(word) - (laid(hebrew, word, false) - laid(hebrew, word, true))) < 1e-6, word)
+    assert.ok(laid(hebrew, 'שלום', true) < laid(hebrew, 'שלום', false))
   })
 })
