@@ -5,10 +5,10 @@
  *
  * Every block sits at the box geometry computes (src/layout: `drawn`), with the text style geometry
  * measured with (`textStyle`): the renderer is not a second layout engine. Text is set with
- * `font-kerning: normal` (geometry adds the same pairs) and no ligatures, as measured. Text that does not fit is drawn to its last whole
- * line, tables step their size down (src/layout/fit.ts); a slot clips its stack (geometry reports the
- * overflow); canvas blocks are drawn in `z` order, rotated, flipped, shadowed and faded as the block
- * says. Guides are never drawn.
+ * `font-kerning: normal` (geometry adds the same pairs) and no ligatures, as measured. Text that does
+ * not fit is drawn to its last whole line, tables step their size down (src/layout/fit.ts); a slot
+ * clips its stack (geometry reports the overflow); canvas blocks are drawn in `z` order, rotated,
+ * flipped, shadowed and faded as the block says. Guides are never drawn.
  */
 import type { Block, Manifest, Slide } from '../model/deck.js'
 import { INDENT_STEP, isPicturePlaceholder } from '../model/blocks.js'
