@@ -73,7 +73,7 @@ export function findChromium(env: NodeJS.ProcessEnv = process.env, exists: (path
   return fail(
     'render_failed',
     'No Chromium to render with. Set STUDIO_CHROMIUM to a Chrome or Chromium executable, install Playwright\'s (npx playwright install chromium), ' +
-      'or install the system one (Debian/Ubuntu: apt-get install chromium).',
+      'or install the system one (Debian: apt-get install chromium-headless-shell; else chromium).',
   )
 }
 
