@@ -135,23 +135,30 @@ function kernPairs(font: GposFont, codePoints: number[]): Map<number, Map<number
     if (!subtables.length) continue
     const { ignoreMarks, useMarkFilteringSet } = lookup.flags.flags
     const filter = useMarkFilteringSet ? font.GDEF?.markGlyphSetsDef?.coverage[lookup.markFilteringSet!] : undefined
-    const skipped = (glyph: number) => isMark(glyph) && (ignoreMarks || (filter !== undefined && coverageIndex(filter, glyph) < 0))
+    const skipped = glyphs.map((glyph) => isMark(glyph) && (ignoreMarks || (filter !== undefined && coverageIndex(filter, glyph) < 0)))
+    // Per subtable, read once: format 2's classes of every glyph as second; format 1's pairs of a covered first glyph, by second glyph.
+    const seconds = subtables.map((t) => (t.version === 1 ? undefined : glyphs.map((g) => classOf(t.classDef2, g))))
     glyphs.forEach((first, i) => {
-      if (skipped(first)) return
+      if (skipped[i]) return
       const covering = subtables.map((t) => coverageIndex(t.coverage, first))
       if (covering.every((c) => c < 0)) return
+      const pairsOf = subtables.map((t, n) => {
+        if (t.version !== 1 || covering[n] < 0) return undefined
+        const bySecond = new Map<number, number>()
+        for (const p of t.pairSets!.get(covering[n])) if (!bySecond.has(p.secondGlyph)) bySecond.set(p.secondGlyph, (p.value1?.xAdvance ?? 0) + (p.value2?.xAdvance ?? 0))
+        return bySecond
+      })
+      const rows = subtables.map((t, n) => (t.version === 1 || covering[n] < 0 ? undefined : t.classRecords!.get(classOf(t.classDef1, first))))
       glyphs.forEach((second, k) => {
-        if (skipped(second)) return
-        for (const [t, table] of subtables.entries()) {
-          const index = covering[t]
-          if (index < 0) continue
+        if (skipped[k]) return
+        for (let t = 0; t < subtables.length; t++) {
+          if (covering[t] < 0) continue
           let value: number | undefined
-          if (table.version === 1) {
-            const pair = table.pairSets!.get(index).find((p) => p.secondGlyph === second)
-            if (!pair) continue
-            value = (pair.value1?.xAdvance ?? 0) + (pair.value2?.xAdvance ?? 0)
+          if (subtables[t].version === 1) {
+            value = pairsOf[t]!.get(second)
+            if (value === undefined) continue
           } else {
-            const record = table.classRecords!.get(classOf(table.classDef1, first)).get(classOf(table.classDef2, second))
+            const record = rows[t]!.get(seconds[t]![k])
             value = (record.value1?.xAdvance ?? 0) + (record.value2?.xAdvance ?? 0)
           }
           if (value) {
