@@ -53,6 +53,14 @@ export interface SlideView {
 }
 
 export type Plan = { action: string; input: Record<string, unknown>; revision?: boolean }
+/** GET /page/view's answer: `fontCss` is left out when the caller's `fontKey` is still the deck's. */
+interface ViewAnswer {
+  sheetCss: string
+  fontCss?: string
+  fontKey?: string
+  slides: Omit<SlideView, 'key'>[]
+}
+
 export interface Intent {
   label: string
   /** The action to send against `doc`, or a sentence saying why the intent no longer applies. */
@@ -188,8 +196,8 @@ export class Store {
     try {
       // The first slide's view is asked for beside the document, so it can be shown as soon as both are here.
       const appearance = this.state.appearance
-      const first = get<{ revision: number; sheetCss: string; fontCss: string; slides: Omit<SlideView, 'key'>[] }>(
-        `/page/view?deck=${encodeURIComponent(deckId)}&appearance=${appearance}&${slideId ? `slides=${encodeURIComponent(slideId)}` : 'limit=1'}`,
+      const first = get<ViewAnswer & { revision: number }>(
+        `/page/view?deck=${encodeURIComponent(deckId)}&appearance=${appearance}&${slideId ? `slides=${encodeURIComponent(slideId)}` : 'limit=1'}${this.fontQuery()}`,
       ).catch(() => null)
       const doc = await call<DeckDoc>('deck.get', {}, deckId)
       const order = slideOrder(doc)
@@ -200,7 +208,7 @@ export class Store {
         const views = new Map(this.state.views)
         for (const v of view.slides) views.set(v.id, { ...v, key: this.viewKey(doc, v.id) })
         this.set({ views, sheetCss: view.sheetCss })
-        this.takeFonts(view.fontCss)
+        this.takeFonts(view)
       }
       if (current) await this.fetchViews([current])
       // The thumbnails once the slide is on screen.
@@ -222,10 +230,18 @@ export class Store {
     this.fonts = sheet
   }
   private fontCss = ''
-  private takeFonts(css: string): void {
-    if (css === this.fontCss) return
-    this.fontCss = css
-    this.useFonts(css)
+  /** The server's key of the font rules in use: a view asked for with it comes without them. */
+  private fontKey = ''
+  private fontQuery(): string {
+    return this.fontKey ? `&fontKey=${encodeURIComponent(this.fontKey)}` : ''
+  }
+  private takeFonts(answer: ViewAnswer): void {
+    // Left out: the rules the page holds are still the deck's.
+    if (answer.fontCss === undefined) return
+    this.fontKey = answer.fontKey ?? ''
+    if (answer.fontCss === this.fontCss) return
+    this.fontCss = answer.fontCss
+    this.useFonts(answer.fontCss)
   }
 
   /** What a slide's view depends on, so a view is refetched exactly when its slide or the deck's look changes. */
@@ -250,14 +266,14 @@ export class Store {
         if (!request) {
           request = (async () => {
             const keys = new Map(batch.map((id) => [id, this.viewKey(doc, id)]))
-            const answer = await get<{ sheetCss: string; fontCss: string; slides: Omit<SlideView, 'key'>[] }>(
-              `/page/view?deck=${encodeURIComponent(deckId)}&appearance=${this.state.appearance}&slides=${batch.map(encodeURIComponent).join(',')}`,
+            const answer = await get<ViewAnswer>(
+              `/page/view?deck=${encodeURIComponent(deckId)}&appearance=${this.state.appearance}&slides=${batch.map(encodeURIComponent).join(',')}${this.fontQuery()}`,
             )
             if (this.deckId !== deckId) return
             const views = new Map(this.state.views)
             for (const view of answer.slides) views.set(view.id, { ...view, key: keys.get(view.id)! })
             this.set({ views, sheetCss: answer.sheetCss })
-            this.takeFonts(answer.fontCss)
+            this.takeFonts(answer)
           })().finally(() => this.viewRequests.delete(key))
           this.viewRequests.set(key, request)
         }

@@ -56,6 +56,19 @@ describe('studio serve: actions over HTTP', () => {
     assert.equal(r.headers['keep-alive'], 'timeout=65')
   })
 
+  it('sends the page its font rules once: a view asked for with their key comes without them', async () => {
+    const view = async (query: string) => (await fetch(`${server.url}/page/view?deck=served-deck&limit=1${query}`)).json() as Promise<{ fontCss?: string; fontKey: string; slides: { id: string }[] }>
+    const first = await view('')
+    assert.match(first.fontKey, /^[0-9a-f]{16}$/)
+    assert.ok((first.fontCss ?? '').includes('@font-face'), 'the first view carries the rules')
+    const again = await view(`&fontKey=${first.fontKey}`)
+    assert.equal('fontCss' in again, false, 'the rules the page holds are not sent again')
+    assert.equal(again.fontKey, first.fontKey)
+    assert.deepEqual(again.slides.map((s) => s.id), first.slides.map((s) => s.id))
+    // Another key (another theme's rules, or none known): the rules come.
+    assert.equal((await view('&fontKey=0123456789abcdef')).fontCss, first.fontCss)
+  })
+
   it('answers a malformed %-escape in any path segment with 400 in the one error shape, never 500', async () => {
     const bad = '%E0%A4%A'
     const cases: [string, string][] = [

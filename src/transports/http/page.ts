@@ -12,6 +12,7 @@
  * nothing of any deck and are served without a token, so a browser can open `/?token=...`; every
  * route that reads or writes a deck needs the bearer, which the page sends from sessionStorage.
  */
+import { createHash } from 'node:crypto'
 import { existsSync, readFileSync } from 'node:fs'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { basename, extname, join, relative, resolve, sep } from 'node:path'
@@ -19,7 +20,7 @@ import { findAction } from '../../actions/index.js'
 import { defineAction, type ActionContext } from '../../core/action.js'
 import { dispatch } from '../../core/engine.js'
 import { fail } from '../../core/errors.js'
-import { arr, bool, int, obj, oneOf, openObj, opt, SlideId } from '../../model/schema.js'
+import { arr, bool, int, obj, oneOf, openObj, opt, SlideId, str } from '../../model/schema.js'
 import { orderedSlides, type DeckDoc } from '../../model/deck.js'
 import { packageRoot, type Workspace } from '../../store/workspace.js'
 import { readInsideSync } from '../../store/safe-open.js'
@@ -120,12 +121,13 @@ const viewAction = defineAction({
     appearance: opt(oneOf(['light', 'dark'])),
     cover: opt(bool({ description: 'The deck\'s cover for the deck list: its first slide the slideshow shows.' })),
     revision: opt(int({ minimum: 0, description: 'With cover: the revision the caller knows, answered from the cache without reading the deck.' })),
+    fontKey: opt(str({ maxLength: 64, description: 'The `fontKey` of the font rules the caller holds: when they are still the deck\'s, `fontCss` is left out.' })),
   }),
   output: openObj('Slide views.'),
   cli: null,
   mcp: null,
   example: {},
-  run: async (ctx: ActionContext, input: { slideIds?: string[]; limit?: number; appearance?: 'light' | 'dark'; cover?: boolean; revision?: number }) => {
+  run: async (ctx: ActionContext, input: { slideIds?: string[]; limit?: number; appearance?: 'light' | 'dark'; cover?: boolean; revision?: number; fontKey?: string }) => {
     const coverKey = input.cover ? `${ctx.ws.root}\u0000${await ctx.deckId()}\u0000${input.appearance ?? ''}` : undefined
     const known = coverKey ? covers.get(coverKey) : undefined
     if (known && input.revision === known.revision) return known.view
@@ -153,7 +155,12 @@ const viewAction = defineAction({
       variants: await variants,
       records: await readAssetRecords(ctx.ws, id),
     })
-    const view = { deck: id, revision: doc.manifest.revision, appearance, sheet: SHEET, sheetCss: SHEET_CSS, fontCss: viewFontCss(doc, '/page/fonts'), slides: views }
+    // The font rules (every face and subset of the theme and the fallbacks, ~300 KB) once per page: a
+    // batch asked for with the key of the rules the page holds comes without them.
+    const fontCss = viewFontCss(doc, '/page/fonts')
+    const fontKey = createHash('sha256').update(fontCss).digest('hex').slice(0, 16)
+    const fonts = !coverKey && input.fontKey === fontKey ? {} : { fontCss }
+    const view = { deck: id, revision: doc.manifest.revision, appearance, sheet: SHEET, sheetCss: SHEET_CSS, fontKey, ...fonts, slides: views }
     if (coverKey) {
       if (covers.size >= MAX_COVERS) covers.delete(covers.keys().next().value!)
       covers.set(coverKey, { revision: doc.manifest.revision, stamp: coverStamp(doc), view })
@@ -284,6 +291,8 @@ export async function handlePage(req: IncomingMessage, res: ServerResponse, url:
     if (url.searchParams.get('cover') === '1') input.cover = true
     const known = url.searchParams.get('revision')
     if (known) input.revision = /^\d+$/.test(known) ? Number(known) : known
+    const fontKey = url.searchParams.get('fontKey')
+    if (fontKey) input.fontKey = fontKey
     const { result } = await dispatch(viewAction, input, { ws: page.ws, transport: 'P', deck })
     page.send(res, 200, result)
     return true
