@@ -92,3 +92,19 @@ export const WITH_BUNDLE_FILE: GivenStep[] = [{ action: 'deck.pack', input: { id
 
 /** The deck exported as native PPTX in the light theme, to .studio/export/quarterly-review-light.pptx (a read). */
 export const WITH_PPTX_EXPORT: GivenStep[] = [{ action: 'export.run', input: { format: 'pptx', mode: 'native', theme: ['light'] }, revision: 0 }]
+
+/**
+ * A comment thread t-27bpitb72a on block b1 of title-body-2 (comments revision 1; the deck stays at
+ * revision 1). Thread ids are minted from the deck, the anchor, the text and the comments revision, so
+ * a new deck given these steps has this id.
+ */
+export const WITH_COMMENT_THREAD: GivenStep[] = [
+  ...WITH_BODY_SLIDE,
+  { action: 'comment.add', input: { anchor: { kind: 'block', slideId: 'title-body-2', blockId: 'b1' }, body: { text: 'Is this number right?' } }, revision: 1 },
+]
+
+/** The thread above, assigned to the agent review-7. */
+export const WITH_ASSIGNED_THREAD: GivenStep[] = [
+  ...WITH_COMMENT_THREAD,
+  { action: 'comment.assign', input: { threadId: 't-27bpitb72a', assignee: { principal: 'agent:review-7' } }, revision: 1 },
+]

@@ -9,13 +9,14 @@ import { BaseTag, type Schema } from '../model/schema.js'
 import type { DeckDoc } from '../model/deck.js'
 import type { Workspace } from '../store/workspace.js'
 import type { Principal } from './principal.js'
+import type { Capability } from './access.js'
 
 export type TransportLetter = 'C' | 'M' | 'H' | 'P'
 export type Milestone = 'M1' | 'M2' | 'M3' | 'M4' | 'M5' | 'M6' | 'M7' | 'M8' | 'M9' | 'M10'
 
 /** Which deck an action guards with its baseRevision and locks while it runs. */
 export type DeckTarget =
-  | { kind: 'current' } // the deck named by --deck / ?deck= / the default deck
+  | { kind: 'current'; guard?: false } // the deck named by --deck / ?deck= / the default deck (guard false: locked, its baseRevision not compared: comment writes)
   | { kind: 'field'; field: string } // an input field names the deck (deck.trash `id`)
   | { kind: 'none' } // no existing deck is guarded (deck.create, template.list)
 
@@ -47,6 +48,8 @@ export interface ActionSpec<I = any, O = any, P = any> {
   given?: GivenStep[]
   /** Which deck this action guards; defaults to the current deck when it mutates with a baseRevision. */
   deck?: DeckTarget
+  /** What the caller's role must allow (src/core/access.ts); the engine refuses 403 otherwise. */
+  capability?: Capability
   /** Extra lock keys held for the whole call (e.g. `template-<slug>`), beside the guarded deck's. */
   locks?: (input: I) => string[] | Promise<string[]>
   /** What the action does beyond `mutates`, as facts; the MCP tool hints derive from them (`toolAnnotations`). */
@@ -147,6 +150,8 @@ export interface ActionContext {
   stageFile(rel: string, content: string | Buffer | { move: string } | null): void
   /** Stages removal of a whole folder (relative to the workspace root). */
   stageRemoveDir(rel: string): void
+  /** Adds a trailer to the commit this call makes (`Studio-Thread: t-…`), beside the engine's own. */
+  trailer(name: string, value: string): void
   /** Runs after a successful commit (the engine hands over the new revision). */
   after(fn: (committed: { revision?: number; commit?: string }) => void): void
   /** Runs when the call ends, committed or refused (temporary files of the call). */

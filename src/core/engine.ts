@@ -12,6 +12,7 @@ import { isAbsolute, join, resolve, sep } from 'node:path'
 import { NETWORK_TRANSPORTS, type Action, type ActionContext, type DeckTarget, type TransportLetter } from './action.js'
 import { fail, StudioError } from './errors.js'
 import { principalFor, type Principal } from './principal.js'
+import { can, CAPABILITY_WORDS, type Role } from './access.js'
 import { emitRevision, markWriting } from './events.js'
 import { validateInput } from './validate.js'
 import type { DeckDoc } from '../model/deck.js'
@@ -41,6 +42,8 @@ export interface CallOptions {
   /** The author's git address (the CLI passes git's user.email with git's user.name); derived from the name when absent. */
   email?: string
   force?: boolean
+  /** The caller's role on the deck, where a transport knows one (sharing); the owner when absent (a checkout). */
+  role?: Role
   /**
    * The browser tab behind a window-transport call (`X-Studio-Client`: 12 lowercase base36
    * characters the tab mints and keeps in sessionStorage); absent on every other transport.
@@ -65,7 +68,9 @@ export async function dispatch(action: Action, input: Record<string, unknown>, o
   if (!action.run) fail('not_implemented', `${action.id} is declared (milestone ${action.milestone}) but not implemented on this instance.`, { details: { implemented: false } })
   if (action.mutates) refuseMissingDeck(action, input, options)
   await validateInput(action.id, validationSchema(action.input), input)
-  const principal = principalFor(options.author, options.transport, options.email)
+  const principal = principalFor(options.author, options.transport, options.email, options.role)
+  // The one role check: whichever transport called, an action declaring a capability needs it.
+  if (action.capability && !can(principal, action.capability)) fail('forbidden', `${action.id} needs the right to ${CAPABILITY_WORDS[action.capability]} on this deck, which your role (${principal.role}) does not give.`)
   // Outside a workspace nothing is written: no commit, and no file (a render, an export, a bundle) in the package's folder.
   // Renders and exports of a deck keep their intermediates under the workspace's .studio/, so they are
   // refused even with --out elsewhere; export check reads a file of the caller's and writes its report
@@ -121,6 +126,7 @@ class Call implements ActionContext {
   private readonly copies: [string, string][] = []
   private readonly removedDirs: string[] = []
   private readonly afterFns: ((c: { revision?: number }) => void)[] = []
+  private readonly trailers = new Map<string, string>()
   private readonly cleanups: (() => Promise<unknown> | void)[] = []
   private readonly loaded = new Map<string, DeckDoc>()
   /** The states of decks this call committed. */
@@ -188,6 +194,10 @@ class Call implements ActionContext {
 
   stageRemoveDir(rel: string): void {
     this.removedDirs.push(rel)
+  }
+
+  trailer(name: string, value: string): void {
+    this.trailers.set(name, value)
   }
 
   after(fn: (c: { revision?: number }) => void): void {
@@ -272,7 +282,8 @@ class Call implements ActionContext {
       // What this write reads is what the branch held here: its commit lands only if the folders it
       // writes are still so (the fence, src/store/transaction.ts).
       this.seenHead = readHead(this.ws.git.gitDir).commit
-      if (this.targetId) {
+      const target = deckTarget(this.action)
+      if (this.targetId && !(target.kind === 'current' && target.guard === false)) {
         const current = await this.load(this.targetId)
         await this.guard(current)
       }
@@ -378,7 +389,8 @@ class Call implements ActionContext {
     const touchedDecks = new Set<string>()
     for (const change of extraChanges) {
       const match = /^decks\/([^/]+)\//.exec(change.rel)
-      if (match && !(await sameAsDisk(join(this.ws.root, change.rel), change.content))) touchedDecks.add(match[1])
+      // Comment threads are not content: a comment write moves the comments revision, not the deck's.
+      if (match && !COMMENT_FILE.test(change.rel) && !(await sameAsDisk(join(this.ws.root, change.rel), change.content))) touchedDecks.add(match[1])
     }
 
     const removedDirs = new Set(this.removedDirs)
@@ -435,6 +447,15 @@ class Call implements ActionContext {
       for (const [rel, text] of files) changes.push({ rel: `${folder}/${rel}`, content: text })
       writtenDocs.set(deckId, { before: beforeState, files })
     }
+    // Every comment thread of a deck whose slides this write changes follows the change (src/comments),
+    // in the same commit: an undo or a version restore brings a detached thread back the same way.
+    for (const [deckId, written] of writtenDocs) {
+      const before = befores.get(deckId)
+      const after = finalDocs.get(deckId)
+      if (!before || !after || ![...written.files.keys()].some((rel) => rel.startsWith('slides/'))) continue
+      const { followThreads } = await import('../comments/store.js')
+      changes.push(...followThreads(this.ws, deckId, before, after))
+    }
     changes.push(...extraChanges)
     // A later change to the same path wins (a staged file over a copied one, a rewrite over a removal).
     const byPath = new Map<string, FileChange>()
@@ -462,6 +483,7 @@ class Call implements ActionContext {
           'Studio-Transport': this.transport,
           ...(primary ? { 'Studio-Deck': primary } : {}),
           ...(revision !== undefined ? { 'Studio-Revision': revision } : {}),
+          ...Object.fromEntries(this.trailers),
         },
       }, fence).catch(async (error) => {
         // Another writer's commit to a folder this write changes came first (this one stalled past its
@@ -520,6 +542,9 @@ class Call implements ActionContext {
     }
   }
 }
+
+/** A comment thread's file or the comments index inside a deck folder (src/comments/store.ts COMMENT_PATH). */
+const COMMENT_FILE = /^decks\/[^/]+\/comments\//
 
 /** Whether a staged change would leave the file as it is (same bytes, or a removal of nothing). */
 async function sameAsDisk(abs: string, content: FileChange['content']): Promise<boolean> {

@@ -8,6 +8,7 @@
  */
 import { userInfo } from 'node:os'
 import { fail } from './errors.js'
+import type { Role } from './access.js'
 
 export interface Principal {
   author: string
@@ -16,6 +17,8 @@ export interface Principal {
   kind: 'person' | 'agent' | 'anonymous'
   /** Every deck counts as owned by the caller on a checkout. */
   owner: boolean
+  /** The caller's role on the deck the call names (src/core/access.ts): the owner on a checkout. */
+  role: Role
 }
 
 const AUTHOR_RE = /^[^\u0000-\u001f\u007f<>]{1,120}$/u
@@ -30,7 +33,7 @@ const ADDRESSED_RE = /^([^<>]*?)\s*<([^<>]*)>$/u
  * from the name at commit time. An author written `Ana <ana@example.com>` brings its own address,
  * which wins over `email`.
  */
-export function principalFor(author: string | undefined, transport: string, email?: string): Principal {
+export function principalFor(author: string | undefined, transport: string, email?: string, role: Role = 'owner'): Principal {
   let name = author?.trim()
   const addressed = name ? ADDRESSED_RE.exec(name) : null
   if (addressed) {
@@ -43,7 +46,7 @@ export function principalFor(author: string | undefined, transport: string, emai
   if (!name) name = transport === 'C' || transport === 'P' ? process.env.STUDIO_AUTHOR?.trim() || localUser() : 'agent:http'
   if (!AUTHOR_RE.test(name)) fail('invalid_input', 'The author must be 1 to 120 printable characters without < or > (or "Name <address>").', { path: 'author' })
   const address = email?.trim()
-  return { author: name, ...(address && EMAIL_RE.test(address) ? { email: address } : {}), kind: name.startsWith('agent:') ? 'agent' : 'person', owner: true }
+  return { author: name, ...(address && EMAIL_RE.test(address) ? { email: address } : {}), kind: name.startsWith('agent:') ? 'agent' : 'person', owner: role === 'owner', role }
 }
 
 function localUser(): string {

@@ -200,6 +200,8 @@ export class WorkspaceWatcher {
       entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
       for (const e of entries) {
         if (e.isDirectory()) {
+          // Comment threads are not the deck's content: they move no revision (src/comments).
+          if (depth === 0 && e.name === 'comments') continue
           if (depth < 2) walk(join(folder, e.name), `${prefix}${e.name}/`, depth + 1)
         } else hash.update(`${prefix}${e.name} ${stamp(join(folder, e.name))}\n`)
       }

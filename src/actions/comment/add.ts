@@ -3,6 +3,9 @@ import { obj, opt } from '../../model/schema.js'
 import { anchorOf, bodyOf } from './cli.js'
 import { whoOf } from '../share/cli.js'
 import { Anchor, Assignee, Body, COMMENTS_DECK, CommentsRevision, ThreadId, ThreadWritten } from './schemas.js'
+import { WITH_BODY_SLIDE, WITH_COMMENT_THREAD } from '../given.js'
+
+const handlers = () => import('./run.js')
 
 export const commentAdd = defineAction({
   id: 'comment.add',
@@ -22,11 +25,14 @@ export const commentAdd = defineAction({
     const assign = parsed.flags.assign
     return { ...input, anchor: anchorOf(input.anchor), ...(assign !== undefined ? { assignee: whoOf(assign) } : {}) }
   },
+  capability: 'comment',
+  given: WITH_BODY_SLIDE,
   example: {
-    anchor: { kind: 'block', slideId: 'title-and-body-2', blockId: 'b1' },
+    anchor: { kind: 'range', slideId: 'title-body-2', blockId: 'b1', path: '/text', range: [14, 18] },
     body: { text: '{@0} can you check this number?', mentions: [{ email: 'ana@example.com' }] },
-    baseRevision: 3,
+    baseRevision: 0,
   },
+  run: async (ctx, input) => (await handlers()).add(ctx, input),
 })
 
 export const commentReply = defineAction({
@@ -43,5 +49,8 @@ export const commentReply = defineAction({
   cli: 'comment reply <threadId> -m <text> --mention <who>',
   mcp: 'deck_reply_comment',
   cliInput: bodyOf,
-  example: { threadId: 't1', body: { text: 'Fixed in the latest revision.' }, baseRevision: 3 },
+  capability: 'comment',
+  given: WITH_COMMENT_THREAD,
+  example: { threadId: 't-27bpitb72a', body: { text: 'Fixed in the latest revision.' }, baseRevision: 1 },
+  run: async (ctx, input) => (await handlers()).reply(ctx, input),
 })

@@ -2,6 +2,9 @@ import { defineAction } from '../../core/action.js'
 import { bool, obj, opt } from '../../model/schema.js'
 import { bodyOf } from './cli.js'
 import { Body, COMMENTS_DECK, CommentId, CommentsRevision, ThreadId, UpdatedAt, ThreadWritten } from './schemas.js'
+import { WITH_COMMENT_THREAD } from '../given.js'
+
+const handlers = () => import('./run.js')
 
 export const commentEdit = defineAction({
   id: 'comment.edit',
@@ -17,7 +20,10 @@ export const commentEdit = defineAction({
   cli: 'comment edit <threadId> <commentId> -m <text>',
   mcp: 'deck_edit_comment',
   cliInput: bodyOf,
-  example: { threadId: 't1', commentId: 'c1', body: { text: 'Revenue grew 12 percent, not 21.' }, expectedUpdatedAt: '2025-03-04T10:15:00Z', baseRevision: 3 },
+  capability: 'comment',
+  given: WITH_COMMENT_THREAD,
+  example: { threadId: 't-27bpitb72a', commentId: 'c1', body: { text: 'Revenue grew 12 percent, not 21.' }, expectedUpdatedAt: '2099-12-31T23:59:59Z', baseRevision: 1 },
+  run: async (ctx, input) => (await handlers()).edit(ctx, input),
 })
 
 export const commentDelete = defineAction({
@@ -34,5 +40,8 @@ export const commentDelete = defineAction({
   cli: 'comment delete <threadId> <commentId> --restore',
   mcp: 'deck_delete_comment',
   annotations: { destructive: true },
-  example: { threadId: 't1', commentId: 'c2', baseRevision: 3 },
+  capability: 'comment',
+  given: WITH_COMMENT_THREAD,
+  example: { threadId: 't-27bpitb72a', commentId: 'c1', baseRevision: 1 },
+  run: async (ctx, input) => (await handlers()).remove(ctx, input),
 })

@@ -1,7 +1,10 @@
 import { defineAction } from '../../core/action.js'
 import { arr, BlockId, bool, int, obj, oneOf, opt, SlideId, str } from '../../model/schema.js'
-import { planned, result } from '../../model/results.js'
+import { result } from '../../model/results.js'
 import { Thread, ThreadId } from './schemas.js'
+import { WITH_COMMENT_THREAD } from '../given.js'
+
+const handlers = () => import('./run.js')
 
 export const commentList = defineAction({
   id: 'comment.list',
@@ -22,15 +25,16 @@ export const commentList = defineAction({
     since: opt(int({ minimum: 0, description: 'Threads touched after this comments revision.' })),
     limit: opt(int({ minimum: 1, maximum: 500, description: 'Threads to answer at most.' })),
   }),
-  output: planned(
-    result({
-      threads: arr(Thread, { description: 'Threads with resolved anchors, comments, assignee, state.' }),
-      baseRevision: int({ minimum: 0, description: 'The current comments revision.' }),
-    }),
-  ),
+  output: result({
+    threads: arr(Thread, { description: 'Threads with resolved anchors, comments, assignee, state.' }),
+    baseRevision: int({ minimum: 0, description: 'The current comments revision.' }),
+  }),
   cli: 'comments <slideId> --block <blockId> --state <state> --for-me --author <author> --search <search> --since <since>',
   mcp: 'deck_list_comments',
-  example: { slideId: 'title-and-body-2', state: 'open', forMe: true },
+  capability: 'readComments',
+  given: WITH_COMMENT_THREAD,
+  example: { slideId: 'title-body-2', state: 'open' },
+  run: async (ctx, input) => (await handlers()).list(ctx, input),
 })
 
 export const commentGet = defineAction({
@@ -42,12 +46,13 @@ export const commentGet = defineAction({
   mutates: false,
   transports: 'CMHP',
   input: obj({ threadId: ThreadId }),
-  output: planned(
-    result({ thread: { ...Thread, description: 'The thread with its resolved anchor.' }, baseRevision: int({ minimum: 0, description: 'The current comments revision.' }) }),
-  ),
+  output: result({ thread: { ...Thread, description: 'The thread with its resolved anchor.' }, baseRevision: int({ minimum: 0, description: 'The current comments revision.' }) }),
   cli: 'comment get <threadId>',
   mcp: 'deck_get_comment',
-  example: { threadId: 't1' },
+  capability: 'readComments',
+  given: WITH_COMMENT_THREAD,
+  example: { threadId: 't-27bpitb72a' },
+  run: async (ctx, input) => (await handlers()).get(ctx, input),
 })
 
 export const commentLink = defineAction({
@@ -59,8 +64,11 @@ export const commentLink = defineAction({
   mutates: false,
   transports: 'CMHP',
   input: obj({ threadId: ThreadId }),
-  output: planned(result({ editorUrl: str({ description: 'Opens the editor on the thread.' }), viewUrl: str({ description: 'Opens the view on the thread.' }) })),
+  output: result({ editorUrl: str({ description: 'Opens the editor on the thread (STUDIO_PUBLIC_URL, else http://localhost:4321).' }), viewUrl: str({ description: 'Opens the view on the thread.' }) }),
   cli: 'comment link <threadId>',
   mcp: 'deck_comment_link',
-  example: { threadId: 't1' },
+  capability: 'readComments',
+  given: WITH_COMMENT_THREAD,
+  example: { threadId: 't-27bpitb72a' },
+  run: async (ctx, input) => (await handlers()).link(ctx, input),
 })

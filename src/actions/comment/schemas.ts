@@ -1,5 +1,5 @@
 import { anyOf, arr, BlockId, bool, BR, int, IsoTime, lit, nullable, obj, oneOf, opt, Pointer, SlideId, str, Who } from '../../model/schema.js'
-import { planned, RevisionIfWritten, written } from '../../model/results.js'
+import { RevisionIfWritten, written } from '../../model/results.js'
 import type { DeckTarget } from '../../core/action.js'
 
 export const ThreadId = str({ minLength: 1, maxLength: 120, description: 'Comment thread id.' })
@@ -41,9 +41,10 @@ export const CommentsRevision = opt({ ...BR, description: 'The comments revision
 
 /**
  * Comment writes name the comments revision, not the deck's, and never refuse a stale one: the
- * engine's deck guard must not compare it with the deck revision, so they guard no deck.
+ * engine locks the current deck (a content write moving anchors and a comment write are one after
+ * the other) but does not compare their baseRevision with the deck revision.
  */
-export const COMMENTS_DECK: DeckTarget = { kind: 'none' }
+export const COMMENTS_DECK: DeckTarget = { kind: 'current', guard: false }
 
 export const EMOJI = [
   'thumbs-up', 'thumbs-down', 'heart', 'laugh', 'smile', 'surprised', 'sad', 'thinking',
@@ -51,13 +52,13 @@ export const EMOJI = [
   'star', 'sparkles', 'hundred', 'pray', 'wave', 'raised-hands', 'muscle', 'bulb',
 ] as const
 
-export const UpdatedAt = { ...IsoTime, description: "The thread's updatedAt the caller read." }
+export const UpdatedAt = { ...IsoTime, description: "The thread's updatedAt the caller read: a thread changed after it answers 409 with the current thread." }
 
-/** One comment of a thread (a deleted one is a tombstone for 30 days). */
+/** One comment of a thread; a deleted one is a tombstone without its body (restorable for 30 days). */
 export const StoredComment = obj(
   {
     id: CommentId,
-    body: Body,
+    body: opt({ ...Body, description: 'The comment body; absent on a tombstone.' }),
     author: str({ description: 'The principal who wrote it.' }),
     at: IsoTime,
     editedAt: opt(IsoTime),
@@ -67,26 +68,39 @@ export const StoredComment = obj(
   { description: 'A comment.' },
 )
 
-/** A comment thread as stored; reads resolve its anchor against the current document. */
+export const Quote = obj(
+  {
+    exact: str({ description: 'The text the anchor covers (a cell: its text).' }),
+    prefix: str({ description: 'Up to 32 characters before it (a cell: its row\'s first cell).' }),
+    suffix: str({ description: 'Up to 32 characters after it (a cell: its column\'s first cell).' }),
+  },
+  { description: 'What a text range or a cell covered, with context: how the anchor is found again after edits.' },
+)
+
+/** A comment thread; reads and writes answer its anchor resolved against the current document. */
 export const Thread = obj(
   {
     id: ThreadId,
     anchor: Anchor,
-    resolved: opt(obj({ slideId: nullable(SlideId), blockId: opt(nullable(BlockId)), lost: bool() }, { description: 'Reads: where the anchor points in the current document.' })),
+    status: oneOf(['attached', 'detached', 'removed'], {
+      description: 'attached: the anchor names what it covers now; detached: a text range whose text is gone (the quote is kept; it re-attaches when the text comes back); removed: its slide, block, row or column is gone.',
+    }),
+    quote: opt(Quote),
     comments: arr(StoredComment),
     assignee: { ...nullable(Who), description: 'The assignee (a principal or an invitation), or null.' },
     state: oneOf(['open', 'resolved']),
     done: bool({ description: 'Marked done by the assignee.' }),
+    madeAt: int({ minimum: 0, description: 'The deck revision the thread was opened at.' }),
+    createdAt: IsoTime,
     updatedAt: IsoTime,
+    revision: int({ minimum: 0, description: "The comments revision of the thread's last change." }),
   },
   { description: 'A comment thread.' },
 )
 
 /** What a comment write answers: the thread and the comments revision after the write. */
-export const ThreadWritten = planned(
-  written({
-    thread: { ...Thread, description: 'The thread as stored.' },
-    baseRevision: int({ minimum: 0, description: 'The comments revision after the write, the number comment.list since takes.' }),
-    revision: RevisionIfWritten,
-  }),
-)
+export const ThreadWritten = written({
+  thread: { ...Thread, description: 'The thread as stored, its anchor resolved.' },
+  baseRevision: int({ minimum: 0, description: 'The comments revision after the write, the number comment.list since takes.' }),
+  revision: RevisionIfWritten,
+})

@@ -2,6 +2,9 @@ import { defineAction } from '../../core/action.js'
 import { bool, nullable, obj, oneOf } from '../../model/schema.js'
 import { whoOf } from '../share/cli.js'
 import { Assignee, COMMENTS_DECK, CommentId, CommentsRevision, EMOJI, ThreadId, ThreadWritten } from './schemas.js'
+import { WITH_ASSIGNED_THREAD, WITH_COMMENT_THREAD } from '../given.js'
+
+const handlers = () => import('./run.js')
 
 export const commentResolve = defineAction({
   id: 'comment.resolve',
@@ -17,7 +20,10 @@ export const commentResolve = defineAction({
   cli: 'comment resolve <threadId>',
   mcp: 'deck_resolve_comment',
   annotations: { idempotent: true },
-  example: { threadId: 't1', baseRevision: 3 },
+  capability: 'comment',
+  given: WITH_COMMENT_THREAD,
+  example: { threadId: 't-27bpitb72a', baseRevision: 1 },
+  run: async (ctx, input) => (await handlers()).resolve(ctx, input),
 })
 
 export const commentReopen = defineAction({
@@ -34,7 +40,10 @@ export const commentReopen = defineAction({
   cli: 'comment reopen <threadId>',
   mcp: 'deck_reopen_comment',
   annotations: { idempotent: true },
-  example: { threadId: 't1', baseRevision: 3 },
+  capability: 'comment',
+  given: WITH_COMMENT_THREAD,
+  example: { threadId: 't-27bpitb72a', baseRevision: 1 },
+  run: async (ctx, input) => (await handlers()).reopen(ctx, input),
 })
 
 export const commentAssign = defineAction({
@@ -55,7 +64,10 @@ export const commentAssign = defineAction({
     return { ...input, assignee: parsed.flags.clear ? null : whoOf(who ?? parsed.args.who) }
   },
   annotations: { idempotent: true },
-  example: { threadId: 't1', assignee: { principal: 'agent:review-7' }, baseRevision: 3 },
+  capability: 'comment',
+  given: WITH_COMMENT_THREAD,
+  example: { threadId: 't-27bpitb72a', assignee: { principal: 'agent:review-7' }, baseRevision: 1 },
+  run: async (ctx, input) => (await handlers()).assign(ctx, input),
 })
 
 export const commentDone = defineAction({
@@ -72,7 +84,10 @@ export const commentDone = defineAction({
   cli: 'comment done <threadId>',
   mcp: 'deck_done_comment',
   annotations: { idempotent: true },
-  example: { threadId: 't1', baseRevision: 3 },
+  capability: 'comment',
+  given: WITH_ASSIGNED_THREAD,
+  example: { threadId: 't-27bpitb72a', baseRevision: 2 },
+  run: async (ctx, input) => (await handlers()).done(ctx, input),
 })
 
 export const commentReact = defineAction({
@@ -96,5 +111,8 @@ export const commentReact = defineAction({
   mcp: 'deck_react_comment',
   cliInput: (parsed) => ({ ...parsed.input, on: !parsed.flags.off }),
   annotations: { idempotent: true },
-  example: { threadId: 't1', commentId: 'c1', emoji: 'thumbs-up', on: true, baseRevision: 3 },
+  capability: 'comment',
+  given: WITH_COMMENT_THREAD,
+  example: { threadId: 't-27bpitb72a', commentId: 'c1', emoji: 'thumbs-up', on: true, baseRevision: 1 },
+  run: async (ctx, input) => (await handlers()).react(ctx, input),
 })
