@@ -13,7 +13,7 @@
  * `settle` resolves an anchor against a document alone (reads, and writes made beside studio: a
  * hand-edited file, a merge). Neither ever drops a thread.
  */
-import type { Block, DeckDoc, Slide } from '../model/deck.js'
+import type { Block, DeckDoc } from '../model/deck.js'
 import { own } from '../model/own.js'
 import { blockTexts, plainText } from '../model/text.js'
 
@@ -60,22 +60,6 @@ export function blockOf(doc: DeckDoc, slideId: string, blockId: string): Block |
   return own(doc.slides, slideId)?.blocks?.find((b) => b.id === blockId)
 }
 
-/** Slides in deck order, then any the sections do not name. */
-function slidesInOrder(doc: DeckDoc): Slide[] {
-  const seen = new Set<string>()
-  const out: Slide[] = []
-  for (const section of doc.manifest.sections) {
-    for (const id of section.slides) {
-      const slide = own(doc.slides, id)
-      if (slide && !seen.has(id)) {
-        seen.add(id)
-        out.push(slide)
-      }
-    }
-  }
-  return out
-}
-
 /** The quote of `range` in `text` (code points). */
 export function quoteOf(text: string, range: readonly [number, number]): Quote {
   const cs = chars(text)
@@ -112,12 +96,14 @@ function contextScore(cs: string[], start: number, end: number, quote: Quote): n
 }
 
 /** The best occurrence of the quote in `text`: most context agreeing, then nearest to `near`. */
-function findQuote(text: string, quote: Quote, near: number): [number, number] | undefined {
+function findQuote(text: string, quote: Quote, near: number, within?: [number, number]): [number, number] | undefined {
   const exact = chars(quote.exact)
   if (!exact.length) return undefined
   const cs = chars(text)
   let best: { at: number; score: number; distance: number } | undefined
-  outer: for (let at = 0; at + exact.length <= cs.length; at++) {
+  const first = within ? Math.max(0, within[0]) : 0
+  const last = within ? Math.min(cs.length, within[1]) : cs.length
+  outer: for (let at = first; at + exact.length <= last; at++) {
     for (let k = 0; k < exact.length; k++) if (cs[at + k] !== exact[k]) continue outer
     const score = contextScore(cs, at, at + exact.length, quote)
     const distance = Math.abs(at - near)
@@ -129,43 +115,19 @@ function findQuote(text: string, quote: Quote, near: number): [number, number] |
 type RangeAnchor = Extract<Anchor, { kind: 'range' }>
 
 /**
- * Searches the quote: in the anchored Text, then the block's other Texts, then the slide's other
- * blocks, then the rest of the deck (in deck order).
+ * Searches the quote in the anchored block (blocks never move between slides): the anchored Text first,
+ * then the block's other Texts (a list item moved, a cell of another row). Elsewhere in the deck the same
+ * words are other words: a thread never jumps to them.
  */
 function searchQuote(doc: DeckDoc, anchor: RangeAnchor, quote: Quote): Placed | undefined {
-  const near = anchor.range[0]
-  const attach = (slideId: string, block: Block, path: string, range: [number, number]): Placed => ({
-    anchor: { kind: 'range', slideId, blockId: block.id, path, range },
-    quote: quoteOf(textAt(block, path) ?? '', range),
-    status: 'attached',
-  })
-  const inBlock = (slideId: string, block: Block, first?: string): Placed | undefined => {
-    const sites = blockTexts(block).map((s) => s.pointer)
-    const ordered = first && sites.includes(first) ? [first, ...sites.filter((p) => p !== first)] : sites
-    for (const path of ordered) {
-      const text = textAt(block, path)
-      const found = text === undefined ? undefined : findQuote(text, quote, path === anchor.path ? near : 0)
-      if (found) return attach(slideId, block, path, found)
-    }
-    return undefined
-  }
-  const slide = own(doc.slides, anchor.slideId)
-  const home = slide?.blocks?.find((b) => b.id === anchor.blockId)
-  if (home) {
-    const found = inBlock(anchor.slideId, home, anchor.path)
-    if (found) return found
-  }
-  for (const block of slide?.blocks ?? []) {
-    if (block === home) continue
-    const found = inBlock(anchor.slideId, block)
-    if (found) return found
-  }
-  for (const other of slidesInOrder(doc)) {
-    if (other.id === anchor.slideId) continue
-    for (const block of other.blocks ?? []) {
-      const found = inBlock(other.id, block)
-      if (found) return found
-    }
+  const block = blockOf(doc, anchor.slideId, anchor.blockId)
+  if (!block) return undefined
+  const paths = blockTexts(block).map((s) => s.pointer)
+  const ordered = paths.includes(anchor.path) ? [anchor.path, ...paths.filter((p) => p !== anchor.path)] : paths
+  for (const path of ordered) {
+    const text = textAt(block, path)
+    const found = text === undefined ? undefined : findQuote(text, quote, path === anchor.path ? anchor.range[0] : 0)
+    if (found) return { anchor: { ...anchor, path, range: found }, quote: quoteOf(text!, found), status: 'attached' }
   }
   return undefined
 }
@@ -214,10 +176,17 @@ function followRange(before: DeckDoc, after: DeckDoc, placed: Placed & { anchor:
     const map = offsetMap(oldText, newText)
     const start = map(anchor.range[0], 'start')
     const end = map(anchor.range[1], 'end')
-    if (start !== undefined && end !== undefined) {
-      // Edits outside the range (or inside it, both ends kept) move it; what it covers now is its quote.
-      if (end > start) return attachRange(after, anchor, [start, end], quote)
-      return relocate(after, anchor, quote)
+    if (start !== undefined && end !== undefined && end > start) {
+      // One change can be told two ways ("fell " typed before "fegrewa" reads as "ll fe" typed after
+      // its "fe"): where the quote still stands within the change's reach, the range is on it.
+      const covers = chars(newText).slice(start, end).join('')
+      if (quote && covers !== quote.exact) {
+        const reach = Math.abs(chars(newText).length - chars(oldText).length) + chars(quote.exact).length
+        const found = findQuote(newText, quote, start, [start - reach, end + reach])
+        if (found) return attachRange(after, anchor, found, quote)
+      }
+      // Edits outside the range, or inside it with both ends kept, move it; what it covers now is its quote.
+      return attachRange(after, anchor, [start, end], quote)
     }
   }
   return relocate(after, anchor, quote)
@@ -227,7 +196,7 @@ function followRange(before: DeckDoc, after: DeckDoc, placed: Placed & { anchor:
 function relocate(doc: DeckDoc, anchor: RangeAnchor, quote: Quote | undefined): Placed {
   const found = quote ? searchQuote(doc, anchor, quote) : undefined
   if (found) return found
-  return { anchor, ...(quote ? { quote } : {}), status: 'detached' }
+  return { anchor, ...(quote ? { quote } : {}), status: blockOf(doc, anchor.slideId, anchor.blockId) ? 'detached' : 'removed' }
 }
 
 /** Row or column signatures: the cells' texts joined. */
