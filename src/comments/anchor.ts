@@ -56,6 +56,8 @@ export function textAt(block: Block, path: string): string | undefined {
   }
 }
 
+const markupAt = (block: Block, path: string): string | undefined => blockTexts(block).find((s) => s.pointer === path)?.value
+
 export function blockOf(doc: DeckDoc, slideId: string, blockId: string): Block | undefined {
   return own(doc.slides, slideId)?.blocks?.find((b) => b.id === blockId)
 }
@@ -169,6 +171,8 @@ function followRange(before: DeckDoc, after: DeckDoc, placed: Placed & { anchor:
   const quote = placed.quote
   const oldBlock = blockOf(before, anchor.slideId, anchor.blockId)
   const newBlock = blockOf(after, anchor.slideId, anchor.blockId)
+  // The same markup: nothing moved (most writes touch other slides).
+  if (placed.status === 'attached' && oldBlock && newBlock && (oldBlock === newBlock || markupAt(oldBlock, anchor.path) === markupAt(newBlock, anchor.path)) && markupAt(newBlock, anchor.path) !== undefined) return placed
   const oldText = oldBlock ? textAt(oldBlock, anchor.path) : undefined
   const newText = newBlock ? textAt(newBlock, anchor.path) : undefined
   if (placed.status === 'attached' && oldText !== undefined && newText !== undefined) {

@@ -44,6 +44,7 @@ import { own } from '../model/own.js'
 import { statesAt } from './history.js'
 import { mergeDecks, mergeSlideAlone, mergeVersions, same, type Conflict, type DeckMerge } from './merge.js'
 import { ObjectReader } from './objects.js'
+import { COMMENT_FILE, mergeCommentFile } from '../comments/merge.js'
 
 const run = promisify(execFile)
 
@@ -188,10 +189,25 @@ export interface DriverResult {
 
 /** One call of the driver; writes the merged file into `call.ours`. */
 export async function runMergeDriver(call: DriverCall): Promise<DriverResult> {
+  const comment = COMMENT_FILE.exec(call.path)
+  if (comment) return commentFileMerge(call, comment.groups!.name)
   const match = DECK_FILE.exec(call.path)
   if (!match) return textMerge(call)
   try {
     return await deckFileMerge(call, match.groups as { prefix: string; folder: string; file: string })
+  } catch {
+    return textMerge(call)
+  }
+}
+
+/** A comment thread or the comments index (src/comments/merge.ts): merged alone, never a conflict unless a side is not one. */
+async function commentFileMerge(call: DriverCall, name: string): Promise<DriverResult> {
+  try {
+    const [base, ours, theirs] = await Promise.all([readFile(call.base, 'utf8'), readFile(call.ours, 'utf8'), readFile(call.theirs, 'utf8')])
+    const merged = mergeCommentFile(name, base, ours, theirs)
+    if (merged === null) return textMerge(call)
+    await writeFile(call.ours, merged)
+    return { exitCode: 0, mode: 'file', conflicts: [] }
   } catch {
     return textMerge(call)
   }

@@ -4,7 +4,7 @@
  *
  *   .gitattributes (in the workspace folder, committed by the caller):
  *     decks/**\/*.json diff=studio                       readable diffs (studio diff --textconv)
- *     decks/**\/deck.json, slides/*.json, versions.json  merge=studio (studio merge driver)
+ *     decks/**\/deck.json, slides/*.json, versions.json, comments/*.json  merge=studio (studio merge driver)
  *   the repository's own config (.git/config, per clone, never committed):
  *     diff.studio.textconv, diff.studio.cachetextconv, merge.studio.name, merge.studio.driver
  *   .gitignore: .studio/ (the conflicts file lives there)
@@ -25,6 +25,7 @@ export const ATTRIBUTE_LINES = [
   'decks/**/deck.json merge=studio',
   'decks/**/slides/*.json merge=studio',
   'decks/**/versions.json merge=studio',
+  'decks/**/comments/*.json merge=studio',
 ]
 
 /** How git should start studio: `studio` when the one on the PATH is this one, else node and this bin, quoted. */

@@ -199,7 +199,7 @@ async function viaMcp(client: Client, dir: string, action: Action, input: Record
 export const PARTS: Readonly<Record<string, readonly string[]>> = {
   deck: ['deck', 'template', 'section', 'theme', 'validate', 'version', 'diff'],
   slide: ['slide', 'diagram', 'presence', 'admin'],
-  block: ['block'],
+  block: ['block', 'comment'],
   text: ['text', 'table', 'chart', 'picture'],
   media: ['asset', 'logo', 'material'],
   render: ['shader', 'render', 'export', 'build', 'font'],
@@ -428,7 +428,8 @@ function contractTests(actions: Action[]): void {
   for (const action of actions) {
     it(`${action.id}: the example succeeds with a result fitting its schema, same outcome, same unknown_field, same 409 on ${[...action.transportSet].join(' ')}`, async () => {
       const transports = (['C', 'M', 'H', 'P'] as const).filter((t) => action.transportSet.has(t) && (t !== 'M' || action.mcp) && (t !== 'C' || action.cli))
-      const takesRevision = 'baseRevision' in ((action.input.properties as object) ?? {})
+      // Comment writes take the comments revision and never refuse a stale one (their deck is locked, not guarded).
+      const takesRevision = 'baseRevision' in ((action.input.properties as object) ?? {}) && !(action.deck?.kind === 'current' && action.deck.guard === false)
       const input = exampleOf(action)
       const staleInput = { ...input, baseRevision: 0 }
       const badInput = { ...input, zzUnknownMember: 1 }

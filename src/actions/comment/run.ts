@@ -203,7 +203,8 @@ export const assign = (ctx: ActionContext, input: { threadId: string; assignee: 
 export const done = (ctx: ActionContext, input: { threadId: string }) =>
   setThread(ctx, input.threadId, (thread) => {
     if (!thread.assignee) fail('refused', `Thread "${thread.id}" is not assigned; comment.assign names who marks it done.`, { pointer: '/threadId' })
-    if (!isCaller(ctx, thread.assignee)) fail('forbidden', `Only the thread's assignee (${'principal' in thread.assignee ? thread.assignee.principal : thread.assignee.email}) marks it done.`, { pointer: '/threadId' })
+    // The assignee, or the deck's owner for them (on a checkout every caller owns the deck).
+    if (!isCaller(ctx, thread.assignee) && ctx.principal.role !== 'owner') fail('forbidden', `Only the thread's assignee (${'principal' in thread.assignee ? thread.assignee.principal : thread.assignee.email}) or the deck's owner marks it done.`, { pointer: '/threadId' })
     return { done: true }
   })
 

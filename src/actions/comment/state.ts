@@ -61,7 +61,9 @@ export const commentAssign = defineAction({
   mcp: 'deck_assign_comment',
   cliInput: (parsed) => {
     const { who, ...input } = parsed.input
-    return { ...input, assignee: parsed.flags.clear ? null : whoOf(who ?? parsed.args.who) }
+    const named = who ?? parsed.args.who
+    if (parsed.flags.clear) return { ...input, assignee: null }
+    return named === undefined ? input : { ...input, assignee: whoOf(named) }
   },
   annotations: { idempotent: true },
   capability: 'comment',
@@ -73,7 +75,7 @@ export const commentAssign = defineAction({
 export const commentDone = defineAction({
   id: 'comment.done',
   label: 'Mark a thread done',
-  doc: 'The assignee marks the thread done; the last writer wins.',
+  doc: "The assignee (or the deck's owner for them) marks the thread done; the last writer wins.",
   group: 'comment',
   milestone: 'M8',
   mutates: true,

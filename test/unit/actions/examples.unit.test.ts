@@ -8,6 +8,7 @@ import { AJV_OPTIONS } from '../../../src/core/validate.js'
 import { exampleLines } from '../../../src/transports/cli/commands.js'
 import { covered } from '../../contract/contract.js'
 import { compileShared } from '../../helpers/schemas.js'
+import { mintThreadId } from '../../../src/comments/store.js'
 
 /**
  * What a new user's deck holds after `studio deck create "Quarterly review"` and some given steps, as
@@ -23,11 +24,16 @@ class NewDeck {
   assets = new Set<string>()
   versions = 0
   trashed = false
+  /** Comment threads by id, and the comments revision (comment writes name it as their baseRevision). */
+  threads = new Set<string>()
+  commentsRevision = 0
 
   apply(step: GivenStep, problem: (text: string) => void): void {
     const input = step.input as Record<string, any>
-    if (input.baseRevision !== undefined && input.baseRevision !== this.revision) problem(`given ${step.action} passes baseRevision ${input.baseRevision}, the deck is at ${this.revision}`)
-    this.check(findAction(step.action)!, input, problem)
+    const stepAction = findAction(step.action)!
+    const at = this.revisionFor(stepAction)
+    if (input.baseRevision !== undefined && input.baseRevision !== at) problem(`given ${step.action} passes baseRevision ${input.baseRevision}, the deck is at ${at}`)
+    this.check(stepAction, input, problem)
     if (step.action === 'slide.insert') {
       this.slides.set(input.slide.id, new Set((input.slide.blocks ?? []).map((b: { id: string }) => b.id)))
       if (input.slide.id === undefined) problem('given slide.insert names no slide id: later steps could not name the slide')
@@ -37,8 +43,17 @@ class NewDeck {
     } else if (step.action === 'template.create') this.templates.add(input.name.toLowerCase().replace(/[^a-z0-9]+/g, '-'))
     else if (step.action === 'version.save') this.versions++
     else if (step.action === 'deck.trash') this.trashed = true
+    else if (step.action === 'comment.add') {
+      this.threads.add(mintThreadId('quarterly-review', input.anchor, input.body.text, this.commentsRevision, (id) => this.threads.has(id)))
+      this.commentsRevision++
+    } else if (step.action.startsWith('comment.')) this.commentsRevision++
     else problem(`given ${step.action}: this test does not know what it makes; teach NewDeck.apply`)
     this.revision = step.revision
+  }
+
+  /** The revision an action's baseRevision names: the comments revision for comment writes, else the deck's. */
+  revisionFor(action: Action): number {
+    return action.deck?.kind === 'current' && action.deck.guard === false ? this.commentsRevision : this.revision
   }
 
   /** Every id the input names is one this deck has; every revision one it has had. */
@@ -64,7 +79,11 @@ class NewDeck {
       else if (key === 'id' && /^template\.(update|rename|delete|setDefault|slides)$/.test(action.id) && !this.templates.has(value)) problem(`/id names template ${value}`)
       else if (key === 'id' && /^deck\.(copy|trash|restore|remove|setDefault)$/.test(action.id) && !this.decks.has(value)) problem(`/id names deck ${value}`)
       else if (key === 'n' && !(value >= 1 && value <= this.versions)) problem(`/n names version ${value}; the new deck has ${this.versions}`)
-      else if (key === 'sections') for (const section of value) section.slides.forEach((v: string) => slide(v, '/sections'))
+      else if (key === 'threadId' && !this.threads.has(value)) problem(`/threadId names thread ${value}; the new deck has ${[...this.threads].join(', ') || 'none'}`)
+      else if (key === 'anchor' && value.slideId !== undefined) {
+        slide(value.slideId, '/anchor/slideId')
+        if (value.blockId !== undefined && !this.slides.get(value.slideId)?.has(value.blockId)) problem(`/anchor names block ${value.blockId}, which slide ${value.slideId} does not have`)
+      } else if (key === 'sections') for (const section of value) section.slides.forEach((v: string) => slide(v, '/sections'))
     }
     if (action.id === 'deck.restore' && !this.trashed) problem('restores a deck that is not in the trash')
   }
@@ -93,7 +112,7 @@ describe('the examples a new user reads', () => {
       }
       deck.check(action, action.example as Record<string, any>, problem)
       const rev = action.example.baseRevision
-      if (rev !== undefined && rev !== deck.revision) problem(`passes baseRevision ${rev}; after its given steps the new deck is at ${deck.revision}`)
+      if (rev !== undefined && rev !== deck.revisionFor(action)) problem(`passes baseRevision ${rev}; after its given steps the new deck is at ${deck.revisionFor(action)}`)
       if (action.cli) {
         const lines = exampleLines(action, findAction).join('\n').split('\n')
         const last = lines[lines.length - 1]
