@@ -22,6 +22,22 @@ export interface RevisionEvent {
   clientId?: string
 }
 
+/**
+ * A comment write committed in this process. Comment writes move the deck's comments revision, not
+ * its revision, so no `revision` event tells the room; this one does (src/actions/comment/run.ts).
+ */
+export interface CommentsEvent {
+  root: string
+  deckId: string
+  /** The comments revision after the write (comment.list `since` takes it). */
+  revision: number
+  threadId: string
+  action: string
+  author: string
+  transport: TransportLetter
+  clientId?: string
+}
+
 /** A kill switch turned on or off in this process (admin.flag). */
 export interface FlagEvent {
   root: string
@@ -41,6 +57,10 @@ studioEvents.setMaxListeners(0)
 
 export function emitRevision(event: RevisionEvent): void {
   studioEvents.emit('revision', event)
+}
+
+export function emitComments(event: CommentsEvent): void {
+  studioEvents.emit('comments', event)
 }
 
 export function emitFlag(event: FlagEvent): void {

@@ -3,7 +3,7 @@
  * (package `ws` in noServer mode on the http server's `upgrade` event). The protocol is
  * /work/shared's room protocol, written down in docs/realtime.md:
  *
- *   server → page  welcome, changed, roster, goto, pong
+ *   server → page  welcome, changed, comments, roster, goto, pong
  *   page → server  presence { slideId?, selection?, pointer? }, ping
  *
  * The upgrade passes the edge checks of every request (Host, Origin, bearer off loopback; a browser
@@ -14,7 +14,9 @@
  *
  * `changed` goes out after every accepted write to the deck: writes of this process come from the
  * engine's `revision` event (with their transport and the tab that made them); everything else from
- * the workspace watcher (src/realtime/watch.ts).
+ * the workspace watcher (src/realtime/watch.ts). `comments` goes out after every comment write the
+ * same two ways (the engine's `comments` event, the watcher's signature of the deck's comments/), once
+ * per comments revision: whichever of the two sees a revision first announces it.
  */
 import type { IncomingMessage } from 'node:http'
 import { STATUS_CODES } from 'node:http'
@@ -24,14 +26,14 @@ import { join } from 'node:path'
 import type { Duplex } from 'node:stream'
 import { WebSocketServer, WebSocket, type RawData } from 'ws'
 import { ERROR_TITLES, errorType, fail, StudioError, toStudioError } from '../core/errors.js'
-import { studioEvents, type FlagEvent, type PrincipalEvent, type RevisionEvent } from '../core/events.js'
+import { studioEvents, type CommentsEvent, type FlagEvent, type PrincipalEvent, type RevisionEvent } from '../core/events.js'
 import { principalFor } from '../core/principal.js'
 import { flagOn } from '../store/flags.js'
 import { deckPrefs } from '../store/principals.js'
 import { RESERVED_DECK_IDS, type Workspace } from '../store/workspace.js'
 import { checkEdge, isLoopbackHost, isWildcardHost, type EdgePolicy } from '../transports/http/edge.js'
 import { advertiseServe, markOf, registerRooms, type Rooms, type RosterEntry, type Steering } from './registry.js'
-import { WorkspaceWatcher, type DeckChange } from './watch.js'
+import { WorkspaceWatcher, type CommentsChange, type DeckChange } from './watch.js'
 
 export const ROOM_PATH = /^\/api\/room\/([^/]+)$/
 const DECK_RE = /^[a-z0-9]+(?:-[a-z0-9]+)*$/
@@ -67,6 +69,8 @@ interface Room {
   deckId: string
   peers: Map<string, Peer>
   rosterDue: boolean
+  /** The comments revision last announced (a write seen by both the event and the watcher is told once). */
+  commentsRevision: number | null
 }
 
 export interface RoomHubOptions {
@@ -97,10 +101,12 @@ export class RoomHub implements Rooms {
     this.presenceOff = flagOn(ws, 'presence')
     this.watcher = new WorkspaceWatcher(ws, {
       changed: (change) => this.announce(change),
+      comments: (change) => this.announceComments(change),
       flags: () => this.onFlags(),
       principals: () => this.resendRosters(),
     }, { pollMs: options.pollMs })
     studioEvents.on('revision', this.onRevision)
+    studioEvents.on('comments', this.onComments)
     studioEvents.on('flag', this.onFlag)
     studioEvents.on('principal', this.onPrincipal)
     this.heartbeat = setInterval(() => this.beat(), HEARTBEAT_MS)
@@ -177,7 +183,7 @@ export class RoomHub implements Rooms {
     }
     let room = this.rooms.get(deckId)
     if (!room) {
-      room = { deckId, peers: new Map(), rosterDue: false }
+      room = { deckId, peers: new Map(), rosterDue: false, commentsRevision: null }
       this.rooms.set(deckId, room)
       this.watcher.add(deckId)
     }
@@ -390,6 +396,20 @@ export class RoomHub implements Rooms {
     for (const peer of room.peers.values()) send(peer, message)
   }
 
+  private readonly onComments = (event: CommentsEvent) => {
+    if (event.root !== this.options.ws.root || !this.rooms.has(event.deckId)) return
+    this.announceComments({ deckId: event.deckId, revision: event.revision }, { threadId: event.threadId, actionId: event.action, by: { transport: event.transport, ...(event.clientId ? { clientId: event.clientId } : {}) } })
+    this.watcher.acceptComments(event.deckId)
+  }
+
+  private announceComments(change: CommentsChange, extra: { threadId?: string; actionId?: string; by?: { transport: string; clientId?: string } } = {}): void {
+    const room = this.rooms.get(change.deckId)
+    if (!room || room.commentsRevision === change.revision) return
+    room.commentsRevision = change.revision
+    const message = { type: 'comments', deckId: change.deckId, revision: change.revision, by: extra.by ?? { transport: 'git' }, ...(extra.threadId ? { threadId: extra.threadId } : {}), ...(extra.actionId ? { actionId: extra.actionId } : {}) }
+    for (const peer of room.peers.values()) send(peer, message)
+  }
+
   private readonly onFlag = (event: FlagEvent) => {
     if (event.root === this.options.ws.root) this.onFlags()
   }
@@ -439,6 +459,7 @@ export class RoomHub implements Rooms {
     this.closed = true
     clearInterval(this.heartbeat)
     studioEvents.off('revision', this.onRevision)
+    studioEvents.off('comments', this.onComments)
     studioEvents.off('flag', this.onFlag)
     studioEvents.off('principal', this.onPrincipal)
     this.unregister()

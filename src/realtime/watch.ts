@@ -11,7 +11,8 @@
  * What a check compares: a deck's signature, the name, inode, size and nanosecond mtime of every file
  * of its folder (deck.json, slides/*, sidecars, assets). Writes are atomic renames, so a write changes
  * an inode even when size and mtime would not; a hand edit in place changes the mtime. Equal
- * signatures mean nothing to say.
+ * signatures mean nothing to say. A deck's comment threads (`comments/`) have a signature of their own:
+ * a comment write moves no deck revision, and is announced as `comments` with the comments revision.
  *
  * What it leaves alone:
  * - decks this process is writing (`isWriting`, set by the engine): its `revision` event announces
@@ -43,8 +44,16 @@ export interface DeckChange {
   actionId?: string
 }
 
+/** The comment threads of a watched deck changed on disk (another process, a checkout, a merge). */
+export interface CommentsChange {
+  deckId: string
+  /** The comments revision in comments/index.json now (0 when there is none). */
+  revision: number
+}
+
 export interface WatchHandlers {
   changed(change: DeckChange): void
+  comments?(change: CommentsChange): void
   /** `.studio/flags.json` moved (admin.flag in another process). */
   flags?(): void
   /** `.studio/principals.json` moved (presence.pointer in another process). */
@@ -63,6 +72,7 @@ const LOCK_STALE_MS = 3500
 
 interface Watched {
   sig: string
+  commentsSig: string
   /** The reflog's newest commit when this deck's state was last taken as seen. */
   head: string | null
   watchers: FSWatcher[]
@@ -102,7 +112,7 @@ export class WorkspaceWatcher {
   /** Starts watching a deck (idempotent): its current files count as seen. */
   add(deckId: string): void {
     if (this.closed || this.decks.has(deckId)) return
-    const entry: Watched = { sig: this.signature(deckId), head: this.reflogHead()?.oid ?? null, watchers: [] }
+    const entry: Watched = { sig: this.signature(deckId), commentsSig: this.commentsSignature(deckId), head: this.reflogHead()?.oid ?? null, watchers: [] }
     this.decks.set(deckId, entry)
     this.watchDeck(deckId, entry)
     if (this.decks.size === 1) this.start()
@@ -122,6 +132,12 @@ export class WorkspaceWatcher {
     if (!entry) return
     entry.sig = this.signature(deckId)
     entry.head = this.reflogHead()?.oid ?? entry.head
+  }
+
+  /** Takes the deck's comment files as they are now as seen (after this process announced its own comment write). */
+  acceptComments(deckId: string): void {
+    const entry = this.decks.get(deckId)
+    if (entry) entry.commentsSig = this.commentsSignature(deckId)
   }
 
   watched(): string[] {
@@ -173,7 +189,7 @@ export class WorkspaceWatcher {
     for (const w of entry.watchers) w.close()
     const dir = this.ws.deckDir(deckId)
     const on = () => this.schedule()
-    entry.watchers = [this.watchPath(dir, on), this.watchPath(join(dir, 'slides'), on)].filter((w): w is FSWatcher => w !== undefined)
+    entry.watchers = [this.watchPath(dir, on), this.watchPath(join(dir, 'slides'), on), this.watchPath(join(dir, 'comments'), on)].filter((w): w is FSWatcher => w !== undefined)
   }
 
   private schedule(delay = DEBOUNCE_MS): void {
@@ -208,6 +224,29 @@ export class WorkspaceWatcher {
     }
     walk(dir, '', 0)
     return hash.digest('hex')
+  }
+
+  /** The files of a deck's comments/ folder (one file per thread, and index.json) by name, inode, size and mtime. */
+  private commentsSignature(deckId: string): string {
+    const dir = join(this.ws.deckDir(deckId), 'comments')
+    let names: string[]
+    try {
+      names = readdirSync(dir).sort()
+    } catch {
+      return '-'
+    }
+    const hash = createHash('sha1')
+    for (const name of names) hash.update(`${name} ${stamp(join(dir, name))}\n`)
+    return hash.digest('hex')
+  }
+
+  private readCommentsRevision(deckId: string): number {
+    try {
+      const index = JSON.parse(readFileSync(join(this.ws.deckDir(deckId), 'comments', 'index.json'), 'utf8')) as { revision?: unknown }
+      return Number.isInteger(index.revision) ? (index.revision as number) : 0
+    } catch {
+      return 0
+    }
   }
 
   private readRevision(deckId: string): number | null {
@@ -271,11 +310,17 @@ export class WorkspaceWatcher {
         this.handlers.principals?.()
       }
       const found: { deckId: string; revision: number | null; entry: Watched }[] = []
+      const comments: CommentsChange[] = []
       for (const [deckId, entry] of this.decks) {
         if (isWriting(this.ws.root, deckId)) continue
         if (this.lockHeld(deckId)) {
           deferred = true
           continue
+        }
+        const commentsSig = this.commentsSignature(deckId)
+        if (commentsSig !== entry.commentsSig) {
+          entry.commentsSig = commentsSig
+          comments.push({ deckId, revision: this.readCommentsRevision(deckId) })
         }
         const sig = this.signature(deckId)
         if (sig === entry.sig) continue
@@ -284,6 +329,7 @@ export class WorkspaceWatcher {
         this.watchDeck(deckId, entry)
         found.push({ deckId, revision: this.readRevision(deckId), entry })
       }
+      for (const change of comments) if (this.decks.has(change.deckId)) this.handlers.comments?.(change)
       if (found.length) {
         const head = this.reflogHead()
         for (const { deckId, revision, entry } of found) {

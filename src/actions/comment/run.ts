@@ -6,6 +6,7 @@
  */
 import type { ActionContext } from '../../core/action.js'
 import { fail, StudioError } from '../../core/errors.js'
+import { emitComments } from '../../core/events.js'
 import type { DeckDoc } from '../../model/deck.js'
 import { own } from '../../model/own.js'
 import { place, type Anchor } from '../../comments/anchor.js'
@@ -96,6 +97,8 @@ function write(ctx: ActionContext, state: Loaded, thread: Thread): { thread: Rec
   ctx.stageFile(indexRel(state.deckId), indexText(revision))
   ctx.trailer('Studio-Thread', thread.id)
   ctx.trailer('Studio-Comments-Revision', String(revision))
+  // The deck's revision does not move: this event is what tells the room (src/realtime/room.ts).
+  ctx.after(() => emitComments({ root: ctx.ws.root, deckId: state.deckId, revision, threadId: thread.id, action: ctx.action.id, author: ctx.principal.author, transport: ctx.transport, ...(ctx.clientId ? { clientId: ctx.clientId } : {}) }))
   return { thread: shownThread(state.doc, stored), baseRevision: revision }
 }
 
