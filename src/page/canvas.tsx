@@ -13,6 +13,7 @@ import { startEditing, type TextEditor } from './textedit.js'
 import { sendPresence } from './room.js'
 import { useModel } from './model.js'
 import { Prompts, slotPrompts } from './prompts.js'
+import { Pins } from './comments.js'
 
 const TEXT_KINDS = new Set(['text', 'heading', 'textbox', 'shape', 'list'])
 const HANDLES = ['nw', 'n', 'ne', 'e', 'se', 's', 'sw', 'w'] as const
@@ -517,6 +518,7 @@ export function Canvas({ view }: { view: SlideView }) {
               </div>
             )
           })}
+          <Pins slideId={slideId} items={items} scale={scale} root={() => rootRef.current} overlay={() => wrap.current?.querySelector('.overlay') ?? null} />
           {preview.lines.map((line, i) => (
             <div key={i} class={`snap-line ${line.x !== undefined ? 'v' : 'h'}`} style={line.x !== undefined ? { left: px(line.x) } : { top: px(line.y!) }} aria-hidden="true" />
           ))}

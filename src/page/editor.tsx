@@ -17,6 +17,7 @@ import { arrange, newSlide, removeBlocks, renameDeck, setLayout, setNotes } from
 import { ExportMenu } from './exports.js'
 import { joinRoom, leaveRoom, sendPresence } from './room.js'
 import { Roster } from './roster.js'
+import { commentOnSelection, CommentsPanel, loadComments, NotesPins, useCommentShortcut } from './comments.js'
 
 export function Editor() {
   const { doc, current, views, loading, mode, panel, canUndo, canRedo, busy, selection, appearance } = store.state
@@ -24,6 +25,7 @@ export function Editor() {
 
   useEffect(() => {
     joinRoom(deckId)
+    if (deckId) void loadComments(true)
     return () => leaveRoom()
   }, [deckId])
   useEffect(() => {
@@ -56,6 +58,7 @@ export function Editor() {
     addEventListener('keydown', onKey)
     return () => removeEventListener('keydown', onKey)
   }, [])
+  useCommentShortcut()
 
   if (mode !== 'edit' && doc) return <Present />
   if (!doc) {
@@ -71,6 +74,7 @@ export function Editor() {
     )
   }
   const view = current ? views.get(current) : undefined
+  const openThreads = [...store.state.comments.threads.values()].filter((t) => t.state === 'open').length
   const slide = current ? doc.slides[current] : undefined
   return (
     <div class="editor">
@@ -99,6 +103,15 @@ export function Editor() {
             {(close) => <ArrangeMenu close={close} />}
           </Menu>
           <ExportMenu />
+          <button
+            type="button"
+            onPointerDown={(e) => e.preventDefault()}
+            onClick={() => commentOnSelection()}
+            aria-keyshortcuts="Control+Alt+M"
+            title="Comment on the selected words, the selected block, or the slide (Ctrl+Alt+M)"
+          >
+            Comment
+          </button>
         </div>
         <div class="toolbar end">
           <span class="saving" aria-hidden="true">
@@ -106,6 +119,9 @@ export function Editor() {
           </span>
           <Roster />
           <ThemeToggle />
+          <button type="button" class="comments-toggle" aria-pressed={panel === 'comments'} aria-controls="side-panel" onClick={() => store.set({ panel: panel === 'comments' ? 'inspector' : 'comments' })}>
+            Comments{openThreads ? ` (${openThreads})` : ''}
+          </button>
           <button type="button" aria-pressed={panel === 'history'} onClick={() => store.set({ panel: panel === 'history' ? 'inspector' : 'history' })}>
             History
           </button>
@@ -122,8 +138,8 @@ export function Editor() {
         {view ? <Canvas view={view} /> : <div class="canvas-wrap">{slide ? <p>Drawing the slide…</p> : <p>This deck has no slides: add one with New slide.</p>}</div>}
         {slide && current ? <Notes key={current} slideId={current} notes={slide.notes ?? ''} /> : null}
       </main>
-      <aside class="panel" aria-label={panel === 'history' ? 'History' : 'Inspector'}>
-        {panel === 'history' ? <History /> : <Inspector />}
+      <aside class="panel" id="side-panel" aria-label={panel === 'history' ? 'History' : panel === 'comments' ? 'Comments panel' : 'Inspector'}>
+        {panel === 'history' ? <History /> : panel === 'comments' ? <CommentsPanel /> : <Inspector />}
       </aside>
     </div>
   )
@@ -284,9 +300,12 @@ function Notes({ slideId, notes }: { slideId: string; notes: string }) {
   valueRef.current = value
   return (
     <section class="notes" aria-labelledby="notes-label">
-      <label id="notes-label" for="notes">
-        Speaker notes
-      </label>
+      <div class="notes-head">
+        <label id="notes-label" for="notes">
+          Speaker notes
+        </label>
+        <NotesPins slideId={slideId} />
+      </div>
       <textarea
         id="notes"
         value={value}

@@ -80,6 +80,10 @@ export function joinRoom(deckId: string | undefined): void {
     } else if (message.type === 'changed') {
       const mine = message.by?.clientId === clientId
       if (!mine || (store.state.doc && message.revision !== store.state.doc.manifest.revision && store.state.busy === 0)) scheduleRefresh()
+      // An edit moves the anchors it touches (in its own commit, with no new comments revision): read them again.
+      if (store.state.comments.deckId === store.deckId) void import('./comments.js').then(({ loadComments }) => loadComments(true))
+    } else if (message.type === 'comments' && typeof message.revision === 'number') {
+      void import('./comments.js').then(({ commentsMoved }) => commentsMoved(message.revision))
     } else if (message.type === 'roster') {
       store.set({ roster: others(message.roster ?? []) })
     } else if (message.type === 'goto' && typeof message.slideId === 'string') {
@@ -98,7 +102,7 @@ export function joinRoom(deckId: string | undefined): void {
 
 function others(roster: RosterEntry[]): RosterEntry[] {
   const me = roster.find((r) => r.clientId === clientId)
-  store.set({ following: me?.follow ?? null })
+  store.set({ following: me?.follow ?? null, ...(me ? { me: me.name } : {}) })
   return roster.filter((r) => r.clientId !== clientId)
 }
 

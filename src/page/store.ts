@@ -13,6 +13,7 @@
  * deck.set), as new revisions, and refuses plainly when someone changed those parts since.
  */
 import { ApiError, call, get } from './api.js'
+import type { CommentsState } from './comments.js'
 
 export type Slide = { id: string; layout: string; blocks?: Block[]; notes?: string; skip?: boolean; title?: string; [k: string]: any }
 export type Block = { id: string; kind: string; [k: string]: any }
@@ -111,7 +112,11 @@ export interface State {
   mode: 'edit' | 'present' | 'presenter'
   /** This window is a presenter's audience window (follows the presenter over a BroadcastChannel). */
   audience?: boolean
-  panel: 'inspector' | 'history'
+  panel: 'inspector' | 'history' | 'comments'
+  /** The deck's comment threads as the page knows them (src/page/comments.tsx). */
+  comments: CommentsState
+  /** This tab's author as the room names it (null until the room says, or with presence off). */
+  me: string | null
   messages: Message[]
   busy: number
   canUndo: string | null
@@ -149,6 +154,8 @@ export class Store {
       editing: null,
       mode: 'edit',
       panel: 'inspector',
+      comments: { deckId: null, threads: new Map(), revision: 0, filter: 'open', forMe: new Set(), expanded: null, draft: null },
+      me: null,
       messages: [],
       busy: 0,
       canUndo: null,
@@ -192,7 +199,21 @@ export class Store {
   async open(deckId: string, slideId?: string): Promise<void> {
     this.undoStack = []
     this.redoStack = []
-    this.set({ route: { page: 'deck', deckId, slideId }, doc: null, loading: true, views: new Map(), selection: [], editing: null, canUndo: null, canRedo: null, current: null })
+    const thread = new URLSearchParams(location.search).get('thread')
+    this.set({
+      route: { page: 'deck', deckId, slideId },
+      doc: null,
+      loading: true,
+      views: new Map(),
+      selection: [],
+      editing: null,
+      canUndo: null,
+      canRedo: null,
+      current: null,
+      // `?thread=<id>` (comment.link's address) opens the comments panel on that thread's card.
+      comments: { ...this.state.comments, deckId: null, threads: new Map(), revision: 0, forMe: new Set(), draft: null, expanded: thread },
+      ...(thread ? { panel: 'comments' as const } : {}),
+    })
     try {
       // The first slide's view is asked for beside the document, so it can be shown as soon as both are here.
       const appearance = this.state.appearance
