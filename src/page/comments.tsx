@@ -263,7 +263,7 @@ export function CommentsPanel() {
   const expanded = comments.expanded ? comments.threads.get(comments.expanded) : undefined
   if (expanded && !threads.includes(expanded)) threads.unshift(expanded)
   return (
-    <section class="comments" role="region" aria-label="Comments">
+    <section class="comments" role="region" aria-label="Comments" data-loaded={comments.deckId === store.deckId ? '' : undefined}>
       <div class="comments-head">
         <h2 id="comments-title">Comments</h2>
         <button type="button" onClick={() => commentOnSelection()} disabled={!doc}>
@@ -543,17 +543,20 @@ function Composer({ label, submit, onSend, onCancel, autoFocus }: { label: strin
   }
   const pick = (name: string) => {
     if (!query) return
-    const caret = query.at + 1 + query.typed.length
-    const next = `${text.slice(0, query.at)}@${name} ${text.slice(caret)}`
+    const end = query.at + 1 + query.typed.length
+    const next = `${text.slice(0, query.at)}@${name} ${text.slice(end)}`
     setText(next)
     setMentions((m) => (m.includes(name) ? m : [...m, name]))
     setQuery(null)
-    requestAnimationFrame(() => {
-      const at = query.at + name.length + 2
-      box.current?.focus()
-      box.current?.setSelectionRange(at, at)
-    })
+    caret.current = query.at + name.length + 2
   }
+  // The caret goes after a picked name as soon as the text shows it, before anything else is typed.
+  const caret = useRef<number | null>(null)
+  useLayoutEffect(() => {
+    if (caret.current === null) return
+    box.current?.setSelectionRange(caret.current, caret.current)
+    caret.current = null
+  }, [text])
   const send = async () => {
     const value = text.trim()
     if (!value || sending) return
@@ -613,7 +616,9 @@ function Composer({ label, submit, onSend, onCancel, autoFocus }: { label: strin
             }
           }
           if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) {
+            // Ctrl+Enter elsewhere starts the presentation: here it sends.
             e.preventDefault()
+            e.stopPropagation()
             void send()
           } else if (e.key === 'Escape' && onCancel) onCancel()
         }}
