@@ -16,6 +16,7 @@ export function route(): void {
     const [, deckId, slideId] = match
     if (store.deckId !== deckId) void store.open(deckId, slideId)
     else if (slideId && store.state.doc?.slides[slideId] && store.state.current !== slideId) store.set({ current: slideId, selection: [], editing: null })
+    // `?thread=<id>` (comment.link's address) opens the comments panel on that thread's card.
     const thread = new URLSearchParams(location.search).get('thread')
     if (store.deckId === deckId && thread && store.state.comments.expanded !== thread) store.set({ panel: 'comments', comments: { ...store.state.comments, expanded: thread, draft: null } })
     if (present === 'audience' && store.state.mode !== 'present') store.set({ mode: 'present', audience: true })

@@ -199,7 +199,6 @@ export class Store {
   async open(deckId: string, slideId?: string): Promise<void> {
     this.undoStack = []
     this.redoStack = []
-    const thread = new URLSearchParams(location.search).get('thread')
     this.set({
       route: { page: 'deck', deckId, slideId },
       doc: null,
@@ -210,9 +209,7 @@ export class Store {
       canUndo: null,
       canRedo: null,
       current: null,
-      // `?thread=<id>` (comment.link's address) opens the comments panel on that thread's card.
-      comments: { ...this.state.comments, deckId: null, threads: new Map(), revision: 0, forMe: new Set(), draft: null, expanded: thread },
-      ...(thread ? { panel: 'comments' as const } : {}),
+      comments: { ...this.state.comments, deckId: null, threads: new Map(), revision: 0, forMe: new Set(), draft: null, expanded: null },
     })
     try {
       // The first slide's view is asked for beside the document, so it can be shown as soon as both are here.

@@ -109,7 +109,7 @@ describe('comments in the page', { timeout: 300_000 }, () => {
     await new Promise((resolve, reject) => (socket.once('open', resolve), socket.once('error', reject)))
     try {
       await until('the welcome', () => messages.length, (n) => n > 0)
-      const byAgent = await tool('deck_add_comment', { anchor: { kind: 'slide', slideId: 'numbers-2' }, body: { text: 'From an agent' } })
+      const byAgent = await tool('deck_add_comment', { anchor: { kind: 'range', slideId: 'numbers-2', blockId: 'b1', path: '/text', range: [28, 35] }, body: { text: 'From an agent' } })
       const first = await until('the comments message', () => messages.filter((m) => m.type === 'comments'), (m) => m.length > 0)
       assert.deepEqual(first[0], { type: 'comments', deckId: DECK, revision: byAgent.baseRevision, by: { transport: 'M' }, threadId: byAgent.thread.id, actionId: 'comment.add' })
       // A comment write moves no deck revision: no `changed`.
@@ -117,7 +117,15 @@ describe('comments in the page', { timeout: 300_000 }, () => {
       const byCli = await cli(['comment', 'reply', byAgent.thread.id, '-m', 'From a terminal'])
       const second = await until('the second comments message', () => messages.filter((m) => m.type === 'comments'), (m) => m.length > 1)
       assert.deepEqual(second[1], { type: 'comments', deckId: DECK, revision: byCli.baseRevision, by: { transport: 'git' } })
-      // Once each: the watcher's look after the engine's event (and the poll after that) tells nothing new.
+      // Edits that move the thread's anchor rewrite its file in their own commit, at the same comments
+      // revision: they are `changed`, and the watcher's look at comments/ after them tells nothing new.
+      for (const text of ['Costs fell by half at Acme Co.\nMargins grew.', SLIDE.blocks[1].text]) {
+        const { revision } = JSON.parse(readFileSync(join(ws.dir, `decks/${DECK}/deck.json`), 'utf8'))
+        await tool('deck_update_slide', { slideId: 'numbers-2', baseRevision: revision, mutations: [{ kind: 'text.replace', pointer: '/blocks/1/text', text }] })
+        await until('the changed message', () => messages.filter((m) => m.type === 'changed').length, (n) => n === (text === SLIDE.blocks[1].text ? 2 : 1))
+      }
+      assert.deepEqual(threadFile(byAgent.thread.id).anchor.range, [28, 35])
+      // Give the watcher's poll (every 250 ms) its look.
       await new Promise((r) => setTimeout(r, 600))
       assert.equal(messages.filter((m) => m.type === 'comments').length, 2)
     } finally {
