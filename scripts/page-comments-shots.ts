@@ -53,7 +53,7 @@ try {
     await act('comment.react', { threadId: id, commentId: 'c2', emoji: 'tada', on: true }, 'Cy Park')
     await act('comment.add', { anchor: { kind: 'cell', slideId: 'numbers-2', blockId: 'b2', row: 2, col: 1 }, body: { text: 'Lint: this cell disagrees with the chart on slide 3.' }, assignee: { principal: 'agent:linter' } }, 'agent:linter')
     await act('comment.add', { anchor: { kind: 'notes', slideId: 'numbers-2' }, body: { text: 'Say who Acme is before the pause.' } }, 'Cy Park')
-    const gone = await act('comment.add', { anchor: { kind: 'range', slideId: 'numbers-2', blockId: 'b1', path: '/text', range: [50, 73] }, body: { text: 'Three quarters, or four?' } }, 'Cy Park')
+    const gone = await act('comment.add', { anchor: { kind: 'range', slideId: 'numbers-2', blockId: 'b1', path: '/text', range: [45, 62] }, body: { text: 'Three quarters, or four?' } }, 'Cy Park')
     // The words of that last thread edited away: it detaches and keeps its quote.
     const doc = await act('deck.get', {}, 'Ada Lovelace')
     await act('slide.update', { slideId: 'numbers-2', baseRevision: doc.manifest.revision, mutations: [{ kind: 'text.replace', pointer: '/blocks/1/text', text: 'Costs fell by half at Acme.\nMargins grew.' }] }, 'Ada Lovelace')
@@ -61,14 +61,15 @@ try {
     const link = await act('comment.link', { threadId: id }, 'Ada Lovelace')
     const address = new URL(link.editorUrl)
     for (const appearance of ['light', 'dark']) {
-      const page = await browser.newPage({ viewport: { width: 1440, height: 900 } })
+      // Tall enough for every card of the panel.
+      const page = await browser.newPage({ viewport: { width: 1440, height: 1100 } })
       await page.goto(server.url + '/')
       await page.evaluate((a) => localStorage.setItem('studio.appearance', a), appearance)
       await page.goto(`${server.url}${address.pathname}${address.search}`)
       await page.locator(`.thread-card[data-thread="${id}"] .thread-body`).waitFor()
       await page.locator(`.pin[data-pin="${id}"]`).waitFor({ state: 'attached' })
       await page.evaluate(() => document.fonts.ready)
-      await page.mouse.move(700, 860)
+      await page.mouse.move(700, 1060)
       const file = join(root, 'docs', 'images', `comments-${appearance}.png`)
       await page.screenshot({ path: file })
       console.log(`wrote ${file}`)

@@ -125,7 +125,8 @@ export function anchorLabel(anchor: Anchor): string {
   const doc = store.state.doc
   const slideName = (id: string) => {
     const slide = doc?.slides[id]
-    return slide ? `slide “${plainTitle(slide.title) || id}”` : `slide ${id}`
+    // The view's title is the slide's heading as drawn (a title field, else its title block).
+    return slide ? `slide “${store.state.views.get(id)?.title || plainTitle(slide.title) || id}”` : `slide ${id}`
   }
   switch (anchor.kind) {
     case 'deck':
@@ -477,6 +478,23 @@ function ThreadBody({ thread, id }: { thread: Thread; id: string }) {
   )
 }
 
+/**
+ * Whether this machine draws emoji: a glyph as wide as a code point no font has is the "missing"
+ * box, and the palette's names are shown as words instead.
+ */
+let emojiDrawn: boolean | undefined
+function drawsEmoji(): boolean {
+  if (emojiDrawn === undefined) {
+    const context = document.createElement('canvas').getContext('2d')
+    if (!context) return (emojiDrawn = true)
+    context.font = '16px sans-serif'
+    const missing = context.measureText('\u{10FFFD}').width
+    emojiDrawn = ['👍', '🎉'].every((e) => context.measureText(e).width !== missing)
+  }
+  return emojiDrawn
+}
+const emojiOf = (name: string) => (drawsEmoji() ? (EMOJI_CHARS[name] ?? name) : name.replace(/-/g, ' '))
+
 function Reactions({ thread, comment }: { thread: Thread; comment: Comment }) {
   const me = store.state.me
   const [picking, setPicking] = useState(false)
@@ -491,7 +509,7 @@ function Reactions({ thread, comment }: { thread: Thread; comment: Comment }) {
         const mine = me !== null && who.includes(me)
         return (
           <button key={emoji} type="button" class="reaction" aria-pressed={mine} title={who.join(', ')} aria-label={`${emoji.replace(/-/g, ' ')}: ${who.length} (${who.join(', ')})`} onClick={() => react(emoji, !mine)}>
-            {EMOJI_CHARS[emoji] ?? emoji} {who.length}
+            {emojiOf(emoji)} {who.length}
           </button>
         )
       })}
@@ -500,9 +518,9 @@ function Reactions({ thread, comment }: { thread: Thread; comment: Comment }) {
       </button>
       {picking ? (
         <div class="emoji-palette" role="group" aria-label="Reactions" onKeyDown={(e) => e.key === 'Escape' && setPicking(false)}>
-          {Object.entries(EMOJI_CHARS).map(([name, char]) => (
+          {Object.keys(EMOJI_CHARS).map((name) => (
             <button key={name} type="button" aria-label={name.replace(/-/g, ' ')} title={name} onClick={() => react(name, true)}>
-              {char}
+              {emojiOf(name)}
             </button>
           ))}
         </div>
@@ -681,6 +699,14 @@ export function Pins({ slideId, items, root, scale, overlay }: { slideId: string
   const [pins, setPins] = useState<PinBox[]>([])
   const expanded = store.state.comments.expanded
   const html = store.state.views.get(slideId)?.html
+  // The deck's fonts arriving reflow the text: words move, and their pins are measured again.
+  const [fontsLoaded, setFontsLoaded] = useState(0)
+  useEffect(() => {
+    const again = () => setFontsLoaded((n) => n + 1)
+    document.fonts.addEventListener('loadingdone', again)
+    void document.fonts.ready.then(again)
+    return () => document.fonts.removeEventListener('loadingdone', again)
+  }, [])
   useLayoutEffect(() => {
     const shadow = root()
     const frame = overlay()?.getBoundingClientRect()
@@ -713,7 +739,7 @@ export function Pins({ slideId, items, root, scale, overlay }: { slideId: string
       }
     }
     setPins(next)
-  }, [html, scale, threads.map((t) => `${t.id}:${JSON.stringify(t.anchor)}:${t.status}`).join(','), items])
+  }, [html, scale, fontsLoaded, threads.map((t) => `${t.id}:${JSON.stringify(t.anchor)}:${t.status}`).join(','), items])
   const label = (id: string) => {
     const t = store.state.comments.threads.get(id)
     const first = t?.comments.find((c) => c.body)
@@ -730,17 +756,18 @@ export function Pins({ slideId, items, root, scale, overlay }: { slideId: string
             type="button"
             class="pin-mark"
             aria-label={label(pin.threadId)}
-            style={{ left: `${pin.rects[0].x + pin.rects[0].w - 8}px`, top: `${pin.rects[0].y - 12}px` }}
+            // Above a range's words; beside an outlined block or cell (above it would cover the row before).
+            style={pin.kind === 'range' ? { left: `${pin.rects[0].x + pin.rects[0].w - 2}px`, top: `${pin.rects[0].y - 20}px` } : { left: `${pin.rects[0].x + pin.rects[0].w + 6}px`, top: `${pin.rects[0].y}px` }}
             onPointerDown={(e) => e.stopPropagation()}
             onClick={() => openThread(pin.threadId)}
           >
-            💬
+            <Bubble />
           </button>
         </div>
       ))}
       {deckThreads.length ? (
         <button type="button" class="pin-badge" data-pin-badge onPointerDown={(e) => e.stopPropagation()} onClick={() => openThread(deckThreads[0].id)} aria-label={`${deckThreads.length} comment thread${deckThreads.length === 1 ? '' : 's'} on this slide or the deck`}>
-          💬 {deckThreads.length}
+          <Bubble /> {deckThreads.length}
         </button>
       ) : null}
     </>
@@ -753,8 +780,17 @@ export function NotesPins({ slideId }: { slideId: string }) {
   if (!threads.length) return null
   return (
     <button type="button" class="pin-notes" data-pin={threads[0].id} onClick={() => openThread(threads[0].id)} aria-label={`${threads.length} comment thread${threads.length === 1 ? '' : 's'} on these notes`}>
-      💬 {threads.length}
+      <Bubble /> {threads.length}
     </button>
+  )
+}
+
+/** A speech bubble: the pins' mark, drawn (an emoji would need an emoji font on the machine). */
+function Bubble() {
+  return (
+    <svg class="bubble" viewBox="0 0 16 16" width="12" height="12" aria-hidden="true">
+      <path d="M2 2.5h12a1 1 0 0 1 1 1v7a1 1 0 0 1-1 1H7l-3.5 3v-3H2a1 1 0 0 1-1-1v-7a1 1 0 0 1 1-1z" fill="currentColor" />
+    </svg>
   )
 }
 
