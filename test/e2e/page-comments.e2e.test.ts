@@ -191,6 +191,42 @@ describe('comments in the page', { timeout: 300_000 }, () => {
     await card.getByRole('button', { name: 'Reopen' }).waitFor()
   })
 
+  it('reacts, assigns, marks done and deletes and restores its own comment from a card, each one commit', async () => {
+    const added = await tool('deck_add_comment', { anchor: { kind: 'deck' }, body: { text: 'Ready for Monday?' } })
+    const id = added.thread.id as string
+    await openPanel()
+    const me = (await ws.git('config', 'user.name')).trim()
+    // A deck thread is the badge in the slide's corner.
+    await page.locator('.pin-badge').click()
+    const card = page.locator(`.thread-card[data-thread="${id}"]`)
+    await card.locator('.thread-body').waitFor()
+    const step = async (what: string, press: () => Promise<void>, action: string, check: (thread: any) => boolean) => {
+      const commits = await commitCount(ws.git)
+      await press()
+      await until(`${what}: the commit`, () => commitCount(ws.git), (n) => n === commits + 1)
+      assert.equal(await lastAction(), action)
+      assert.ok(check(threadFile(id)), `${what}: ${JSON.stringify(threadFile(id))}`)
+    }
+    await card.getByRole('button', { name: 'Add a reaction' }).click()
+    await step('react', () => card.getByRole('button', { name: 'rocket' }).click(), 'comment.react', (t) => JSON.stringify(t.comments[0].reactions.rocket) === JSON.stringify([me]))
+    await card.getByRole('button', { name: /^rocket: 1/ }).and(page.locator('[aria-pressed="true"]')).waitFor()
+    await card.getByRole('combobox', { name: /Assign to/ }).fill(me)
+    await step('assign', () => card.getByRole('button', { name: 'Assign', exact: true }).click(), 'comment.assign', (t) => t.assignee?.principal === me && t.done === false)
+    // Assigned to this tab's author: the thread is "for me".
+    await page.getByRole('radio', { name: 'For me' }).click()
+    await card.getByText(`Assigned to ${me}`).waitFor()
+    await step('done', () => card.getByRole('button', { name: 'Done', exact: true }).click(), 'comment.done', (t) => t.done === true)
+    await card.getByRole('combobox', { name: 'Reply' }).fill('Yes.')
+    await step('reply', () => card.getByRole('button', { name: 'Reply', exact: true }).click(), 'comment.reply', (t) => t.comments.length === 2)
+    // Only one's own comments can be deleted from the page: the agent's has no Delete.
+    await card.locator('.comment[data-comment="c2"]').getByRole('button', { name: /^Delete/ }).waitFor()
+    assert.equal(await card.locator('.comment[data-comment="c1"]').getByRole('button', { name: /^Delete/ }).count(), 0)
+    await step('delete', () => card.locator('.comment[data-comment="c2"]').getByRole('button', { name: /^Delete/ }).click(), 'comment.delete', (t) => Boolean(t.comments[1].deletedAt))
+    await card.locator('.comment[data-comment="c2"]', { hasText: 'Comment deleted.' }).waitFor()
+    await step('restore', () => card.locator('.comment[data-comment="c2"]').getByRole('button', { name: /^Restore/ }).click(), 'comment.delete', (t) => !t.comments[1].deletedAt)
+    await card.locator('.comment[data-comment="c2"]', { hasText: 'Yes.' }).waitFor()
+  })
+
   it("opens comment.link's address on the thread's slide with its card expanded", async () => {
     const added = await tool('deck_add_comment', { anchor: { kind: 'notes', slideId: 'numbers-2' }, body: { text: 'Too long a pause?' } })
     const id = added.thread.id as string
