@@ -194,6 +194,7 @@ describe('comments in the page', { timeout: 300_000 }, () => {
   it('reacts, assigns, marks done and deletes and restores its own comment from a card, each one commit', async () => {
     const added = await tool('deck_add_comment', { anchor: { kind: 'deck' }, body: { text: 'Ready for Monday?' } })
     const id = added.thread.id as string
+    const other = (await tool('deck_add_comment', { anchor: { kind: 'deck' }, body: { text: 'Not for the page author' } })).thread.id as string
     await openPanel()
     const me = (await ws.git('config', 'user.name')).trim()
     // A deck thread is the badge in the slide's corner.
@@ -214,6 +215,11 @@ describe('comments in the page', { timeout: 300_000 }, () => {
     await step('assign', () => card.getByRole('button', { name: 'Assign', exact: true }).click(), 'comment.assign', (t) => t.assignee?.principal === me && t.done === false)
     // Assigned to this tab's author: the thread is "for me".
     await page.getByRole('radio', { name: 'For me' }).click()
+    await page.locator(`.thread-card[data-thread="${other}"]`).waitFor({ state: 'detached' })
+    // Listed for what it is, not only because its card is the open one.
+    await card.locator('.thread-head').click()
+    await card.locator('.thread-head[aria-expanded="false"]').waitFor()
+    await card.locator('.thread-head').click()
     await card.getByText(`Assigned to ${me}`).waitFor()
     await step('done', () => card.getByRole('button', { name: 'Done', exact: true }).click(), 'comment.done', (t) => t.done === true)
     await card.getByRole('combobox', { name: 'Reply' }).fill('Yes.')

@@ -349,7 +349,8 @@ export async function handlePage(req: IncomingMessage, res: ServerResponse, url:
     if (!input || typeof input !== 'object' || Array.isArray(input)) fail('invalid_input', 'The body must be a JSON object holding the action input.')
     const deck = deckParam(url, page.defaultDeck)
     const named = (req.headers['x-studio-author'] as string | undefined) ?? url.searchParams.get('author') ?? undefined
-    const local = named === undefined && action.mutates ? await localIdentity(page.ws) : {}
+    // Reads too: what some answer depends on who asks (comment.list forMe). The identity is read once.
+    const local = named === undefined ? await localIdentity(page.ws) : {}
     const author = named ?? local.name ?? 'page'
     const forceQuery = url.searchParams.get('force')
     const force = req.headers['x-studio-force'] === '1' || forceQuery === '' || forceQuery === 'true' || forceQuery === '1'
