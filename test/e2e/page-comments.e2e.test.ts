@@ -18,7 +18,7 @@ import { EMOJI } from '../../src/actions/comment/schemas.js'
 import { EMOJI_CHARS } from '../../src/page/emoji.js'
 import { CHROMIUM_FLAGS, findChromium } from '../../src/render/browser.js'
 import { newUserWorkspace } from '../helpers/fixture.js'
-import { cliInOneProcess, commitCount, serve, studio, type Served, type TestWorkspace } from '../helpers/studio.js'
+import { cliInOneProcess, commitCount, ROOT, serve, studio, type Served, type TestWorkspace } from '../helpers/studio.js'
 
 // The CLI runs in this test's process: to `studio serve` it is another process, as a person's terminal is.
 cliInOneProcess()
@@ -278,5 +278,36 @@ describe('comments in the page', { timeout: 300_000 }, () => {
     // The card shows the mention as the name, and it is the open one.
     const card = page.locator(`.thread-card[data-thread="${id}"]`)
     await card.locator('.mention', { hasText: `@${me}` }).waitFor()
+  })
+
+  it('has no serious or critical axe-core violations with the panel, an open card, pins and the mention list, in light and dark', async () => {
+    // axe is injected as a script: this context bypasses the page's CSP (which allows only the page's own script).
+    const audit = await browser.newContext({ viewport: { width: 1440, height: 900 }, bypassCSP: true })
+    const tab = await audit.newPage()
+    const axe = readFileSync(join(ROOT, 'node_modules/axe-core/axe.min.js'), 'utf8')
+    const check = async (where: string) => {
+      await tab.addScriptTag({ content: axe })
+      const result = (await tab.evaluate(() => (window as any).axe.run(document, { resultTypes: ['violations'] }))) as { violations: { id: string; impact: string; help: string; nodes: { target: string[] }[] }[] }
+      const bad = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      assert.deepEqual(bad.map((v) => `${v.id}: ${v.help} (${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join('; ')})`), [], where)
+    }
+    try {
+      const added = await tool('deck_add_comment', { anchor: { kind: 'range', slideId: 'numbers-2', blockId: 'b1', path: '/text', range: [14, 18] }, body: { text: 'Which half?' } })
+      await tool('deck_react_comment', { threadId: added.thread.id, commentId: 'c1', emoji: 'eyes', on: true })
+      for (const appearance of ['light', 'dark']) {
+        await tab.goto(server.url + '/')
+        await tab.evaluate((a) => localStorage.setItem('studio.appearance', a), appearance)
+        await tab.goto(`${server.url}/d/${DECK}/numbers-2?thread=${added.thread.id}`)
+        await tab.locator(`.thread-card[data-thread="${added.thread.id}"] .thread-body`).waitFor()
+        await tab.locator(`.pin[data-pin="${added.thread.id}"]`).waitFor({ state: 'attached' })
+        await check(`comments panel with an open card, ${appearance}`)
+        await tab.getByRole('button', { name: 'New comment' }).click()
+        await tab.getByRole('group', { name: 'New thread' }).getByRole('combobox').pressSequentially('@')
+        await tab.getByRole('listbox', { name: 'People to mention' }).waitFor()
+        await check(`a new thread with the mention list, ${appearance}`)
+      }
+    } finally {
+      await audit.close()
+    }
   })
 })
