@@ -5,7 +5,7 @@ import type { Block, Slide } from '../model/deck.js'
 import { LAYOUTS, type SlotName } from '../model/layouts.js'
 import { layoutSlots, type Box, type LayoutOptions, type SlotSpec } from './boxes.js'
 import { defaultSize, TEXT_BEARING } from './blocks.js'
-import { drawn, FIELDS, isCovering, type Drawn } from './stack.js'
+import { drawn, FIELDS, GROUPED_SLOTS, isCovering, type Drawn } from './stack.js'
 import { DEFAULT_FONTS, type ThemeFonts } from '../model/fonts.js'
 
 const round = (box: Box): Box => ({ x: Math.round(box.x), y: Math.round(box.y), w: Math.round(box.w), h: Math.round(box.h) })
@@ -98,6 +98,7 @@ export function refile(slide: Slide, layout: string, options?: LayoutOptions, fo
   }
   const byPlace = (a: Drawn, b: Drawn) => a.box.y - b.box.y || a.box.x - b.box.x
   for (const list of filed.values()) list.sort(byPlace)
+  if (!slotted) regroup(slide.id, layout, options, filed, fonts)
 
   const fields: Partial<Record<(typeof FIELDS)[number], string>> = {}
   const take = (slot: SlotName, test: (b: Block) => boolean): Block | undefined => {
@@ -156,6 +157,38 @@ export function refile(slide: Slide, layout: string, options?: LayoutOptions, fo
   if (blocks.length || (layout !== 'title' && layout !== 'section')) next.blocks = blocks
   else delete next.blocks
   return { slide: next, dropped }
+}
+
+/**
+ * Grouped slots (a quote on its attribution, stack.ts `GROUPED_SLOTS`) are drawn moved together, so a
+ * block of the lower one can be drawn inside the upper one's box. Filed by where they stand, the
+ * pair's blocks are split anew, top to bottom: the first split whose drawing puts every one of them
+ * where the canvas has it (to the pixel) is theirs; when none does (a canvas arranged by hand), the
+ * filing by boxes stands.
+ */
+function regroup(id: string, layout: string, options: LayoutOptions | undefined, filed: Map<SlotName, Drawn[]>, fonts: ThemeFonts): void {
+  const pair = Object.hasOwn(GROUPED_SLOTS, layout) ? GROUPED_SLOTS[layout] : undefined
+  if (!pair) return
+  const [upper, lower] = pair
+  const group = [...(filed.get(upper) ?? []), ...(filed.get(lower) ?? [])].sort((a, b) => a.box.y - b.box.y || a.box.x - b.box.x)
+  if (!group.length) return
+  const draws = (split: number) => {
+    const blocks = group.map((d, i) => ({ ...clean(d.block), slot: i < split ? upper : lower }))
+    const at = new Map(drawn({ id, layout, ...(options ? { layoutOptions: options } : {}), blocks }, fonts).items.map((item) => [item.block.id, item.box]))
+    return group.every((d) => {
+      const box = at.get(d.block.id)
+      return box && [box.x - d.box.x, box.y - d.box.y, box.w - d.box.w, box.h - d.box.h].every((v) => Math.abs(v) <= 1)
+    })
+  }
+  const filedUpper = (filed.get(upper) ?? []).length
+  const asFiled = group.slice(0, filedUpper).every((d) => (filed.get(upper) ?? []).includes(d))
+  if (asFiled && draws(filedUpper)) return
+  for (let split = 0; split <= group.length; split++) {
+    if (!draws(split)) continue
+    filed.set(upper, group.slice(0, split))
+    filed.set(lower, group.slice(split))
+    return
+  }
 }
 
 function clean(block: Block): Block {

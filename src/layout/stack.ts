@@ -144,7 +144,32 @@ export function drawn(slide: Slide, fonts: ThemeFonts = DEFAULT_FONTS): { items:
     })
     slots.push({ slot, box: { ...box }, blocks: items.map((d) => d.block.id), used, overflow: Math.max(0, used - box.h) })
   }
+  centreGroup(layout, slots, ordered)
   return { items: [...covering, ...ordered], slots }
+}
+
+/**
+ * Slots drawn as one group: the upper slot's stack sits on the lower's (the upper anchored at its
+ * bottom, the lower at its top, one gap between the boxes), and the two together are centred between
+ * the upper box's top and the lower box's bottom. A quote and its attribution read as one.
+ */
+export const GROUPED_SLOTS: Readonly<Record<string, readonly [SlotName, SlotName]>> = { quote: ['body', 'caption'] }
+
+/** Moves a grouped pair of slots (their boxes with their blocks) so that what they hold is centred in their joint room; a pair that overflows stays. */
+function centreGroup(layout: string, slots: SlotFill[], items: Drawn[]): void {
+  const pair = Object.hasOwn(GROUPED_SLOTS, layout) ? GROUPED_SLOTS[layout] : undefined
+  if (!pair) return
+  const fills = slots.filter((fill) => pair.includes(fill.slot))
+  const held = items.filter((item) => item.slot && pair.includes(item.slot))
+  if (fills.length !== 2 || !held.length || fills.some((fill) => fill.overflow > 0)) return
+  const top = Math.min(...held.map((item) => item.box.y))
+  const bottom = Math.max(...held.map((item) => item.box.y + item.box.h))
+  const roomTop = Math.min(...fills.map((fill) => fill.box.y))
+  const roomBottom = Math.max(...fills.map((fill) => fill.box.y + fill.box.h))
+  const shift = Math.round((roomTop + roomBottom) / 2 - (top + bottom) / 2)
+  if (!shift) return
+  for (const fill of fills) fill.box = { ...fill.box, y: fill.box.y + shift }
+  for (const item of held) item.box = { ...item.box, y: item.box.y + shift }
 }
 
 /** The box every block is drawn at, by block id (slide fields under the ids toCanvas gives them). */
