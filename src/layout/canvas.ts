@@ -162,9 +162,10 @@ export function refile(slide: Slide, layout: string, options?: LayoutOptions, fo
 /**
  * Grouped slots (a quote on its attribution, stack.ts `GROUPED_SLOTS`) are drawn moved together, so a
  * block of the lower one can be drawn inside the upper one's box. Filed by where they stand, the
- * pair's blocks are split anew, top to bottom: the first split whose drawing puts every one of them
- * where the canvas has it (to the pixel) is theirs; when none does (a canvas arranged by hand), the
- * filing by boxes stands.
+ * pair's blocks are split anew, top to bottom: a split whose drawing puts every one of them where the
+ * canvas has it (to the pixel) is theirs, the one that leaves fewest sizes other than the slot's own
+ * when several do (an attribution at 24 px draws alike in either slot: it is the caption's); when none
+ * does (a canvas arranged by hand), the filing by boxes stands.
  */
 function regroup(id: string, layout: string, options: LayoutOptions | undefined, filed: Map<SlotName, Drawn[]>, fonts: ThemeFonts): void {
   const pair = Object.hasOwn(GROUPED_SLOTS, layout) ? GROUPED_SLOTS[layout] : undefined
@@ -172,23 +173,24 @@ function regroup(id: string, layout: string, options: LayoutOptions | undefined,
   const [upper, lower] = pair
   const group = [...(filed.get(upper) ?? []), ...(filed.get(lower) ?? [])].sort((a, b) => a.box.y - b.box.y || a.box.x - b.box.x)
   if (!group.length) return
+  const slotOf = (split: number, i: number) => (i < split ? upper : lower)
   const draws = (split: number) => {
-    const blocks = group.map((d, i) => ({ ...clean(d.block), slot: i < split ? upper : lower }))
+    const blocks = group.map((d, i) => ({ ...clean(d.block), slot: slotOf(split, i) }))
     const at = new Map(drawn({ id, layout, ...(options ? { layoutOptions: options } : {}), blocks }, fonts).items.map((item) => [item.block.id, item.box]))
     return group.every((d) => {
       const box = at.get(d.block.id)
       return box && [box.x - d.box.x, box.y - d.box.y, box.w - d.box.w, box.h - d.box.h].every((v) => Math.abs(v) <= 1)
     })
   }
-  const filedUpper = (filed.get(upper) ?? []).length
-  const asFiled = group.slice(0, filedUpper).every((d) => (filed.get(upper) ?? []).includes(d))
-  if (asFiled && draws(filedUpper)) return
+  const foreignSizes = (split: number) =>
+    group.filter((d, i) => typeof d.block.size === 'number' && d.block.size !== defaultSize(d.block, layout, slotOf(split, i), fonts.scale ?? 1)).length
+  let best: number | undefined
   for (let split = 0; split <= group.length; split++) {
-    if (!draws(split)) continue
-    filed.set(upper, group.slice(0, split))
-    filed.set(lower, group.slice(split))
-    return
+    if (draws(split) && (best === undefined || foreignSizes(split) < foreignSizes(best))) best = split
   }
+  if (best === undefined) return
+  filed.set(upper, group.slice(0, best))
+  filed.set(lower, group.slice(best))
 }
 
 function clean(block: Block): Block {

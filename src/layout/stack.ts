@@ -132,7 +132,8 @@ export function drawn(slide: Slide, fonts: ThemeFonts = DEFAULT_FONTS): { items:
   const slots: SlotFill[] = []
   for (const [slot, spec] of Object.entries(specs) as [SlotName, SlotSpec][]) {
     const items = bySlot.get(slot) ?? []
-    const hs = heights(items.map((d) => d.block), spec, layout, fonts)
+    // Measured in the slot they are drawn in (a block naming a slot this layout lacks is drawn in another), as the renderer sizes them.
+    const hs = heights(items.map((d) => (d.block.slot === slot ? d.block : { ...d.block, slot })), spec, layout, fonts)
     const used = hs.reduce((a, b) => a + b, 0) + gapOf(fonts) * Math.max(0, items.length - 1)
     const { box } = spec
     let y = box.y
