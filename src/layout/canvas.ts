@@ -68,7 +68,7 @@ const hasText = (block: Block) => TEXT_FIELD_KINDS.has(block.kind) && typeof blo
  * Files a slide's blocks into the slots of `layout`: `pos` and `z` dropped, each block filed into
  * the slot whose box holds the centre of the box it is drawn at now (else the nearest slot; a block
  * of a slotted slide keeps its slot when the new layout has it), each slot's blocks ordered by y
- * then x. Title and section layouts take a heading (the title slot's first, else the first on the
+ * then x (a grouped pair of slots, drawn moved together, is split anew: `regroup`). Title and section layouts take a heading (the title slot's first, else the first on the
  * slide) into their title field and the first text of the subtitle slot (and, on a Title slide, of
  * the caption slot) into subtitle (and byline); quote and big number take a text block
  * `attribution` filed in their caption slot into their attribution field. A Title slide keeps only

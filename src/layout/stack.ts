@@ -5,7 +5,8 @@
  * heights (blockHeight); pictures, charts, shaders, HTML and text-less shapes share the room the
  * text leaves (at least 96 px each, or their natural height when smaller). A stack shorter than its
  * slot sits at the slot's anchor (top, middle or bottom); a longer one starts at the top and runs
- * past the bottom: the renderer clips it to the slot and `overflow` says by how much. A covering
+ * past the bottom: the renderer clips it to the slot and `overflow` says by how much. A quote and
+ * its attribution are one group (`GROUPED_SLOTS`), centred together. A covering
  * picture (`background: true`) is drawn over the whole sheet. On the freeform canvas every block is
  * drawn at its `pos`.
  *
