@@ -1,5 +1,5 @@
 import { toCanvas } from '../../layout/index.js'
-import type { Block } from '../deck.js'
+import { canvasTitle, type Block } from '../deck.js'
 import { freeBlockId } from '../edit.js'
 import { themeFonts } from '../themes.js'
 import { failed, ok, type Apply, type TitleSetMutation } from './types.js'
@@ -14,7 +14,7 @@ export const apply: Apply<TitleSetMutation> = (slide, mutation, doc) => {
   }
   if (field !== 'title') return failed(`Only a title slide has a ${field} field; this slide is "${slide.layout}".`, '/field')
   const blocks = blocksOf(slide)
-  const existing = isCanvas(slide) ? blocks.find((b) => b.kind === 'heading') : blocks.find((b) => b.slot === 'title' && typeof b.text === 'string')
+  const existing = isCanvas(slide) ? (canvasTitle(blocks) ?? blocks.find((b) => b.kind === 'heading')) : blocks.find((b) => b.slot === 'title' && typeof b.text === 'string')
   if (existing) {
     existing.text = mutation.text
     return ok

@@ -1,11 +1,12 @@
 /**
  * A canvas slide's title (the title.set mutation on a freeform slide without a heading) lands where a
  * content layout's title slot draws a title, at its size, in every theme; and back in slots it is that
- * slot's title again.
+ * slot's title again. Which block is a canvas's title is one rule (model/deck.ts `canvasTitle`).
  */
 import assert from 'node:assert/strict'
 import { it } from 'node:test'
-import type { Block, DeckDoc, Slide } from '../../../src/model/deck.js'
+import { slideLabel, slideTitle, type Block, type DeckDoc, type Slide } from '../../../src/model/deck.js'
+import { blocksInReadingOrder, titleBlock } from '../../../src/layout/reading.js'
 import { applyMutation } from '../../../src/model/mutations/index.js'
 import { themeFonts } from '../../../src/model/themes.js'
 import { textStyle } from '../../../src/layout/blocks.js'
@@ -45,4 +46,23 @@ it('retitles a canvas that has a heading in place: the same box, the new text', 
   slide.blocks!.push(heading)
   assert.deepEqual(applyMutation(slide, { kind: 'title.set', text: 'New' }, docOf('simple')), { ok: true })
   assert.deepEqual(slide.blocks![1], { ...heading, text: 'New' })
+})
+
+it('is one block everywhere: the topmost heading names the slide, is read first, is the PPTX title, and is what title.set retitles', () => {
+  const slide: Slide = {
+    id: 'freeform-1',
+    layout: 'freeform',
+    blocks: [
+      // Listed first and drawn last, but lower on the slide: not the title.
+      { id: 'sub', kind: 'heading', level: 2, text: 'A subhead', pos: { x: 80, y: 400, w: 900, h: 60 }, z: 2 },
+      { id: 'card', kind: 'shape', shape: 'rect', pos: { x: 80, y: 500, w: 300, h: 200 }, z: 0 },
+      { id: 'top', kind: 'heading', text: 'The title', pos: { x: 80, y: 81, w: 1440, h: 70 }, z: 1 },
+    ],
+  }
+  assert.equal(slideTitle(slide), 'The title')
+  assert.equal(slideLabel(slide, 3), 'The title')
+  assert.equal(titleBlock(slide)?.id, 'top')
+  assert.equal(blocksInReadingOrder(slide)[0].id, 'top')
+  assert.deepEqual(applyMutation(slide, { kind: 'title.set', text: 'Renamed' }, docOf('simple')), { ok: true })
+  assert.deepEqual(slide.blocks!.map((b) => [b.id, b.text]), [['sub', 'A subhead'], ['card', undefined], ['top', 'Renamed']])
 })
