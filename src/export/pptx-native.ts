@@ -39,7 +39,7 @@ import { resolveDither, type ResolvedDither } from '../model/dither.js'
 import { drawn, type Drawn } from '../layout/stack.js'
 import { drawnFits, type Fit } from '../layout/fit.js'
 import { footerBand, LAYOUT_SLOTS, showsKitFooter, slotBoxes, type Box } from '../layout/boxes.js'
-import { titleBlock } from '../layout/reading.js'
+import { blocksInReadingOrder, titleBlock } from '../layout/reading.js'
 import { listGap, listGutter, listLayout, pictureHeight, tableColumnAlign, textStyle, SHAPE_INSET, type TextStyle } from '../layout/blocks.js'
 import { COLUMN_GAP, measureText, stripMarkup } from '../layout/text.js'
 import { colour, logoInkOn, paintFor, seriesColour, type Paint } from '../render/paint.js'
@@ -53,7 +53,8 @@ import { firstBaselineShift } from './baseline.js'
 import { withoutAbsentOverrides } from './content-types.js'
 import { embedFonts, withEmbeddedFontList, type FontSlot } from './embed-fonts.js'
 import { exportTypeface, type ExportFace, type ExportFontSet } from './fonts.js'
-import { asTitlePlaceholder, titleFirst, withTitlePlaceholder } from './pptx-title.js'
+import { asTitlePlaceholder, withTitlePlaceholder } from './pptx-title.js'
+import { inReadingOrder } from './pptx-order.js'
 import { withSchemeScriptFaces, withScriptFaces } from './pptx-scripts.js'
 
 export interface NativeOptions {
@@ -781,19 +782,23 @@ class NativeWriter {
       const past = items.filter((i) => i.slot === fill.slot && i.box.y + i.box.h > bottom + 0.5 && ctx.fits.get(i.block.id)?.clip === undefined && !ctx.fits.get(i.block.id)?.rows)
       if (past.length) this.cannot(slide.id, `slot ${fill.slot} runs ${Math.round(fill.overflow)} px past its bottom; the renderer clips it, PowerPoint shows it`)
     }
-    // The title (the block read first, when it is one) is the slide's title placeholder, first in the shape tree.
+    // The title (the block read first, when it is one) is the slide's title placeholder.
     const title = titleBlock({ ...slide, blocks: items.map((item) => item.block) })
+    const reading = new Map(blocksInReadingOrder({ ...slide, blocks: items.map((item) => item.block) }).map((block, i) => [block, i]))
+    // Each shape's place in reading order, by its name: a block's shapes at the block's, the cover rule and furniture after every block.
+    const rank = new Map<string, number>()
     for (const item of order) {
       const before = new Set(names)
       await this.block(ctx, item)
       const added = [...names].filter((name) => !before.has(name))
-      if (item.block === title && added.length === 1) {
-        this.patches.object(number, added[0], asTitlePlaceholder)
-        this.patches.slide(number, titleFirst)
-      }
+      for (const name of added) rank.set(name, reading.get(item.block) ?? items.length)
+      if (item.block === title && added.length === 1) this.patches.object(number, added[0], asTitlePlaceholder)
     }
+    const ofBlocks = new Set(names)
     this.coverRule(ctx, items)
     await this.furniture(ctx)
+    for (const [i, name] of [...names].filter((name) => !ofBlocks.has(name)).entries()) rank.set(name, items.length + 1 + i)
+    this.patches.slide(number, (xml) => inReadingOrder(xml, rank))
   }
 
   private coverRule(ctx: SlideCtx, items: Drawn[]): void {

@@ -225,8 +225,11 @@ export async function runExport(ctx: ActionContext, read: DeckDoc, input: Export
       }
     } else if (format === 'pdf') {
       const { printPdf } = await import('../render/pipeline.js')
-      const { outlinePdf } = await import('./pdf.js')
+      const pdfModule = import('./pdf.js')
+      // pdf-lib loads while Chromium starts and prints (node waits there); a failure to load shows where it is used.
+      void pdfModule.then((pdf) => pdf.preloadPdfLib()).catch(() => undefined)
       const printed = await printPdf({ doc, deckDir, root: ctx.ws.root, slides, appearance, includeNotes: input.includeNotes === true })
+      const { outlinePdf } = await pdfModule
       const { slidePages, pages: count } = pdfPages(slides, input.includeNotes === true)
       bytes = await outlinePdf(printed, title, outline.map((o) => ({ ...o, page: slidePages[o.page] })), date)
       pages = count
