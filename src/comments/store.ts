@@ -237,3 +237,17 @@ export function followThreads(ws: Workspace, deckId: string, before: DeckDoc, af
 export function resolvedThread(doc: DeckDoc, thread: Thread): Thread {
   return withPlaced(thread, settle(doc, placedOf(thread)))
 }
+
+/**
+ * deck.copy with copyComments: the threads of `from` as files of `to` (ids kept), only those on slides
+ * the copy keeps (deck threads always), and the comments revision.
+ */
+export function copiedThreads(ws: Workspace, from: string, to: string, keeps: (slideId: string) => boolean): [string, string][] {
+  const out: [string, string][] = []
+  for (const thread of readThreads(ws, from).values()) {
+    if ('slideId' in thread.anchor && !keeps(thread.anchor.slideId)) continue
+    out.push([threadRel(to, thread.id), threadText(thread)])
+  }
+  if (out.length) out.push([indexRel(to), indexText(commentsRevision(ws, from))])
+  return out
+}

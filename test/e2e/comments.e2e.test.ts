@@ -187,6 +187,21 @@ describe('comment threads on every transport', () => {
     assert.deepEqual([bad.code, bad.pointer], ['invalid_input', '/body/text'])
     assert.equal((await refused(ws, ['comment', 'add', 'nope-9#b1', '-m', 'x'])).code, 'not_found')
   })
+
+  it('travel with deck copy --copy-comments (only those on the slides copied) and into export txt --include-comments', async () => {
+    await ok(ws, ['comment', 'add', 'slide:title-1', '-m', 'Stays with its slide'])
+    const all = (await ok(ws, ['comments', '--state', 'all'])).threads
+    const copied = await ok(ws, ['deck', 'copy', DECK, '--name', 'Numbers only', '--id', 'numbers-only', '--slides', 'numbers-2', '--copy-comments', '--rev', '1'])
+    assert.equal(copied.id, 'numbers-only')
+    const there = (await ok(ws, ['comments', '--state', 'all', '--deck', 'numbers-only'])).threads
+    const expected = all.filter((t: any) => t.anchor.kind === 'deck' || t.anchor.slideId === 'numbers-2').map((t: any) => t.id).sort()
+    assert.deepEqual(there.map((t: any) => t.id).sort(), expected)
+    assert.ok(all.some((t: any) => t.anchor.slideId === 'title-1'), 'a thread left behind with its slide')
+    const text = await ok(ws, ['export', 'txt', '--include-comments', '--deck', DECK])
+    assert.match(text.text, /Comment on "half" \(Cy\): on range/)
+    assert.match(text.text, /^Comment \(Cy\): on deck/)
+    assert.equal(text.comments.included, (await ok(ws, ['comments', '--deck', DECK])).threads.length)
+  })
 })
 
 describe('anchors following the content through the engine', () => {

@@ -256,7 +256,7 @@ export const exportText = defineAction({
     slideIds,
     includeNotes,
     includeSkipped,
-    includeComments: opt(bool({ default: false, description: 'Include comment threads (for readers with readComments). No threads are stored before the comments milestone: the result says none are included.' })),
+    includeComments: opt(bool({ default: false, description: 'Include the open comment threads after each slide, deck threads first (needs readComments).' })),
   }),
   output: result({
     text: str({ description: 'The plain text: one paragraph per slide.' }),
@@ -272,14 +272,26 @@ export const exportText = defineAction({
     const slides = exportSlides(doc, input.slideIds, input.includeSkipped === true)
     const footer = doc.manifest.brandKit?.footer?.trim()
     const blocks: string[] = []
+    const comments = input.includeComments ? await import('../../comments/text.js') : undefined
+    const threads = comments?.openThreadsBySlide(ctx, doc.manifest.id, doc)
+    let included = 0
+    const deckThreads = threads?.get('') ?? []
+    if (deckThreads.length) {
+      blocks.push(deckThreads.flatMap((t) => comments!.threadLines(t)).join('\n'))
+      included += deckThreads.length
+    }
     for (const slide of slides) {
       const lines = slideTextLines(slide)
       if (footer && showsKitFooter(slide)) lines.push(footer)
       if (input.includeNotes && slide.notes?.trim()) lines.push(`Notes: ${slide.notes.trim()}`)
+      for (const thread of threads?.get(slide.id) ?? []) {
+        lines.push(...comments!.threadLines(thread))
+        included++
+      }
       if (lines.length) blocks.push(lines.join('\n'))
     }
     const result: TextExport = { text: blocks.join('\n\n'), slides: slides.map((s) => s.id), revision: doc.manifest.revision }
-    if (input.includeComments) result.comments = { included: 0, note: 'No comment threads are stored yet (comments arrive with milestone M8); none are included.' }
+    if (input.includeComments) result.comments = { included, note: included ? `${included} open thread${included === 1 ? '' : 's'}, each after the slide it is on (the deck's own first).` : 'No open comment threads on these slides.' }
     return result
   },
   human: (result: unknown) => (result as TextExport).text,
