@@ -190,6 +190,8 @@ describe('comment threads on every transport', () => {
 
   it('travel with deck copy --copy-comments (only those on the slides copied) and into export txt --include-comments', async () => {
     await ok(ws, ['comment', 'add', 'slide:title-1', '-m', 'Stays with its slide'])
+    await ok(ws, ['comment', 'add', 'numbers-2#b1/text:0-5', '-m', 'Say which costs', '--author', 'Dee'])
+    await ok(ws, ['comment', 'add', 'deck', '-m', 'Ship by Friday', '--author', 'Dee'])
     const all = (await ok(ws, ['comments', '--state', 'all'])).threads
     const copied = await ok(ws, ['deck', 'copy', DECK, '--name', 'Numbers only', '--id', 'numbers-only', '--slides', 'numbers-2', '--copy-comments', '--rev', '1'])
     assert.equal(copied.id, 'numbers-only')
@@ -197,9 +199,13 @@ describe('comment threads on every transport', () => {
     const expected = all.filter((t: any) => t.anchor.kind === 'deck' || t.anchor.slideId === 'numbers-2').map((t: any) => t.id).sort()
     assert.deepEqual(there.map((t: any) => t.id).sort(), expected)
     assert.ok(all.some((t: any) => t.anchor.slideId === 'title-1'), 'a thread left behind with its slide')
+    // A bundle carries the threads, and unpacks them with the deck.
+    await ok(ws, ['deck', 'pack', 'numbers-only', '--out', 'numbers.zip'])
+    await ok(ws, ['deck', 'unpack', 'numbers.zip', '--as', 'numbers-again'])
+    assert.deepEqual((await ok(ws, ['comments', '--state', 'all', '--deck', 'numbers-again'])).threads, there)
     const text = await ok(ws, ['export', 'txt', '--include-comments', '--deck', DECK])
-    assert.match(text.text, /Comment on "half" \(Cy\): on range/)
-    assert.match(text.text, /^Comment \(Cy\): on deck/)
+    assert.match(text.text, /Comment on "Costs" \(Dee\): Say which costs/)
+    assert.match(text.text, /^(Comment .*\n)*Comment \(Dee\): Ship by Friday/)
     assert.equal(text.comments.included, (await ok(ws, ['comments', '--deck', DECK])).threads.length)
   })
 })
