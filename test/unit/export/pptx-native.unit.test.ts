@@ -24,6 +24,7 @@ import { chartLayout } from '../../../src/layout/chart.js'
 import { drawnFit } from '../../../src/layout/fit.js'
 import { measureText } from '../../../src/layout/text.js'
 import { officeFontsOnce } from '../../../src/export/office-fonts.js'
+import { officeProfile } from '../../../src/export/office.js'
 import { EXPORT_FACES, exportFacePath } from '../../../src/export/fonts.js'
 import { createRequire } from 'node:module'
 import type { Box } from '../../../src/layout/boxes.js'
@@ -161,7 +162,7 @@ describe('native PPTX of the brand sample', () => {
       writeFileSync(join(dir, 'deck.pptx'), bytes)
       writeFileSync(join(dir, 'kerned.pptx'), await kernedLinePptx())
       const env = { ...process.env, FONTCONFIG_FILE: officeFontsOnce(join(work, 'office')) }
-      execFileSync('soffice', [`-env:UserInstallation=file://${join(work, 'profile')}`, '--headless', '--convert-to', 'pdf', '--outdir', dir, join(dir, 'deck.pptx'), join(dir, 'kerned.pptx')], { stdio: 'ignore', timeout: 240_000, env })
+      execFileSync('soffice', [officeProfile(join(work, 'profile')).arg, '--headless', '--convert-to', 'pdf', '--outdir', dir, join(dir, 'deck.pptx'), join(dir, 'kerned.pptx')], { stdio: 'ignore', timeout: 240_000, env })
       return { deck: join(dir, 'deck.pdf'), kerned: join(dir, 'kerned.pdf'), dir }
     })())
   /** A line of kerned pairs at 96 px, one slide. */
@@ -471,7 +472,7 @@ describe('native PPTX of the brand sample', () => {
     const dir = join(work, 'odp')
     mkdirSync(dir, { recursive: true })
     writeFileSync(join(dir, 'titles.pptx'), small.bytes)
-    execFileSync('soffice', [`-env:UserInstallation=file://${join(work, 'profile')}`, '--headless', '--convert-to', 'odp', '--outdir', dir, join(dir, 'titles.pptx')], { stdio: 'ignore', timeout: 120_000 })
+    execFileSync('soffice', [officeProfile(join(work, 'profile')).arg, '--headless', '--convert-to', 'odp', '--outdir', dir, join(dir, 'titles.pptx')], { stdio: 'ignore', timeout: 120_000 })
     const content = (await unzip(readFileSync(join(dir, 'titles.odp')))).get('content.xml')!.toString('utf8')
     const pages = [...content.matchAll(/<draw:page\b[\s\S]*?<\/draw:page>/g)].map((page) => {
       const frames = [...page[0].matchAll(/<draw:frame [^>]*presentation:class="title"[^>]*>([\s\S]*?)<\/draw:frame>/g)]
