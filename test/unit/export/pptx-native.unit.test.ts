@@ -152,7 +152,7 @@ describe('native PPTX of the brand sample', () => {
    * The whole deck and the kerned line as LibreOffice prints them, both converted by one soffice run
    * (a LibreOffice start costs more than either conversion), with the shipped faces as LibreOffice loads
    * them (src/export/office-fonts.ts), as a reader who has them. Made by the first test that asks, so
-   * each test still runs alone; `kerned` is the kerned line's package, which only the kerning test has.
+   * each test still runs alone.
    */
   let pdfs: Promise<{ deck: string; kerned: string; dir: string }> | undefined
   const libreOfficePdfs = () =>
