@@ -120,6 +120,20 @@ describe('comment threads on every transport', () => {
     assert.equal((await ok(ws, ['info'])).revision, 1)
   })
 
+  it('serves the threads as MCP resources, and the deck_review prompt reads the open ones', async () => {
+    const { resources } = await mcp.listResources()
+    assert.ok(resources.some((r) => r.uri === `deck://${DECK}/comments`))
+    const all = JSON.parse((await mcp.readResource({ uri: `deck://${DECK}/comments` })).contents[0].text as string)
+    assert.ok(all.threads.length >= 6, `${all.threads.length} threads`)
+    const one = all.threads.find((t: any) => t.anchor.kind === 'range')
+    const read = JSON.parse((await mcp.readResource({ uri: `deck://${DECK}/comments/${one.id}` })).contents[0].text as string)
+    assert.equal(read.thread.id, one.id)
+    const prompt = await mcp.getPrompt({ name: 'deck_review' })
+    const text = (prompt.messages[0].content as { text: string }).text
+    assert.match(text, new RegExp(`Open comment threads \\(\\d+; all of them at the resource deck://${DECK}/comments\\)`))
+    assert.ok(text.includes(`- ${one.id} on numbers-2#b1/text:14-18 "half": `), text)
+  })
+
   it('walks the state table: resolve, reopen, reply, tombstone and restore, assign, done, react', async () => {
     const opened = (await post('actions', 'comment.add', { anchor: { kind: 'slide', slideId: 'numbers-2' }, body: { text: '{@0} please check', mentions: [{ principal: 'agent:mcp-7' }] } }, 'Ana')).thread
     const id = opened.id
