@@ -6,7 +6,10 @@
  * the slide by verify's figure (src/export/verify.ts `pageDifference`). Prints each slide's two
  * figures and how many are within the limit (2 %).
  *
- *   npm run build && npm run fidelity [-- --slides id,id] [--json out.json] [--keep dir] [--limit 0.02]
+ *   npm run build && npm run fidelity [-- --slides id,id] [--embed-fonts] [--json out.json] [--keep dir] [--limit 0.02]
+ *
+ * `--embed-fonts` exports with the faces embedded (export.run's embedFonts), to see what a reader without
+ * them gets from an embedded file.
  */
 import { execFileSync } from 'node:child_process'
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
@@ -32,7 +35,8 @@ try {
   studio(work, ['init', '.'])
   studio(work, ['deck', 'create', 'Sample', '--from', 'brand-sample', '--id', 'sample'])
   const ids = option('slides')?.split(',')
-  const exported = studio(work, ['export', 'pptx', '--mode', 'native', '--theme', 'light', ...(ids ? ['--input', JSON.stringify({ slideIds: ids })] : [])])
+  const embed = process.argv.includes('--embed-fonts') ? ['--embed-fonts'] : []
+  const exported = studio(work, ['export', 'pptx', '--mode', 'native', '--theme', 'light', ...embed, ...(ids ? ['--input', JSON.stringify({ slideIds: ids })] : [])])
   const slides: string[] = exported.report.slides
   const rendered = studio(work, ['render', slides.join(','), '--theme', 'light'])
   const ours = new Map<string, string>(rendered.renders.map((r: { slideId: string; file: string }) => [r.slideId, join(work, r.file)]))
@@ -52,6 +56,11 @@ try {
     const mark = figures.absent[i] > limit ? '  over' : ''
     console.log(`${String(i + 1).padStart(3)} ${id.padEnd(28)} present ${(figures.present[i] * 100).toFixed(2).padStart(6)} %   absent ${(figures.absent[i] * 100).toFixed(2).padStart(6)} %${mark}`)
   }
+  const mean = (list: number[]) => ((list.reduce((a, b) => a + b, 0) / list.length) * 100).toFixed(3)
+  const worst = (list: number[]) => (Math.max(...list) * 100).toFixed(2)
+  const tight = (list: number[]) => list.filter((d) => d <= limit / 2).length
+  console.log(`mean: faces present ${mean(figures.present)} %, faces absent ${mean(figures.absent)} %; worst: ${worst(figures.present)} %, ${worst(figures.absent)} %`)
+  console.log(`within ${(limit * 50).toFixed(1)} %: faces present ${tight(figures.present)} of ${slides.length}, faces absent ${tight(figures.absent)} of ${slides.length}`)
   console.log(`within ${limit * 100} %: faces present ${within(figures.present)} of ${slides.length}, faces absent ${within(figures.absent)} of ${slides.length}`)
   const json = option('json')
   if (json) writeFileSync(json, `${JSON.stringify({ limit, slides: slides.map((id, i) => ({ id, present: figures.present[i], absent: figures.absent[i] })) }, null, 2)}\n`)
