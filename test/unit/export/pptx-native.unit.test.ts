@@ -437,9 +437,10 @@ describe('native PPTX of the brand sample', () => {
       assert.ok(sp.startsWith('<p:sp>') && sp.includes('<p:ph type="title"/>'), `${slide.id}: the title is not first in the shape tree`)
       assert.equal(paragraphsOf(sp).join(' '), title, slide.id)
       assert.match(sp, /<p:cNvSpPr><a:spLocks noGrp="1"\/><\/p:cNvSpPr>/, slide.id)
-      // Nothing left to inherit from the master's title style: position, insets, anchor, no autofit, every run's size, face and colour.
+      // Nothing left to inherit from the master's title style: position, insets, anchor, autofit (none, or shrink on
+      // overflow for a title of two lines or more), every run's size, face and colour.
       assert.match(sp, /<a:xfrm><a:off x="\d+" y="\d+"\/><a:ext cx="\d+" cy="\d+"\/><\/a:xfrm>/, slide.id)
-      assert.match(sp, /<a:bodyPr [^>]*lIns="0" tIns="\d+" rIns="0" bIns="\d+"[^>]*anchor="t"><a:noAutofit\/>/, slide.id)
+      assert.match(sp, /<a:bodyPr [^>]*lIns="0" tIns="\d+" rIns="0" bIns="\d+"[^>]*anchor="t"><a:(?:noAutofit|normAutofit)\/>/, slide.id)
       for (const run of sp.matchAll(/<a:r><a:rPr ([^>]*)>([\s\S]*?)<\/a:rPr>/g)) assert.ok(/\bsz="\d+"/.test(run[1]) && /<a:srgbClr /.test(run[2]) && /<a:latin typeface=/.test(run[2]), `${slide.id}: a title run without its size, colour or face`)
       assert.ok(/<a:pPr algn="\w+"/.test(sp) && /<a:lnSpc>/.test(sp), `${slide.id}: a title paragraph without its alignment or line spacing`)
     }
