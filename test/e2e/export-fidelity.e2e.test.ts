@@ -41,7 +41,7 @@ describe('native PPTX read back without the theme\'s faces', { skip: skipUnlessP
     mkdirSync(join(deckDir, 'assets'), { recursive: true })
     const doc = await readDeckFolder(deckDir)
     const source = doc.slides['two-columns-1']
-    const slide: Slide = { ...source, blocks: source.blocks.map((b) => (b.id === 'b1' ? ({ ...b, text: FILLED } as Block) : b)) }
+    const slide: Slide = { ...source, blocks: (source.blocks ?? []).map((b) => (b.id === 'b1' ? ({ ...b, text: FILLED } as Block) : b)) }
     doc.slides = { ...doc.slides, [slide.id]: slide }
     column = drawn(slide, themeFonts(doc.manifest)).items.find((i) => i.block.id === 'b1')!.box
     // With two of the sample's worst slides without the faces (a table, another two-column slide).
