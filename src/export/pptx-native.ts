@@ -187,6 +187,21 @@ function turned(part: Box, about: Box, angle: number): Box {
   return { x: nx - part.w / 2, y: ny - part.h / 2, w: part.w, h: part.h }
 }
 
+/** Room added below a shrink-on-overflow box's last line (px: one point), see `shrinksOnOverflow`. */
+export const SHRINK_ROOM = 4 / 3
+
+/**
+ * Whether a wrapped text box is written with shrink on overflow (`<a:normAutofit/>`): a text or list
+ * block (not a shape's label) of two lines or more as geometry measures it. Its text fits the box in the faces it names, so a reader shrinks it only when it draws a wider
+ * fallback face (LibreOffice without Inter draws DejaVu Sans, about 12 % wider): the lines stay inside
+ * the box, wrapped where ours are, instead of spilling onto what is below. A one-line box is left alone:
+ * LibreOffice 7.4 shrinks a single line that fits, even with room to spare (docs/export.md, "Fidelity
+ * without the faces").
+ */
+export function shrinksOnOverflow(lines: number): boolean {
+  return lines >= 2
+}
+
 const position = (box: Box) => ({ x: inch(box.x), y: inch(box.y), w: inch(Math.max(0, box.w)), h: inch(Math.max(0, box.h)) })
 
 // ---------------------------------------------------------------------------------------------
@@ -1035,7 +1050,8 @@ class NativeWriter {
 
   /**
    * One text box: runs at `box`, margins zero (or the given insets), exact line spacing, top
-   * anchored unless told; moved by the LibreOffice first-baseline offset when asked.
+   * anchored unless told, shrink on overflow when it wraps two lines or more (`shrinksOnOverflow`);
+   * moved by the LibreOffice first-baseline offset when asked.
    */
   private textBox(
     ctx: SlideCtx,
@@ -1043,7 +1059,7 @@ class NativeWriter {
     paragraphs: Run[][],
     base: TextBase,
     box: Box,
-    style: { lineHeight: number; weight: number; valign?: string; inset?: { l: number; t: number; r: number; b: number }; wrap?: boolean; extra?: Partial<pptxgen.default.TextPropsOptions>; paragraphProps?: (string | undefined)[]; columns?: number; firstBefore?: number },
+    style: { lineHeight: number; weight: number; lines?: number; valign?: string; inset?: { l: number; t: number; r: number; b: number }; wrap?: boolean; extra?: Partial<pptxgen.default.TextPropsOptions>; paragraphProps?: (string | undefined)[]; columns?: number; firstBefore?: number },
   ): void {
     const inset = style.inset ?? { l: 0, t: 0, r: 0, b: 0 }
     const shift = this.options.baseline === 'libreoffice' ? firstBaselineShift(base.face, style.weight, base.sizePx, style.lineHeight) : 0
@@ -1055,6 +1071,13 @@ class NativeWriter {
     const top = inset.t + before + shift
     const bottom = inset.b - shift
     const moved = { ...box }
+    const shrink = style.wrap !== false && shrinksOnOverflow(style.lines ?? 1)
+    if (shrink) {
+      // LibreOffice shrinks a box of whole lines that fits exactly; a point of room below the last line (above
+      // the first for bottom-anchored text, half and half when centred) leaves the text where it was.
+      moved.h += SHRINK_ROOM
+      moved.y -= valign === 'bottom' ? SHRINK_ROOM : valign === 'middle' ? SHRINK_ROOM / 2 : 0
+    }
     let margin: number[]
     if (top >= 0 && bottom >= 0) margin = [pt(inset.l), pt(inset.r), pt(bottom), pt(top)]
     else {
@@ -1067,7 +1090,7 @@ class NativeWriter {
       margin: margin as pptxgen.default.Margin,
       valign: valign as pptxgen.default.VAlign,
       wrap: style.wrap ?? true,
-      fit: 'none',
+      fit: shrink ? 'shrink' : 'none',
       isTextBox: true,
       objectName: name,
       ...style.extra,
@@ -1136,9 +1159,11 @@ class NativeWriter {
       const valign = str(block.valign) ?? 'top'
       frame = { ...box, h, y: valign === 'middle' ? box.y + (box.h - h) / 2 : valign === 'bottom' ? box.y + box.h - h : box.y }
     }
+    const lines = block.kind === 'shape' ? 1 : Math.round(measureText(str(block.text) ?? '', { size: style.size, width: box.w - indent, lineHeight: style.lineHeight, weight: style.weight, family: style.family }).height / (style.size * style.lineHeight))
     this.textBox(ctx, ctx.name(block.id), this.drawnParagraphs(ctx, block, paragraphRuns(str(block.text) ?? '')), base, frame, {
       lineHeight: style.lineHeight,
       weight: style.weight,
+      lines,
       valign: str(block.valign) ?? 'top',
       inset: { l: indent, t: 0, r: 0, b: 0 },
       columns: num(block.columns),
@@ -1221,6 +1246,7 @@ class NativeWriter {
     this.textBox(ctx, name, paragraphs, base, clip !== undefined ? { ...box, h: clip } : box, {
       lineHeight: style.lineHeight,
       weight: style.weight,
+      lines: paragraphs.length,
       valign: 'top',
       paragraphProps: props,
       firstBefore,

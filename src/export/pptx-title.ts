@@ -6,9 +6,10 @@
  * The look must not change: the slide's shape keeps its own position, insets, anchor, line spacing and
  * run properties, all written explicitly; what it would otherwise inherit from the master's title style
  * (centred paragraphs, 44 pt, the theme's major face) is overridden by those. Autofit is the one body
- * property pptxgenjs leaves out, so `<a:noAutofit/>` is written on the shape and on the master's
- * placeholder: the text never shrinks or moves. It is read first: src/export/pptx-order.ts puts the
- * shape tree in reading order.
+ * property pptxgenjs leaves out, so `<a:noAutofit/>` is written on the master's placeholder and on a
+ * shape that says none: the text never shrinks or moves. A title of two lines or more keeps its
+ * shrink on overflow (pptx-native.ts `shrinksOnOverflow`), which acts only on a wider fallback face.
+ * It is read first: src/export/pptx-order.ts puts the shape tree in reading order.
  */
 
 /** The text box `sp` (one `<p:sp>` element) as the slide's title placeholder; unchanged when it is not a text shape. */

@@ -123,10 +123,10 @@ describe('comment threads on every transport', () => {
   it('serves the threads as MCP resources, and the deck_review prompt reads the open ones', async () => {
     const { resources } = await mcp.listResources()
     assert.ok(resources.some((r) => r.uri === `deck://${DECK}/comments`))
-    const all = JSON.parse((await mcp.readResource({ uri: `deck://${DECK}/comments` })).contents[0].text as string)
+    const all = JSON.parse(((await mcp.readResource({ uri: `deck://${DECK}/comments` })).contents[0] as { text: string }).text)
     assert.ok(all.threads.length >= 6, `${all.threads.length} threads`)
     const one = all.threads.find((t: any) => t.anchor.kind === 'range')
-    const read = JSON.parse((await mcp.readResource({ uri: `deck://${DECK}/comments/${one.id}` })).contents[0].text as string)
+    const read = JSON.parse(((await mcp.readResource({ uri: `deck://${DECK}/comments/${one.id}` })).contents[0] as { text: string }).text)
     assert.equal(read.thread.id, one.id)
     const prompt = await mcp.getPrompt({ name: 'deck_review' })
     const text = (prompt.messages[0].content as { text: string }).text

@@ -11,7 +11,7 @@ import { join } from 'node:path'
 import { after, before, describe, it } from 'node:test'
 import sharp from 'sharp'
 import yauzl from 'yauzl'
-import { nativePptx, type NativeReport } from '../../../src/export/pptx-native.js'
+import { nativePptx, SHRINK_ROOM, type NativeReport } from '../../../src/export/pptx-native.js'
 import { readDeckFolder } from '../../../src/store/decks.js'
 import { orderedSlides, slideTitle, type Block, type DeckDoc, type Slide } from '../../../src/model/deck.js'
 import { plainText } from '../../../src/model/text.js'
@@ -174,6 +174,27 @@ describe('native PPTX of the brand sample', () => {
       return (await nativePptx({ doc, deckDir, root: work, slides: [slide], appearance: 'light', includeNotes: false, baseline: 'none', embedFonts: false, headingsRaster: false })).bytes
     })())
 
+  it('writes text of two lines or more shrink on overflow, with a point of room, so a wider fallback face stays inside the box', () => {
+    const fonts = themeFonts(doc.manifest)
+    const autofit = (xml: string) => /<a:bodyPr [^>]*>(<a:(?:normAutofit|noAutofit|spAutoFit)\/>)?/.exec(xml)?.[1]
+    // two-columns-1: a one-line title and headings, two-line column bodies.
+    const slide = slides[numberOf('two-columns-1') - 1]
+    const xml = unshifted.get(`ppt/slides/slide${numberOf('two-columns-1')}.xml`)!.toString('utf8')
+    const boxes = new Map(drawn(slide, fonts).items.map((i) => [i.block.id, i.box]))
+    for (const id of ['b1', 'b2']) {
+      const shape = objectXml(xml, id)!
+      assert.equal(autofit(shape), '<a:normAutofit/>', `${id} shrinks on overflow`)
+      const cy = Number(/<a:ext cx="\d+" cy="(\d+)"\/>/.exec(shape)![1])
+      assert.equal(cy, Math.round((boxes.get(id)!.h + SHRINK_ROOM) * EMU), `${id}: a point of room below its two lines`)
+    }
+    for (const id of ['title', 'h1', 'h2', 'slide number']) assert.notEqual(objectXml(xml, id) && autofit(objectXml(xml, id)!), '<a:normAutofit/>', `${id}: one line, no shrink`)
+    // A list of several items shrinks; a shape's one-line label does not.
+    const agenda = unshifted.get(`ppt/slides/slide${numberOf('agenda-1')}.xml`)!.toString('utf8')
+    assert.equal(autofit(objectXml(agenda, 'b1')!), '<a:normAutofit/>')
+    const freeform = unshifted.get(`ppt/slides/slide${numberOf('freeform-1')}.xml`)!.toString('utf8')
+    assert.notEqual(autofit(objectXml(freeform, 'b1')!), '<a:normAutofit/>')
+  })
+
   it('writes one slide per deck slide, in order, in a package whose every relationship and part resolves', () => {
     const parts = [...pkg.keys()].filter((n) => /^ppt\/slides\/slide\d+\.xml$/.test(n))
     assert.equal(parts.length, slides.length)
@@ -220,10 +241,15 @@ describe('native PPTX of the brand sample', () => {
         if (fields.has(block.id)) assert.equal(plainText((slide as Record<string, string>)[block.id] ?? ''), expected.join('\n'))
         // With baseline 'none' a text box sits exactly at the box geometry computed (shapes inset their outline by half the stroke).
         if (block.kind !== 'shape') {
-          const off = /<a:off x="(-?\d+)" y="(-?\d+)"\/><a:ext cx="(\d+)" cy="(\d+)"\/>/.exec(objectXml(plain, block.id)!)!
+          const written = objectXml(plain, block.id)!
+          const off = /<a:off x="(-?\d+)" y="(-?\d+)"\/><a:ext cx="(\d+)" cy="(\d+)"\/>/.exec(written)!
           // Text in columns: a box of the balanced height (the renderer balances columns; office suites fill one, then the next).
           const columns = typeof block.columns === 'number' && block.columns > 1
-          assert.deepEqual(off.slice(1, columns ? 4 : 5).map(Number), [box.x, box.y, box.w, box.h].slice(0, columns ? 3 : 4).map((v) => Math.round(v * EMU)), `${slide.id}#${block.id} box`)
+          // Shrink on overflow: a point of room past the text, on the side away from the anchor.
+          const room = written.includes('<a:normAutofit/>') ? SHRINK_ROOM : 0
+          const anchor = /anchor="(\w+)"/.exec(written)?.[1]
+          const y = box.y - (anchor === 'b' ? room : anchor === 'ctr' ? room / 2 : 0)
+          assert.deepEqual(off.slice(1, columns ? 4 : 5).map(Number), [box.x, y, box.w, box.h + room].slice(0, columns ? 3 : 4).map((v) => Math.round(v * EMU)), `${slide.id}#${block.id} box`)
           if (columns) assert.ok(Number(off[4]) < box.h * EMU, `${slide.id}#${block.id} columns not balanced`)
         }
         checked++
@@ -438,9 +464,10 @@ describe('native PPTX of the brand sample', () => {
       assert.ok(sp.startsWith('<p:sp>') && sp.includes('<p:ph type="title"/>'), `${slide.id}: the title is not first in the shape tree`)
       assert.equal(paragraphsOf(sp).join(' '), title, slide.id)
       assert.match(sp, /<p:cNvSpPr><a:spLocks noGrp="1"\/><\/p:cNvSpPr>/, slide.id)
-      // Nothing left to inherit from the master's title style: position, insets, anchor, no autofit, every run's size, face and colour.
+      // Nothing left to inherit from the master's title style: position, insets, anchor, autofit (none, or shrink on
+      // overflow for a title of two lines or more), every run's size, face and colour.
       assert.match(sp, /<a:xfrm><a:off x="\d+" y="\d+"\/><a:ext cx="\d+" cy="\d+"\/><\/a:xfrm>/, slide.id)
-      assert.match(sp, /<a:bodyPr [^>]*lIns="0" tIns="\d+" rIns="0" bIns="\d+"[^>]*anchor="t"><a:noAutofit\/>/, slide.id)
+      assert.match(sp, /<a:bodyPr [^>]*lIns="0" tIns="\d+" rIns="0" bIns="\d+"[^>]*anchor="t"><a:(?:noAutofit|normAutofit)\/>/, slide.id)
       for (const run of sp.matchAll(/<a:r><a:rPr ([^>]*)>([\s\S]*?)<\/a:rPr>/g)) assert.ok(/\bsz="\d+"/.test(run[1]) && /<a:srgbClr /.test(run[2]) && /<a:latin typeface=/.test(run[2]), `${slide.id}: a title run without its size, colour or face`)
       assert.ok(/<a:pPr algn="\w+"/.test(sp) && /<a:lnSpc>/.test(sp), `${slide.id}: a title paragraph without its alignment or line spacing`)
     }
