@@ -9,7 +9,7 @@
  * baseRevision, a bad step or a failed validation leaves the workspace exactly as it was.
  */
 import { isAbsolute, join, resolve, sep } from 'node:path'
-import { NETWORK_TRANSPORTS, type Action, type ActionContext, type DeckTarget, type TransportLetter } from './action.js'
+import { NETWORK_TRANSPORTS, type Action, type ActionContext, type Assistant, type DeckTarget, type TransportLetter } from './action.js'
 import { fail, StudioError } from './errors.js'
 import { principalFor, type Principal } from './principal.js'
 import { can, CAPABILITY_WORDS, type Role } from './access.js'
@@ -49,6 +49,8 @@ export interface CallOptions {
    * characters the tab mints and keeps in sessionStorage); absent on every other transport.
    */
   clientId?: string
+  /** A language model the transport can reach (MCP sampling of a connected client), for assist.propose. */
+  assistant?: () => Assistant | undefined
   /** Progress of a long call (renders), for a person watching: the CLI shows it on a TTY's stderr. */
   progress?: (done: number, total: number, label: string) => void
 }
@@ -152,6 +154,10 @@ class Call implements ActionContext {
 
   progress(done: number, total: number, label: string): void {
     this.options.progress?.(done, total, label)
+  }
+
+  assistant(): Assistant | undefined {
+    return this.options.assistant?.()
   }
 
   async deckId(): Promise<string> {
