@@ -96,7 +96,7 @@ function write(ctx: ActionContext, state: Loaded, thread: Thread): { thread: Rec
   ctx.stageFile(indexRel(state.deckId), indexText(revision))
   ctx.trailer('Studio-Thread', thread.id)
   ctx.trailer('Studio-Comments-Revision', String(revision))
-  ctx.after(async () => void (await import('../../comments/notify.js')).notifyThread(ctx.ws, { deckId: state.deckId, doc: state.doc, before: state.threads.get(thread.id), after: stored, actor: ctx.principal }))
+  ctx.after(async () => { await (await import('../../comments/notify.js')).notifyThread(ctx.ws, { deckId: state.deckId, doc: state.doc, before: state.threads.get(thread.id), after: stored, actor: ctx.principal }) })
   return { thread: shownThread(state.doc, stored), baseRevision: revision }
 }
 
