@@ -199,7 +199,7 @@ async function viaMcp(client: Client, dir: string, action: Action, input: Record
 export const PARTS: Readonly<Record<string, readonly string[]>> = {
   deck: ['deck', 'template', 'section', 'theme', 'validate', 'version', 'diff'],
   slide: ['slide', 'diagram', 'presence', 'admin'],
-  block: ['block', 'comment'],
+  block: ['block', 'comment', 'notification', 'activity'],
   text: ['text', 'table', 'chart', 'picture'],
   media: ['asset', 'logo', 'material'],
   render: ['shader', 'render', 'export', 'build', 'font'],

@@ -2,7 +2,6 @@ import { defineAction } from '../../core/action.js'
 import { fail } from '../../core/errors.js'
 import { arr, bool, DeckId, int, IsoTime, lit, obj, oneOf, opt, str } from '../../model/schema.js'
 import { result, RevisionIfWritten, written } from '../../model/results.js'
-import { WITH_COMMENT_THREAD } from '../given.js'
 
 const handlers = () => import('./run.js')
 
@@ -97,7 +96,6 @@ export const notificationSettings = defineAction({
   cli: 'notifications settings --level <level> --email --activity-for-commenters',
   mcp: 'deck_notification_settings',
   annotations: { idempotent: true },
-  given: WITH_COMMENT_THREAD,
   example: { level: 'forYou', email: false },
   run: async (ctx, input) => {
     if (input.activityForCommenters !== undefined && ctx.principal.role !== 'owner') fail('forbidden', "Only the deck's owner decides whether commenters read the Activity panel.", { pointer: '/activityForCommenters' })
