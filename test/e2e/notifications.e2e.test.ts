@@ -9,6 +9,8 @@ import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import { request } from 'undici'
 import { ACTIONS } from '../../src/actions/index.js'
+import { COALESCE_MS } from '../../src/comments/inbox.js'
+import { sendDueMail } from '../../src/comments/notify.js'
 import { dispatch } from '../../src/core/engine.js'
 import { StudioError } from '../../src/core/errors.js'
 import { Workspace } from '../../src/store/workspace.js'
@@ -40,7 +42,10 @@ describe('notifications and activity on the command line and HTTP', () => {
   }
   const inbox = async (author: string, flags: string[] = []) => ok(ws, ['notifications', ...flags, '--author', author])
 
+  let savedMail: string | undefined
   before(async () => {
+    savedMail = process.env.STUDIO_MAIL
+    process.env.STUDIO_MAIL = 'capture'
     ws = await newUserWorkspace()
     server = await serve(ws.dir, [], { env: { STUDIO_MAIL: 'capture' } })
     // Ana (command line) opens a thread mentioning Ben, assigned to Dee; Ben replies over HTTP.
@@ -48,6 +53,8 @@ describe('notifications and activity on the command line and HTTP', () => {
     await post('comment.reply', { threadId, body: { text: 'Looks fine to me.' } }, 'Ben')
   })
   after(async () => {
+    if (savedMail === undefined) delete process.env.STUDIO_MAIL
+    else process.env.STUDIO_MAIL = savedMail
     await server?.stop()
     ws?.cleanup()
   })
@@ -131,5 +138,22 @@ describe('notifications and activity on the command line and HTTP', () => {
     assert.equal((await ok(ws, ['notifications', 'settings', '--activity-for-commenters'])).activityForCommenters, true)
     assert.ok(((await as('commenter')).result as { records: unknown[] }).records.length > 0)
     await assert.rejects(as('viewer'), (e: StudioError) => e.code === 'forbidden')
+  })
+
+  it('mails an address its unread record once the window is over, and admin.mail.list shows it on both transports', async () => {
+    const opened = (await post('comment.add', { anchor: { kind: 'slide', slideId: 'title-1' }, body: { text: '{@0} can you confirm the figures?', mentions: [{ email: 'fay@example.com' }] } }, 'Cy')).thread
+    assert.equal((await ok(ws, ['admin', 'mail'])).messages.filter((m: any) => m.to === 'fay@example.com').length, 0, 'not before the window ends')
+    // The window's end, injected: the due check this server and every notify run, called here.
+    await sendDueMail(Workspace.find({ root: ws.dir }), () => Date.now() + COALESCE_MS + 60_000)
+    const cli = (await ok(ws, ['admin', 'mail'])).messages
+    const http = (await post('admin.mail.list', { limit: 50 }, 'Ana')).messages
+    assert.deepEqual(cli, http)
+    const fay = cli.filter((m: any) => m.to === 'fay@example.com')
+    assert.equal(fay.length, 1)
+    assert.match(fay[0].subject, /^Quarterly review, final: Cy mentioned you$/)
+    assert.match(fay[0].text, /slide title-1\./)
+    assert.ok(fay[0].text.includes(`Open the thread: http://localhost:4321/d/${DECK}/title-1?thread=${opened.id}`))
+    await sendDueMail(Workspace.find({ root: ws.dir }), () => Date.now() + 3 * COALESCE_MS)
+    assert.equal((await ok(ws, ['admin', 'mail'])).messages.filter((m: any) => m.to === 'fay@example.com').length, 1, 'once')
   })
 })
