@@ -160,8 +160,8 @@ export interface ActionContext {
   stageRemoveDir(rel: string): void
   /** Adds a trailer to the commit this call makes (`Studio-Thread: t-…`), beside the engine's own. */
   trailer(name: string, value: string): void
-  /** Runs after a successful commit (the engine hands over the new revision). */
-  after(fn: (committed: { revision?: number; commit?: string }) => void): void
+  /** Runs after a successful commit (the engine hands over the new revision; awaited before the call answers). */
+  after(fn: (committed: { revision?: number; commit?: string }) => void | Promise<void>): void
   /** Runs when the call ends, committed or refused (temporary files of the call). */
   cleanup(fn: () => Promise<unknown> | void): void
   /** Reports progress of a long call (a person may be watching; nothing is printed with --json). */

@@ -215,7 +215,7 @@ async function viaMcp(client: Client, dir: string, action: Action, input: Record
 export const PARTS: Readonly<Record<string, readonly string[]>> = {
   deck: ['deck', 'template', 'section', 'theme', 'validate', 'version', 'diff'],
   slide: ['slide', 'diagram', 'presence', 'admin'],
-  block: ['block', 'comment', 'assist'],
+  block: ['block', 'comment', 'assist', 'notification', 'activity'],
   text: ['text', 'table', 'chart', 'picture'],
   media: ['asset', 'logo', 'material'],
   render: ['shader', 'render', 'export', 'build', 'font'],

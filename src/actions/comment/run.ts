@@ -98,6 +98,11 @@ function write(ctx: ActionContext, state: Loaded, thread: Thread): { thread: Rec
   ctx.stageFile(indexRel(state.deckId), indexText(revision))
   ctx.trailer('Studio-Thread', thread.id)
   ctx.trailer('Studio-Comments-Revision', String(revision))
+  // After the commit: the inbox is the recipients' state, not the deck's; a failure to write it does not undo the comment.
+  ctx.after(async () => {
+    const { notifyThread } = await import('../../comments/notify.js')
+    await notifyThread(ctx.ws, { deckId: state.deckId, doc: state.doc, before: state.threads.get(thread.id), after: stored, actor: ctx.principal }).catch(() => undefined)
+  })
   return { thread: shownThread(state.doc, stored), baseRevision: revision }
 }
 

@@ -91,8 +91,11 @@ export const exportRun = defineAction<any, any>({
     return input
   },
   run: async (ctx, input: ExportInput) => {
-    const { runExport } = await import('../../export/run.js')
-    return runExport(ctx, await ctx.target(), input)
+    const [{ runExport }, { recordActivity }] = await Promise.all([import('../../export/run.js'), import('../../history/activity.js')])
+    const done = await runExport(ctx, await ctx.target(), input)
+    const deckId = await ctx.deckId()
+    await recordActivity(ctx.ws, { deckId, kind: 'export', actor: ctx.principal.author, summary: `${ctx.principal.author}: export.run ${input.format} (${done.files.length} file${done.files.length === 1 ? '' : 's'})`, details: { action: 'export.run', format: input.format, files: done.files.map((f) => basename(f)) } })
+    return done
   },
   human: (r: { files: string[]; report: { pages: number; bytes: number; verify: { ran: boolean; passed: boolean | null; mean: number | null; worst: number | null; threshold: number | null }; diffs: { file: string; page: number; slideId: string; difference: number; over: boolean }[]; warnings: string[] } }) =>
     [
