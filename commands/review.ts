@@ -10,7 +10,7 @@ import { Workspace } from '../src/store/workspace.js'
 export default class Review extends Command {
   static summary = 'Review the deck changes between two git refs'
   static description =
-    'Compares every deck changed between the merge base of --base and --head (what a pull request shows) and --head: per deck, the slides added, removed, moved and changed, with the prose of each change. --markdown prints a report ready to post as a pull-request comment (docs/review.md shows a CI workflow). --render writes before/after crops of every touched block (thumbnails of slides added or removed) into --out and the report shows them; --image-base names where the CI job publishes them. --merge <commit> reviews a merge commit instead: per deck, what each side brought since the merge base, the conflicts the merge met and how each was settled, and anything the merge commit changed beyond that.'
+    'Compares every deck changed between the merge base of --base and --head (what a pull request shows) and --head: per deck, the slides added, removed, moved and changed, with the prose of each change, and the open comment threads on those slides. --markdown prints a report ready to post as a pull-request comment (docs/review.md shows a CI workflow). --render writes before/after crops of every touched block (thumbnails of slides added or removed) into --out and the report shows them; --image-base names where the CI job publishes them. --merge <commit> reviews a merge commit instead: per deck, what each side brought since the merge base, the conflicts the merge met and how each was settled, and anything the merge commit changed beyond that.'
   static examples = [
     '<%= config.bin %> review --base main --head feature --markdown',
     '<%= config.bin %> review --base origin/main --markdown > review.md',
@@ -48,6 +48,11 @@ export default class Review extends Command {
       const { reviewJson, reviewMarkdown, reviewText } = await import('../src/history/report.js')
       const review = await reviewRefs(ws, flags.base, flags.head, flags.deck)
       const options: import('../src/history/report.js').ReportOptions = { imageBase: flags['image-base'] }
+      // The head's comment threads: the report lists the open ones on the slides it shows.
+      if (review.toCommit) {
+        const { threadsAt } = await import('../src/comments/history.js')
+        options.threads = new Map(await Promise.all(review.decks.filter((d) => d.to !== null).map(async (d) => [d.id, await threadsAt(ws, review.toCommit!, d.id)] as const)))
+      }
       if (flags.render) {
         const themes = flags.theme.split(',').map((t) => t.trim())
         for (const theme of themes) if (theme !== 'light' && theme !== 'dark') throw new (await import('../src/core/errors.js')).StudioError('invalid_input', `--theme takes light, dark or both, not "${theme}".`)

@@ -19,6 +19,23 @@ function waitForDeck(ws: Workspace, deck: string): { stop: () => void } {
   return { stop: () => clearInterval(timer) }
 }
 
+/** How often a running server sends the notification mail that fell due (src/comments/notify.ts). */
+const MAIL_CHECK_MS = 60_000
+
+/**
+ * Sends notification mail as windows end, though no call comes in (each notify and notification.list
+ * also does): a timer that never keeps the process alive.
+ */
+function sendMailWhenDue(ws: Workspace): { stop: () => void } {
+  const timer = setInterval(() => {
+    import('../src/comments/notify.js')
+      .then(({ sendDueMail }) => sendDueMail(ws))
+      .catch((error: Error) => process.stderr.write(`studio serve: notification mail: ${error.message}\n`))
+  }, MAIL_CHECK_MS)
+  timer.unref()
+  return { stop: () => clearInterval(timer) }
+}
+
 /** `studio serve`: HTTP actions, discovery, bundles and MCP on one port. */
 export default class Serve extends Command {
   static summary = 'Serve the workspace over HTTP and MCP'
@@ -70,6 +87,7 @@ export default class Serve extends Command {
         bundleLimit: flags['bundle-limit'],
       })
       const waiting = flags.deck !== undefined && !ws.deckExists(flags.deck) ? waitForDeck(ws, flags.deck) : undefined
+      const mail = ws.embedded ? undefined : sendMailWhenDue(ws)
       if (flags.json) process.stdout.write(JSON.stringify({ url: running.url, deck: deck ?? null, root: ws.root }) + '\n')
       else {
         process.stdout.write(`studio serve: ${running.url}  (workspace ${ws.root}${deck ? `, deck ${deck}` : ''})\n`)
@@ -77,6 +95,7 @@ export default class Serve extends Command {
       }
       const stop = async () => {
         waiting?.stop()
+        mail?.stop()
         await running.close()
         await keep.releaseKept()
         process.exit(0)

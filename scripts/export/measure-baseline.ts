@@ -22,6 +22,7 @@ import type { Block, DeckDoc, Slide } from '../../src/model/deck.js'
 import { nativePptx } from '../../src/export/pptx-native.js'
 import { renderSlides } from '../../src/render/pipeline.js'
 import { officeFonts } from '../../src/export/office-fonts.js'
+import { officeProfile } from '../../src/export/office.js'
 
 const SCALE = 4
 const SIZES = [14, 20, 28, 40, 56, 80, 120]
@@ -107,7 +108,7 @@ async function main(): Promise<void> {
       const { bytes } = await nativePptx({ doc, deckDir, root: work, slides: group.slides, appearance: 'light', includeNotes: false, baseline: 'none', embedFonts: false, headingsRaster: false })
       const file = join(work, `${group.theme}.pptx`)
       writeFileSync(file, bytes)
-      execFileSync('soffice', [`-env:UserInstallation=file://${join(work, 'profile')}`, '--headless', '--convert-to', 'pdf', '--outdir', work, file], { env: { ...process.env, FONTCONFIG_FILE: conf }, stdio: 'ignore' })
+      execFileSync('soffice', [officeProfile(join(work, 'profile')).arg, '--headless', '--convert-to', 'pdf', '--outdir', work, file], { env: { ...process.env, FONTCONFIG_FILE: conf }, stdio: 'ignore' })
       const pages = join(work, `${group.theme}-pages`)
       mkdirSync(pages)
       execFileSync('pdftoppm', ['-r', String(120 * SCALE), '-png', join(work, `${group.theme}.pdf`), join(pages, 'p')])

@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import sharp from 'sharp'
 import { officeFonts } from '../../src/export/office-fonts.js'
+import { officeProfile } from '../../src/export/office.js'
 
 const root = new URL('../..', import.meta.url).pathname
 const studio = (cwd: string, args: string[]) => JSON.parse(execFileSync(process.execPath, [join(root, 'bin', 'studio.js'), ...args, '--json'], { cwd, encoding: 'utf8', maxBuffer: 1 << 26 }))
@@ -22,8 +23,8 @@ try {
   const exported = studio(work, ['export', 'pptx', '--mode', 'native', '--theme', 'light', '--input', JSON.stringify({ slideIds: ids })])
   const rendered = studio(work, ['render', ids.join(',')])
   const fonts = officeFonts(join(work, 'fonts'))
-  const profile = join(work, 'profile')
-  execFileSync('soffice', [`-env:UserInstallation=file://${profile}`, '--headless', '--convert-to', 'pdf', '--outdir', work, join(work, exported.files[0])], { env: { ...process.env, FONTCONFIG_FILE: fonts, HOME: profile }, stdio: 'ignore' })
+  const { dir: profile, arg } = officeProfile(join(work, 'profile'))
+  execFileSync('soffice', [arg, '--headless', '--convert-to', 'pdf', '--outdir', work, join(work, exported.files[0])], { env: { ...process.env, FONTCONFIG_FILE: fonts, HOME: profile }, stdio: 'ignore' })
   execFileSync('pdftoppm', ['-png', '-scale-to-x', '1600', '-scale-to-y', '900', join(work, 'sample-light.pdf'), join(work, 'lo')])
   mkdirSync(join(root, 'docs', 'images'), { recursive: true })
   for (const id of ids) {

@@ -108,3 +108,9 @@ export const WITH_ASSIGNED_THREAD: GivenStep[] = [
   ...WITH_COMMENT_THREAD,
   { action: 'comment.assign', input: { threadId: 't-27bpitb72a', assignee: { principal: 'agent:review-7' } }, revision: 1 },
 ]
+
+/**
+ * A proposal of speaker notes for title-body-2 (thread t-21x4xw3gk7): assist.propose needs an assistant
+ * (an MCP client offering sampling, or STUDIO_ASSIST_URL; the contract test runs one on loopback).
+ */
+export const WITH_PROPOSAL: GivenStep[] = [...WITH_BODY_SLIDE, { action: 'assist.propose', input: { slideIds: ['title-body-2'], kind: 'notes' }, revision: 1 }]

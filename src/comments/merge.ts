@@ -111,6 +111,7 @@ export function mergeThreads(base: Thread | undefined, ours: Thread, theirs: Thr
     createdAt: ours.createdAt < theirs.createdAt ? ours.createdAt : theirs.createdAt,
     updatedAt: theirsLater ? theirs.updatedAt : ours.updatedAt,
     revision: Math.max(ours.revision, theirs.revision),
+    ...((ours.proposal ?? theirs.proposal) ? { proposal: pick(base?.proposal, ours.proposal, theirs.proposal, theirsLater)! } : {}),
   }
 }
 

@@ -34,6 +34,20 @@ export interface StoredComment {
   deletedAt?: string
 }
 
+/** An assistant's proposal a thread carries (assist.propose): slide.update mutations per slide, for assist.apply. */
+export interface Proposal {
+  kind: 'shorten' | 'notes' | 'ask'
+  ask?: string
+  summary: string
+  slides: { slideId: string; mutations: Record<string, unknown>[] }[]
+  /** The deck revision it was made against. */
+  revision: number
+  /** Which assistant answered: `mcp-sampling` or the configured endpoint's model. */
+  by: string
+  /** The deck revision assist.apply made of it. */
+  appliedAt?: number
+}
+
 export interface Thread {
   id: string
   anchor: Anchor
@@ -49,6 +63,7 @@ export interface Thread {
   updatedAt: string
   /** The comments revision of the thread's last change (comment.list `since`). */
   revision: number
+  proposal?: Proposal
 }
 
 export const COMMENTS_DIR = 'comments'
@@ -123,6 +138,24 @@ function readComment(v: unknown): StoredComment | null {
   }
 }
 
+function readProposal(v: unknown): Proposal | undefined {
+  if (!isObject(v) || !['shorten', 'notes', 'ask'].includes(v.kind as string) || !isString(v.summary) || !isString(v.by) || !Number.isInteger(v.revision) || !Array.isArray(v.slides)) return undefined
+  const slides: Proposal['slides'] = []
+  for (const slide of v.slides) {
+    if (!isObject(slide) || !isString(slide.slideId) || !Array.isArray(slide.mutations) || !slide.mutations.every(isObject)) return undefined
+    slides.push({ slideId: slide.slideId, mutations: slide.mutations as Record<string, unknown>[] })
+  }
+  return {
+    kind: v.kind as Proposal['kind'],
+    ...(isString(v.ask) ? { ask: v.ask } : {}),
+    summary: v.summary,
+    slides,
+    revision: v.revision as number,
+    by: v.by,
+    ...(Number.isInteger(v.appliedAt) ? { appliedAt: v.appliedAt as number } : {}),
+  }
+}
+
 /** A thread from its file's text, or null when it is not one (the file is then left alone). */
 export function parseThread(text: string, expectedId: string): Thread | null {
   let v: unknown
@@ -150,6 +183,7 @@ export function parseThread(text: string, expectedId: string): Thread | null {
     createdAt: v.createdAt,
     updatedAt: v.updatedAt,
     revision: Number.isInteger(v.revision) ? (v.revision as number) : 0,
+    ...(readProposal(v.proposal) ? { proposal: readProposal(v.proposal) } : {}),
   }
 }
 
@@ -236,4 +270,18 @@ export function followThreads(ws: Workspace, deckId: string, before: DeckDoc, af
 /** A thread as a read answers it: its anchor resolved against the current document. */
 export function resolvedThread(doc: DeckDoc, thread: Thread): Thread {
   return withPlaced(thread, settle(doc, placedOf(thread)))
+}
+
+/**
+ * deck.copy with copyComments: the threads of `from` as files of `to` (ids kept), only those on slides
+ * the copy keeps (deck threads always), and the comments revision.
+ */
+export function copiedThreads(ws: Workspace, from: string, to: string, keeps: (slideId: string) => boolean): [string, string][] {
+  const out: [string, string][] = []
+  for (const thread of readThreads(ws, from).values()) {
+    if ('slideId' in thread.anchor && !keeps(thread.anchor.slideId)) continue
+    out.push([threadRel(to, thread.id), threadText(thread)])
+  }
+  if (out.length) out.push([indexRel(to), indexText(commentsRevision(ws, from))])
+  return out
 }

@@ -119,6 +119,12 @@ export interface CliParsed {
   input: Record<string, unknown>
 }
 
+/**
+ * A language model the caller's side offers (MCP sampling of a connected client): a system prompt and
+ * a user message in, the model's text out.
+ */
+export type Assistant = (request: { system: string; user: string; maxTokens: number }) => Promise<{ text: string; model?: string }>
+
 /** What a handler sees. Reads are direct; writes are staged and committed by the engine. */
 export interface ActionContext {
   readonly action: Action
@@ -130,6 +136,8 @@ export interface ActionContext {
   readonly clientId?: string
   /** The deck the call names (query `deck`, `--deck`), else the workspace default. */
   deckId(): Promise<string>
+  /** A language model the transport can reach for this call (an MCP client offering sampling), if any. */
+  assistant(): Assistant | undefined
   /** Loads a deck as it is on disk now (inside the lock when the action mutates). */
   load(deckId: string): Promise<DeckDoc>
   /** The guarded deck, loaded once under the lock. */
@@ -152,8 +160,8 @@ export interface ActionContext {
   stageRemoveDir(rel: string): void
   /** Adds a trailer to the commit this call makes (`Studio-Thread: t-…`), beside the engine's own. */
   trailer(name: string, value: string): void
-  /** Runs after a successful commit (the engine hands over the new revision). */
-  after(fn: (committed: { revision?: number; commit?: string }) => void): void
+  /** Runs after a successful commit (the engine hands over the new revision; awaited before the call answers). */
+  after(fn: (committed: { revision?: number; commit?: string }) => void | Promise<void>): void
   /** Runs when the call ends, committed or refused (temporary files of the call). */
   cleanup(fn: () => Promise<unknown> | void): void
   /** Reports progress of a long call (a person may be watching; nothing is printed with --json). */

@@ -9,10 +9,10 @@
  * baseRevision, a bad step or a failed validation leaves the workspace exactly as it was.
  */
 import { isAbsolute, join, resolve, sep } from 'node:path'
-import { NETWORK_TRANSPORTS, type Action, type ActionContext, type DeckTarget, type TransportLetter } from './action.js'
+import { NETWORK_TRANSPORTS, type Action, type ActionContext, type Assistant, type DeckTarget, type TransportLetter } from './action.js'
 import { fail, StudioError } from './errors.js'
 import { principalFor, type Principal } from './principal.js'
-import { can, CAPABILITY_WORDS, type Role } from './access.js'
+import { allowed, CAPABILITY_WORDS, type Role } from './access.js'
 import { emitRevision, markWriting } from './events.js'
 import { validateInput } from './validate.js'
 import type { DeckDoc } from '../model/deck.js'
@@ -49,6 +49,8 @@ export interface CallOptions {
    * characters the tab mints and keeps in sessionStorage); absent on every other transport.
    */
   clientId?: string
+  /** A language model the transport can reach (MCP sampling of a connected client), for assist.propose. */
+  assistant?: () => Assistant | undefined
   /** Progress of a long call (renders), for a person watching: the CLI shows it on a TTY's stderr. */
   progress?: (done: number, total: number, label: string) => void
 }
@@ -70,7 +72,7 @@ export async function dispatch(action: Action, input: Record<string, unknown>, o
   await validateInput(action.id, validationSchema(action.input), input)
   const principal = principalFor(options.author, options.transport, options.email, options.role)
   // The one role check: whichever transport called, an action declaring a capability needs it.
-  if (action.capability && !can(principal, action.capability)) fail('forbidden', `${action.id} needs the right to ${CAPABILITY_WORDS[action.capability]} on this deck, which your role (${principal.role}) does not give.`)
+  if (action.capability && !(await allowed(principal, action.capability, options.ws, () => deckNamed(options)))) fail('forbidden', `${action.id} needs the right to ${CAPABILITY_WORDS[action.capability]} on this deck, which your role (${principal.role}) does not give.`)
   // Outside a workspace nothing is written: no commit, and no file (a render, an export, a bundle) in the package's folder.
   // Renders and exports of a deck keep their intermediates under the workspace's .studio/, so they are
   // refused even with --out elsewhere; export check reads a file of the caller's and writes its report
@@ -84,6 +86,9 @@ export async function dispatch(action: Action, input: Record<string, unknown>, o
 }
 
 const DECK_ID = /^[a-z0-9]+(?:-[a-z0-9]+)*$/
+
+/** The deck a call names, else the workspace default (what ctx.deckId() answers, without its checks). */
+const deckNamed = (options: CallOptions) => (options.deck !== undefined ? Promise.resolve(options.deck) : options.ws.defaultDeckId())
 
 /** The deck an action guards (its declaration, else the current deck when it mutates with a baseRevision). */
 function deckTarget(action: Action): DeckTarget {
@@ -125,7 +130,7 @@ class Call implements ActionContext {
   private readonly files = new Map<string, FileChange['content']>()
   private readonly copies: [string, string][] = []
   private readonly removedDirs: string[] = []
-  private readonly afterFns: ((c: { revision?: number }) => void)[] = []
+  private readonly afterFns: ((c: { revision?: number }) => void | Promise<void>)[] = []
   private readonly trailers = new Map<string, string>()
   private readonly cleanups: (() => Promise<unknown> | void)[] = []
   private readonly loaded = new Map<string, DeckDoc>()
@@ -152,6 +157,10 @@ class Call implements ActionContext {
 
   progress(done: number, total: number, label: string): void {
     this.options.progress?.(done, total, label)
+  }
+
+  assistant(): Assistant | undefined {
+    return this.options.assistant?.()
   }
 
   async deckId(): Promise<string> {
@@ -200,7 +209,7 @@ class Call implements ActionContext {
     this.trailers.set(name, value)
   }
 
-  after(fn: (c: { revision?: number }) => void): void {
+  after(fn: (c: { revision?: number }) => void | Promise<void>): void {
     this.afterFns.push(fn)
   }
 
@@ -509,7 +518,7 @@ class Call implements ActionContext {
       }
     }
 
-    for (const fn of this.afterFns) fn({ revision })
+    for (const fn of this.afterFns) await fn({ revision })
     for (const [deckId, doc] of finalDocs) {
       if (doc && byPath.size && changedDecks.has(deckId)) emitRevision({ root: this.ws.root, deckId, revision: doc.manifest.revision, action: this.action.id, author: this.principal.author, transport: this.transport, ...(this.clientId ? { clientId: this.clientId } : {}) })
     }

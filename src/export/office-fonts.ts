@@ -8,7 +8,7 @@ import { createRequire } from 'node:module'
 import { join } from 'node:path'
 import { inflateSync } from 'node:zlib'
 import { FONT_FAMILIES, faceFile } from '../model/fonts.js'
-import { exportFontsDir } from './fonts.js'
+import { EXPORT_FACES, exportFontsDir } from './fonts.js'
 
 const load = createRequire(import.meta.url)
 
@@ -76,4 +76,20 @@ function writeConf(dir: string): string {
 /** The fontconfig file of `dir`, its faces unpacked once (they do not change within a package version), the file written each time (the export faces' folder may move). */
 export function officeFontsOnce(dir: string): string {
   return existsSync(join(dir, 'faces')) ? writeConf(dir) : officeFonts(dir)
+}
+
+/**
+ * A fontconfig file for a reading machine without the theme's faces: the system's fonts only, any
+ * installed Inter, Source Serif 4, JetBrains Mono or export face (Inter Display, Inter Medium, ...)
+ * rejected, so LibreOffice falls back as it would on a machine that never had them (the fidelity
+ * check, docs/export.md "Fidelity without the faces").
+ */
+export function officeFontsAbsent(dir: string): string {
+  mkdirSync(dir, { recursive: true })
+  const names = new Set([...FONT_FAMILIES.map((f) => f.name), ...EXPORT_FACES.flatMap((f) => [f.family, f.typeface])])
+  const escape = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;')
+  const rejects = [...names].map((name) => `<pattern><patelt name="family"><string>${escape(name)}</string></patelt></pattern>`).join('')
+  const conf = join(dir, 'fonts-absent.conf')
+  writeFileSync(conf, `<?xml version="1.0"?>\n<!DOCTYPE fontconfig SYSTEM "fonts.dtd">\n<fontconfig><include ignore_missing="yes">/etc/fonts/fonts.conf</include><selectfont><rejectfont>${rejects}</rejectfont></selectfont><cachedir>${escape(join(dir, 'cache-absent'))}</cachedir></fontconfig>\n`)
+  return conf
 }

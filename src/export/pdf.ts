@@ -40,6 +40,11 @@ type PdfLib = typeof import('pdf-lib')
 let pdfLib: PdfLib | undefined
 const lib = async (): Promise<PdfLib> => (pdfLib ??= await import('pdf-lib'))
 
+/** Loads pdf-lib ahead of its first use, so that its load (about 0.3 s) runs while the caller waits on something else (Chromium printing). */
+export async function preloadPdfLib(): Promise<void> {
+  await lib()
+}
+
 /** The export face (fonts.build's regular text face): the text layer's widths, the notes pages' letters. */
 export function layerFontFile(): string {
   return join(packageRoot(), 'fonts', 'export', 'Inter-Regular.ttf')

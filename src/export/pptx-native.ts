@@ -39,7 +39,7 @@ import { resolveDither, type ResolvedDither } from '../model/dither.js'
 import { drawn, type Drawn } from '../layout/stack.js'
 import { drawnFits, type Fit } from '../layout/fit.js'
 import { footerBand, LAYOUT_SLOTS, showsKitFooter, slotBoxes, type Box } from '../layout/boxes.js'
-import { titleBlock } from '../layout/reading.js'
+import { blocksInReadingOrder, titleBlock } from '../layout/reading.js'
 import { listGap, listGutter, listLayout, pictureHeight, tableColumnAlign, textStyle, SHAPE_INSET, type TextStyle } from '../layout/blocks.js'
 import { COLUMN_GAP, measureText, stripMarkup } from '../layout/text.js'
 import { colour, logoInkOn, paintFor, seriesColour, type Paint } from '../render/paint.js'
@@ -53,7 +53,8 @@ import { firstBaselineShift } from './baseline.js'
 import { withoutAbsentOverrides } from './content-types.js'
 import { embedFonts, withEmbeddedFontList, type FontSlot } from './embed-fonts.js'
 import { exportTypeface, type ExportFace, type ExportFontSet } from './fonts.js'
-import { asTitlePlaceholder, titleFirst, withTitlePlaceholder } from './pptx-title.js'
+import { asTitlePlaceholder, withTitlePlaceholder } from './pptx-title.js'
+import { inReadingOrder } from './pptx-order.js'
 import { withSchemeScriptFaces, withScriptFaces } from './pptx-scripts.js'
 
 export interface NativeOptions {
@@ -184,6 +185,21 @@ function turned(part: Box, about: Box, angle: number): Box {
   const nx = cx + px * Math.cos(a) - py * Math.sin(a)
   const ny = cy + px * Math.sin(a) + py * Math.cos(a)
   return { x: nx - part.w / 2, y: ny - part.h / 2, w: part.w, h: part.h }
+}
+
+/** Room added below a shrink-on-overflow box's last line (px: one point), see `shrinksOnOverflow`. */
+export const SHRINK_ROOM = 4 / 3
+
+/**
+ * Whether a wrapped text box is written with shrink on overflow (`<a:normAutofit/>`): a text or list
+ * block (not a shape's label) of two lines or more as geometry measures it. Its text fits the box in the faces it names, so a reader shrinks it only when it draws a wider
+ * fallback face (LibreOffice without Inter draws DejaVu Sans, about 12 % wider): the lines stay inside
+ * the box, wrapped where ours are, instead of spilling onto what is below. A one-line box is left alone:
+ * LibreOffice 7.4 shrinks a single line that fits, even with room to spare (docs/export.md, "Fidelity
+ * without the faces").
+ */
+export function shrinksOnOverflow(lines: number): boolean {
+  return lines >= 2
 }
 
 const position = (box: Box) => ({ x: inch(box.x), y: inch(box.y), w: inch(Math.max(0, box.w)), h: inch(Math.max(0, box.h)) })
@@ -781,19 +797,23 @@ class NativeWriter {
       const past = items.filter((i) => i.slot === fill.slot && i.box.y + i.box.h > bottom + 0.5 && ctx.fits.get(i.block.id)?.clip === undefined && !ctx.fits.get(i.block.id)?.rows)
       if (past.length) this.cannot(slide.id, `slot ${fill.slot} runs ${Math.round(fill.overflow)} px past its bottom; the renderer clips it, PowerPoint shows it`)
     }
-    // The title (the block read first, when it is one) is the slide's title placeholder, first in the shape tree.
+    // The title (the block read first, when it is one) is the slide's title placeholder.
     const title = titleBlock({ ...slide, blocks: items.map((item) => item.block) })
+    const reading = new Map(blocksInReadingOrder({ ...slide, blocks: items.map((item) => item.block) }).map((block, i) => [block, i]))
+    // Each shape's place in reading order, by its name: a block's shapes at the block's, the cover rule and furniture after every block.
+    const rank = new Map<string, number>()
     for (const item of order) {
       const before = new Set(names)
       await this.block(ctx, item)
       const added = [...names].filter((name) => !before.has(name))
-      if (item.block === title && added.length === 1) {
-        this.patches.object(number, added[0], asTitlePlaceholder)
-        this.patches.slide(number, titleFirst)
-      }
+      for (const name of added) rank.set(name, reading.get(item.block) ?? items.length)
+      if (item.block === title && added.length === 1) this.patches.object(number, added[0], asTitlePlaceholder)
     }
+    const ofBlocks = new Set(names)
     this.coverRule(ctx, items)
     await this.furniture(ctx)
+    for (const [i, name] of [...names].filter((name) => !ofBlocks.has(name)).entries()) rank.set(name, items.length + 1 + i)
+    this.patches.slide(number, (xml) => inReadingOrder(xml, rank))
   }
 
   private coverRule(ctx: SlideCtx, items: Drawn[]): void {
@@ -1030,7 +1050,8 @@ class NativeWriter {
 
   /**
    * One text box: runs at `box`, margins zero (or the given insets), exact line spacing, top
-   * anchored unless told; moved by the LibreOffice first-baseline offset when asked.
+   * anchored unless told, shrink on overflow when it wraps two lines or more (`shrinksOnOverflow`);
+   * moved by the LibreOffice first-baseline offset when asked.
    */
   private textBox(
     ctx: SlideCtx,
@@ -1038,7 +1059,7 @@ class NativeWriter {
     paragraphs: Run[][],
     base: TextBase,
     box: Box,
-    style: { lineHeight: number; weight: number; valign?: string; inset?: { l: number; t: number; r: number; b: number }; wrap?: boolean; extra?: Partial<pptxgen.default.TextPropsOptions>; paragraphProps?: (string | undefined)[]; columns?: number; firstBefore?: number },
+    style: { lineHeight: number; weight: number; lines?: number; valign?: string; inset?: { l: number; t: number; r: number; b: number }; wrap?: boolean; extra?: Partial<pptxgen.default.TextPropsOptions>; paragraphProps?: (string | undefined)[]; columns?: number; firstBefore?: number },
   ): void {
     const inset = style.inset ?? { l: 0, t: 0, r: 0, b: 0 }
     const shift = this.options.baseline === 'libreoffice' ? firstBaselineShift(base.face, style.weight, base.sizePx, style.lineHeight) : 0
@@ -1050,6 +1071,13 @@ class NativeWriter {
     const top = inset.t + before + shift
     const bottom = inset.b - shift
     const moved = { ...box }
+    const shrink = style.wrap !== false && shrinksOnOverflow(style.lines ?? 1)
+    if (shrink) {
+      // LibreOffice shrinks a box of whole lines that fits exactly; a point of room below the last line (above
+      // the first for bottom-anchored text, half and half when centred) leaves the text where it was.
+      moved.h += SHRINK_ROOM
+      moved.y -= valign === 'bottom' ? SHRINK_ROOM : valign === 'middle' ? SHRINK_ROOM / 2 : 0
+    }
     let margin: number[]
     if (top >= 0 && bottom >= 0) margin = [pt(inset.l), pt(inset.r), pt(bottom), pt(top)]
     else {
@@ -1062,7 +1090,7 @@ class NativeWriter {
       margin: margin as pptxgen.default.Margin,
       valign: valign as pptxgen.default.VAlign,
       wrap: style.wrap ?? true,
-      fit: 'none',
+      fit: shrink ? 'shrink' : 'none',
       isTextBox: true,
       objectName: name,
       ...style.extra,
@@ -1131,9 +1159,11 @@ class NativeWriter {
       const valign = str(block.valign) ?? 'top'
       frame = { ...box, h, y: valign === 'middle' ? box.y + (box.h - h) / 2 : valign === 'bottom' ? box.y + box.h - h : box.y }
     }
+    const lines = block.kind === 'shape' ? 1 : Math.round(measureText(str(block.text) ?? '', { size: style.size, width: box.w - indent, lineHeight: style.lineHeight, weight: style.weight, family: style.family }).height / (style.size * style.lineHeight))
     this.textBox(ctx, ctx.name(block.id), this.drawnParagraphs(ctx, block, paragraphRuns(str(block.text) ?? '')), base, frame, {
       lineHeight: style.lineHeight,
       weight: style.weight,
+      lines,
       valign: str(block.valign) ?? 'top',
       inset: { l: indent, t: 0, r: 0, b: 0 },
       columns: num(block.columns),
@@ -1216,6 +1246,7 @@ class NativeWriter {
     this.textBox(ctx, name, paragraphs, base, clip !== undefined ? { ...box, h: clip } : box, {
       lineHeight: style.lineHeight,
       weight: style.weight,
+      lines: paragraphs.length,
       valign: 'top',
       paragraphProps: props,
       firstBefore,

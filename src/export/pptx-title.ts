@@ -6,8 +6,10 @@
  * The look must not change: the slide's shape keeps its own position, insets, anchor, line spacing and
  * run properties, all written explicitly; what it would otherwise inherit from the master's title style
  * (centred paragraphs, 44 pt, the theme's major face) is overridden by those. Autofit is the one body
- * property pptxgenjs leaves out, so `<a:noAutofit/>` is written on the shape and on the master's
- * placeholder: the text never shrinks or moves.
+ * property pptxgenjs leaves out, so `<a:noAutofit/>` is written on the master's placeholder and on a
+ * shape that says none: the text never shrinks or moves. A title of two lines or more keeps its
+ * shrink on overflow (pptx-native.ts `shrinksOnOverflow`), which acts only on a wider fallback face.
+ * It is read first: src/export/pptx-order.ts puts the shape tree in reading order.
  */
 
 /** The text box `sp` (one `<p:sp>` element) as the slide's title placeholder; unchanged when it is not a text shape. */
@@ -44,37 +46,4 @@ export function withTitlePlaceholder(xml: string, part: 'master' | 'layout', box
     `<p:sp><p:nvSpPr><p:cNvPr id="${id}" name="Title Placeholder ${id - 1}"/><p:cNvSpPr><a:spLocks noGrp="1"/></p:cNvSpPr><p:nvPr><p:ph type="title"/></p:nvPr></p:nvSpPr>` +
     `${spPr}<p:txBody>${bodyPr}<a:lstStyle/><a:p><a:r><a:rPr lang="en-US"/><a:t>Title</a:t></a:r></a:p></p:txBody></p:sp>`
   return xml.replace('</p:spTree>', `${sp}</p:spTree>`)
-}
-
-const XFRM = /<(?:a|p):xfrm\b([^>]*)>\s*<a:off x="(-?\d+)" y="(-?\d+)"\/>\s*<a:ext cx="(\d+)" cy="(\d+)"\/>/g
-
-/** Every box an XML fragment places something at (rotated ones as the square their turn can sweep). */
-function boxesIn(xml: string): EmuBox[] {
-  return [...xml.matchAll(XFRM)].map((m) => {
-    const [x, y, w, h] = m.slice(2, 6).map(Number)
-    if (!/\brot="-?[1-9]/.test(m[1])) return { x, y, w, h }
-    const d = Math.hypot(w, h)
-    return { x: x + w / 2 - d / 2, y: y + h / 2 - d / 2, w: d, h: d }
-  })
-}
-
-const overlaps = (a: EmuBox, b: EmuBox) => a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h
-
-/**
- * The slide with its title placeholder first in the shape tree, so reading order starts with it. The
- * shape tree's order is also the paint order: when something drawn before the title overlaps it, the
- * title would go beneath it, so it stays where it is (the picture wins; it is still the slide's title).
- */
-export function titleFirst(slide: string): string {
-  const ph = slide.indexOf('<p:ph type="title"/>')
-  if (ph < 0) return slide
-  const start = slide.lastIndexOf('<p:sp>', ph)
-  const end = slide.indexOf('</p:sp>', ph) + '</p:sp>'.length
-  const treeStart = slide.indexOf('</p:grpSpPr>', slide.indexOf('<p:spTree>')) + '</p:grpSpPr>'.length
-  if (start < 0 || treeStart < '</p:grpSpPr>'.length || start <= treeStart) return slide
-  const title = slide.slice(start, end)
-  const before = slide.slice(treeStart, start)
-  const own = boxesIn(title)
-  if (own.some((box) => boxesIn(before).some((other) => overlaps(box, other)))) return slide
-  return slide.slice(0, treeStart) + title + before + slide.slice(end)
 }

@@ -165,7 +165,7 @@ export async function runExport(ctx: ActionContext, read: DeckDoc, input: Export
   const title = doc.manifest.title
   const empty = slides.flatMap((s) => (s.blocks ?? []).filter(isPicturePlaceholder).map((b) => `${s.id}#${b.id}`))
   if (empty.length) warnings.push(`${empty.length} empty picture placeholder${empty.length === 1 ? '' : 's'} drawn as nothing (${empty.join(', ')}): add a picture (asset.add, then block.set /asset) or remove the block.`)
-  if (input.includeComments) warnings.push('includeComments: this instance has no comment threads yet, so no comment parts were written.')
+  if (input.includeComments) warnings.push('includeComments: PPTX and PDF files do not carry comment threads yet (no comment parts were written); export txt --include-comments lists them.')
   if (replaced.length) warnings.push(`excludeShareAlike: ${replaced.length} share-alike picture${replaced.length === 1 ? '' : 's'} replaced by the paper plate and credit (${replaced.join(', ')}).`)
   else if (input.excludeShareAlike) warnings.push('excludeShareAlike: no picture of a share-alike asset is on the slides exported.')
   if (mode === 'flatten' && input.embedFonts) warnings.push('embedFonts applies to native PPTX only; a flattened file carries its text as pictures and needs no fonts.')
@@ -225,8 +225,11 @@ export async function runExport(ctx: ActionContext, read: DeckDoc, input: Export
       }
     } else if (format === 'pdf') {
       const { printPdf } = await import('../render/pipeline.js')
-      const { outlinePdf } = await import('./pdf.js')
+      const pdfModule = import('./pdf.js')
+      // pdf-lib loads while Chromium starts and prints (node waits there); a failure to load shows where it is used.
+      void pdfModule.then((pdf) => pdf.preloadPdfLib()).catch(() => undefined)
       const printed = await printPdf({ doc, deckDir, root: ctx.ws.root, slides, appearance, includeNotes: input.includeNotes === true })
+      const { outlinePdf } = await pdfModule
       const { slidePages, pages: count } = pdfPages(slides, input.includeNotes === true)
       bytes = await outlinePdf(printed, title, outline.map((o) => ({ ...o, page: slidePages[o.page] })), date)
       pages = count

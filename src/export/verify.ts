@@ -43,8 +43,6 @@ export async function verifyFiles(
   if (!pdftoppm) fail('missing_program', 'Verifying an export needs the program "pdftoppm" to draw the pages back. On Debian or Ubuntu: apt-get install poppler-utils.', { pointer: '/verify', details: { program: 'pdftoppm', package: 'poppler-utils' } })
   const threshold = verifyThreshold(options.mode, files[0]?.format === 'pdf' ? 'pdf' : 'pptx')
   const { renderSlides } = await import('../render/pipeline.js')
-  const { default: pixelmatch } = await import('pixelmatch')
-  const sharp = (await import('sharp')).default
   const diffs: VerifyDiff[] = []
   const readers = new Set<string>()
   const scratch = scratchDir('verify')
@@ -92,10 +90,7 @@ export async function verifyFiles(
           diffs.push({ file: file.file, page: at[i] + 1, slideId: slide.id, difference: 1, over: true })
           continue
         }
-        const theirs = await sharp(join(pagesDir, page)).resize(1600, 900, { fit: 'fill' }).removeAlpha().ensureAlpha().raw().toBuffer()
-        const ours = await sharp(join(ctx.ws.root, records[i].file)).resize(1600, 900, { fit: 'fill' }).removeAlpha().ensureAlpha().raw().toBuffer()
-        const differing = pixelmatch(theirs, ours, undefined, 1600, 900, { threshold: 0.1 })
-        const difference = Math.round((differing / (1600 * 900)) * 1e5) / 1e5
+        const difference = await pageDifference(join(pagesDir, page), join(ctx.ws.root, records[i].file))
         diffs.push({ file: file.file, page: at[i] + 1, slideId: slide.id, difference, over: difference > threshold })
       }
       rmSync(pagesDir, { recursive: true, force: true })
@@ -109,6 +104,21 @@ export async function verifyFiles(
   return { diffs, passed: diffs.every((d) => !d.over), threshold, mean, worst, reader: [...readers].join('; ') }
 }
 
-function pageNumber(name: string): number {
+/**
+ * The verify figure of one page: the share of pixels that differ between the reader's picture and
+ * ours, both brought to 1600 × 900 (pixelmatch, colour threshold 0.1, anti-aliasing detection on),
+ * rounded to 5 decimals.
+ */
+export async function pageDifference(theirsPng: string, oursPng: string): Promise<number> {
+  const { default: pixelmatch } = await import('pixelmatch')
+  const sharp = (await import('sharp')).default
+  const theirs = await sharp(theirsPng).resize(1600, 900, { fit: 'fill' }).removeAlpha().ensureAlpha().raw().toBuffer()
+  const ours = await sharp(oursPng).resize(1600, 900, { fit: 'fill' }).removeAlpha().ensureAlpha().raw().toBuffer()
+  const differing = pixelmatch(theirs, ours, undefined, 1600, 900, { threshold: 0.1 })
+  return Math.round((differing / (1600 * 900)) * 1e5) / 1e5
+}
+
+/** The page number of pdftoppm's `<prefix>-<n>.png`. */
+export function pageNumber(name: string): number {
   return Number(/(\d+)\.png$/.exec(name)?.[1] ?? 0)
 }

@@ -9,6 +9,8 @@ import { slideLabel, type SlideChange } from './diff.js'
 import type { DeckComparison, Review } from './index.js'
 import type { MergeDeckReview, MergeReview, SettledConflict, SideReport } from './merge-review.js'
 import { describe } from './merge.js'
+import type { Thread } from '../comments/store.js'
+import { bodyText, threadHeadline } from '../comments/prose.js'
 
 /** A before/after picture pair of a review (src/render/crops.ts writes them). */
 export interface ReviewPicture {
@@ -25,6 +27,24 @@ export interface ReportOptions {
   crops?: ReviewPicture[]
   /** Where the CI job publishes the pictures' folder: links become `<imageBase>/<file name>`; workspace paths when absent. */
   imageBase?: string
+  /** The comment threads of each deck at the head, by deck id: the open ones on changed slides are listed. */
+  threads?: Map<string, Thread[]>
+}
+
+/** The open threads of a deck anchored on the slides its review lists (added, moved or changed). */
+function openThreads(deck: DeckComparison, options: ReportOptions): { label: string; thread: Thread }[] {
+  const slides = new Map(deck.diff.slides.filter((s) => s.kind !== 'removed').map((s) => [s.slideId, slideLabel(s.number, s.title, s.slideId)]))
+  return (options.threads?.get(deck.id) ?? [])
+    .filter((t) => t.state === 'open' && 'slideId' in t.anchor && slides.has(t.anchor.slideId))
+    .map((thread) => ({ label: slides.get((thread.anchor as { slideId: string }).slideId)!, thread }))
+}
+
+/** A thread in one line of a review: where, its first comment, how many replies, whom it is assigned to. */
+function threadLine(label: string, thread: Thread): string {
+  const live = thread.comments.filter((c) => !c.deletedAt)
+  const first = live[0] ? `${live[0].author}: ${bodyText(live[0].body.text, live[0].body.mentions).replace(/\s+/g, ' ').slice(0, 140)}` : '(its comments are deleted)'
+  const replies = live.length > 1 ? ` (${live.length - 1} ${live.length === 2 ? 'reply' : 'replies'})` : ''
+  return `${label}, ${threadHeadline(thread).replace(/^Thread /, 'thread ')}: ${first}${replies}`
 }
 
 /** The Markdown of a change's pictures: one line per crop, before → after, 320 px wide. */
@@ -104,6 +124,11 @@ export function reviewMarkdown(review: Review, options: ReportOptions = {}): str
           if (pictures.length) lines.push('', ...pictures, '')
         }
       }
+      const threads = openThreads(deck, options)
+      if (threads.length) {
+        lines.push('', '**Open comment threads on these slides**', '')
+        for (const { label, thread } of threads) lines.push(`- ${md(threadLine(label, thread))}`)
+      }
     }
   }
   lines.push('', '<sub>Written by `studio review`. Slide numbers are positions in the newer deck; a removed slide keeps its old number.</sub>')
@@ -130,6 +155,8 @@ export function reviewText(review: Review, options: ReportOptions = {}): string 
         else lines.push(`    ${label}: ${change.parts.join('; ')}`)
       }
     }
+    const threads = openThreads(deck, options)
+    if (threads.length) lines.push('  Open comment threads on these slides:', ...threads.map(({ label, thread }) => `    ${threadLine(label, thread)}`))
   }
   if (options.crops?.length) {
     lines.push('', 'Pictures:')

@@ -14,6 +14,7 @@
 import type { Block, Manifest, Slide, Version } from '../model/deck.js'
 import { findTheme } from '../model/themes.js'
 import { blockText, plain } from './diff.js'
+import { commentFileProse } from '../comments/prose.js'
 
 function num(n: unknown): string {
   return typeof n === 'number' ? String(Math.round(n * 10) / 10) : '?'
@@ -108,6 +109,8 @@ export function textconv(content: string): string {
     const record = value as Record<string, unknown>
     if (Array.isArray(record.sections) && typeof record.title === 'string') return manifestText(record as unknown as Manifest)
     if (typeof record.id === 'string' && typeof record.layout === 'string') return slideText(record as unknown as Slide)
+    const comments = commentFileProse(record, content)
+    if (comments !== null) return comments
   }
   return content
 }

@@ -174,10 +174,11 @@ export const LAYOUT_SLOTS: Record<string, Partial<Record<SlotName, SlotSpec>>> =
     caption: top({ x: 160, y: 584, w: 1280, h: 160 }),
     footer: top(FOOTER),
   },
-  // The quote sits on its attribution (bottom of its box, one gap above the caption), the two read as one.
+  // The quote sits on its attribution (bottom of its box, one gap above the caption), the two read as one
+  // and are centred together between 160 and 744, as a main point is (stack.ts GROUPED_SLOTS).
   quote: {
-    body: bottom({ x: 160, y: 96, w: 1280, h: 440 }),
-    caption: top({ x: 160, y: 560, w: 1280, h: 104 }),
+    body: bottom({ x: 160, y: 160, w: 1280, h: 456 }),
+    caption: top({ x: 160, y: 640, w: 1280, h: 104 }),
     footer: top(FOOTER),
   },
   'picture-caption': {

@@ -5,7 +5,7 @@ import type { Block, Slide } from '../model/deck.js'
 import { LAYOUTS, type SlotName } from '../model/layouts.js'
 import { layoutSlots, type Box, type LayoutOptions, type SlotSpec } from './boxes.js'
 import { defaultSize, TEXT_BEARING } from './blocks.js'
-import { drawn, FIELDS, isCovering, type Drawn } from './stack.js'
+import { drawn, FIELDS, GROUPED_SLOTS, isCovering, type Drawn } from './stack.js'
 import { DEFAULT_FONTS, type ThemeFonts } from '../model/fonts.js'
 
 const round = (box: Box): Box => ({ x: Math.round(box.x), y: Math.round(box.y), w: Math.round(box.w), h: Math.round(box.h) })
@@ -68,7 +68,7 @@ const hasText = (block: Block) => TEXT_FIELD_KINDS.has(block.kind) && typeof blo
  * Files a slide's blocks into the slots of `layout`: `pos` and `z` dropped, each block filed into
  * the slot whose box holds the centre of the box it is drawn at now (else the nearest slot; a block
  * of a slotted slide keeps its slot when the new layout has it), each slot's blocks ordered by y
- * then x. Title and section layouts take a heading (the title slot's first, else the first on the
+ * then x (a grouped pair of slots, drawn moved together, is split anew: `regroup`). Title and section layouts take a heading (the title slot's first, else the first on the
  * slide) into their title field and the first text of the subtitle slot (and, on a Title slide, of
  * the caption slot) into subtitle (and byline); quote and big number take a text block
  * `attribution` filed in their caption slot into their attribution field. A Title slide keeps only
@@ -98,6 +98,7 @@ export function refile(slide: Slide, layout: string, options?: LayoutOptions, fo
   }
   const byPlace = (a: Drawn, b: Drawn) => a.box.y - b.box.y || a.box.x - b.box.x
   for (const list of filed.values()) list.sort(byPlace)
+  if (!slotted) regroup(slide.id, layout, options, filed, fonts)
 
   const fields: Partial<Record<(typeof FIELDS)[number], string>> = {}
   const take = (slot: SlotName, test: (b: Block) => boolean): Block | undefined => {
@@ -156,6 +157,40 @@ export function refile(slide: Slide, layout: string, options?: LayoutOptions, fo
   if (blocks.length || (layout !== 'title' && layout !== 'section')) next.blocks = blocks
   else delete next.blocks
   return { slide: next, dropped }
+}
+
+/**
+ * Grouped slots (a quote on its attribution, stack.ts `GROUPED_SLOTS`) are drawn moved together, so a
+ * block of the lower one can be drawn inside the upper one's box. Filed by where they stand, the
+ * pair's blocks are split anew, top to bottom: a split whose drawing puts every one of them where the
+ * canvas has it (to the pixel) is theirs, the one that leaves fewest sizes other than the slot's own
+ * when several do (an attribution at 24 px draws alike in either slot: it is the caption's); when none
+ * does (a canvas arranged by hand), the filing by boxes stands.
+ */
+function regroup(id: string, layout: string, options: LayoutOptions | undefined, filed: Map<SlotName, Drawn[]>, fonts: ThemeFonts): void {
+  const pair = Object.hasOwn(GROUPED_SLOTS, layout) ? GROUPED_SLOTS[layout] : undefined
+  if (!pair) return
+  const [upper, lower] = pair
+  const group = [...(filed.get(upper) ?? []), ...(filed.get(lower) ?? [])].sort((a, b) => a.box.y - b.box.y || a.box.x - b.box.x)
+  if (!group.length) return
+  const slotOf = (split: number, i: number) => (i < split ? upper : lower)
+  const draws = (split: number) => {
+    const blocks = group.map((d, i) => ({ ...clean(d.block), slot: slotOf(split, i) }))
+    const at = new Map(drawn({ id, layout, ...(options ? { layoutOptions: options } : {}), blocks }, fonts).items.map((item) => [item.block.id, item.box]))
+    return group.every((d) => {
+      const box = at.get(d.block.id)
+      return box && [box.x - d.box.x, box.y - d.box.y, box.w - d.box.w, box.h - d.box.h].every((v) => Math.abs(v) <= 1)
+    })
+  }
+  const foreignSizes = (split: number) =>
+    group.filter((d, i) => typeof d.block.size === 'number' && d.block.size !== defaultSize(d.block, layout, slotOf(split, i), fonts.scale ?? 1)).length
+  let best: number | undefined
+  for (let split = 0; split <= group.length; split++) {
+    if (draws(split) && (best === undefined || foreignSizes(split) < foreignSizes(best))) best = split
+  }
+  if (best === undefined) return
+  filed.set(upper, group.slice(0, best))
+  filed.set(lower, group.slice(best))
 }
 
 function clean(block: Block): Block {

@@ -8,7 +8,7 @@
  */
 import { LAYOUT_SLOTS, slotBoxes, type Box } from './boxes.js'
 import type { LayoutOptions, SlotName } from '../model/layouts.js'
-import type { Block, Slide } from '../model/deck.js'
+import { canvasTitle, type Block, type Slide } from '../model/deck.js'
 
 /** `items` in reading order: those `isTitle` holds for first (top to bottom), then the XY cut of the rest. */
 export function readingOrder<T>(items: readonly T[], boxOf: (item: T) => Box | undefined, isTitle: (item: T) => boolean): T[] {
@@ -76,8 +76,7 @@ export function blocksInReadingOrder(slide: Pick<Slide, 'layout' | 'layoutOption
     return pos && [pos.x, pos.y, pos.w, pos.h].every((v) => typeof v === 'number' && Number.isFinite(v)) ? pos : undefined
   }
   if (slide.layout === 'freeform' || !LAYOUT_SLOTS[slide.layout]) {
-    const headings = blocks.filter((b) => b.kind === 'heading' && posOf(b))
-    const title = headings.sort((a, b) => posOf(a)!.y - posOf(b)!.y || posOf(a)!.x - posOf(b)!.x)[0]
+    const title = canvasTitle(blocks)
     return readingOrder(blocks, posOf, (b) => b === title)
   }
   const boxes = slotBoxes(slide.layout, slide.layoutOptions as LayoutOptions | undefined)

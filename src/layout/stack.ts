@@ -5,7 +5,8 @@
  * heights (blockHeight); pictures, charts, shaders, HTML and text-less shapes share the room the
  * text leaves (at least 96 px each, or their natural height when smaller). A stack shorter than its
  * slot sits at the slot's anchor (top, middle or bottom); a longer one starts at the top and runs
- * past the bottom: the renderer clips it to the slot and `overflow` says by how much. A covering
+ * past the bottom: the renderer clips it to the slot and `overflow` says by how much. A quote and
+ * its attribution are one group (`GROUPED_SLOTS`), centred together. A covering
  * picture (`background: true`) is drawn over the whole sheet. On the freeform canvas every block is
  * drawn at its `pos`.
  *
@@ -132,7 +133,8 @@ export function drawn(slide: Slide, fonts: ThemeFonts = DEFAULT_FONTS): { items:
   const slots: SlotFill[] = []
   for (const [slot, spec] of Object.entries(specs) as [SlotName, SlotSpec][]) {
     const items = bySlot.get(slot) ?? []
-    const hs = heights(items.map((d) => d.block), spec, layout, fonts)
+    // Measured in the slot they are drawn in (a block naming a slot this layout lacks is drawn in another), as the renderer sizes them.
+    const hs = heights(items.map((d) => (d.block.slot === slot ? d.block : { ...d.block, slot })), spec, layout, fonts)
     const used = hs.reduce((a, b) => a + b, 0) + gapOf(fonts) * Math.max(0, items.length - 1)
     const { box } = spec
     let y = box.y
@@ -144,7 +146,32 @@ export function drawn(slide: Slide, fonts: ThemeFonts = DEFAULT_FONTS): { items:
     })
     slots.push({ slot, box: { ...box }, blocks: items.map((d) => d.block.id), used, overflow: Math.max(0, used - box.h) })
   }
+  centreGroup(layout, slots, ordered)
   return { items: [...covering, ...ordered], slots }
+}
+
+/**
+ * Slots drawn as one group: the upper slot's stack sits on the lower's (the upper anchored at its
+ * bottom, the lower at its top, one gap between the boxes), and the two together are centred between
+ * the upper box's top and the lower box's bottom. A quote and its attribution read as one.
+ */
+export const GROUPED_SLOTS: Readonly<Record<string, readonly [SlotName, SlotName]>> = { quote: ['body', 'caption'] }
+
+/** Moves a grouped pair of slots (their boxes with their blocks) so that what they hold is centred in their joint room; a pair that overflows stays. */
+function centreGroup(layout: string, slots: SlotFill[], items: Drawn[]): void {
+  const pair = Object.hasOwn(GROUPED_SLOTS, layout) ? GROUPED_SLOTS[layout] : undefined
+  if (!pair) return
+  const fills = slots.filter((fill) => pair.includes(fill.slot))
+  const held = items.filter((item) => item.slot && pair.includes(item.slot))
+  if (fills.length !== 2 || !held.length || fills.some((fill) => fill.overflow > 0)) return
+  const top = Math.min(...held.map((item) => item.box.y))
+  const bottom = Math.max(...held.map((item) => item.box.y + item.box.h))
+  const roomTop = Math.min(...fills.map((fill) => fill.box.y))
+  const roomBottom = Math.max(...fills.map((fill) => fill.box.y + fill.box.h))
+  const shift = Math.round((roomTop + roomBottom) / 2 - (top + bottom) / 2)
+  if (!shift) return
+  for (const fill of fills) fill.box = { ...fill.box, y: fill.box.y + shift }
+  for (const item of held) item.box = { ...item.box, y: item.box.y + shift }
 }
 
 /** The box every block is drawn at, by block id (slide fields under the ids toCanvas gives them). */

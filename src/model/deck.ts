@@ -128,9 +128,31 @@ export function orderedSlides(doc: DeckDoc): Slide[] {
   return out
 }
 
-/** The title a listing shows for a slide: its own title field, else its first title-slot or heading text. */
+/**
+ * A canvas slide's title block: its topmost heading (the leftmost of those at one height), wherever it
+ * is listed and whatever its z. Reading order reads it first (src/layout/reading.ts), listings and the
+ * PDF's outline name the slide by it, title.set retitles it.
+ */
+export function canvasTitle(blocks: readonly Block[]): Block | undefined {
+  const posOf = (b: Block) => {
+    const pos = b.pos as { x?: unknown; y?: unknown } | undefined
+    return pos && typeof pos.x === 'number' && Number.isFinite(pos.x) && typeof pos.y === 'number' && Number.isFinite(pos.y) ? { x: pos.x, y: pos.y } : undefined
+  }
+  let best: { block: Block; x: number; y: number } | undefined
+  for (const block of blocks) {
+    const pos = block.kind === 'heading' ? posOf(block) : undefined
+    if (pos && (!best || pos.y < best.y || (pos.y === best.y && pos.x < best.x))) best = { block, ...pos }
+  }
+  return best?.block
+}
+
+/** The title a listing shows for a slide: its own title field, else its first title-slot or heading text (a canvas's topmost heading). */
 export function slideTitle(slide: Slide): string {
   if (typeof slide.title === 'string' && slide.title) return slide.title
+  if (slide.layout === 'freeform') {
+    const title = canvasTitle(slide.blocks ?? [])
+    if (title && typeof title.text === 'string') return plainText(title.text)
+  }
   for (const block of slide.blocks ?? []) {
     if ((block.slot === 'title' || block.kind === 'heading') && typeof block.text === 'string') return plainText(block.text)
   }

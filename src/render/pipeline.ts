@@ -296,16 +296,10 @@ export interface PrintJob {
   includeNotes: boolean
 }
 
-/**
- * A vector PDF of the slides drawn by Chromium's printer: one 1600 × 900 px page (1200 × 675 pt) per
- * slide, fonts embedded (subset), text selectable, tagged; with `includeNotes`, a notes page after each
- * slide. Answers the PDF bytes.
- */
-export async function printPdf(job: PrintJob): Promise<Buffer> {
+/** The printed document's pages: each slide's sheet, and with notes a notes page after each slide that has notes. */
+function printPages(job: PrintJob, variants: Variants, paint: ReturnType<typeof paintFor>): string[] {
   const assets = assetFiles(job.deckDir)
-  const variants = new Variants(job.deckDir, job.doc.manifest, job.root)
   const order = job.doc.manifest.sections.flatMap((s) => s.slides)
-  const paint = paintFor(job.doc.manifest, job.appearance)
   const pages: string[] = []
   for (const [i, slide] of job.slides.entries()) {
     const sheet = slideHtml(slide, job.doc.manifest, sheetView(job.deckDir, assets, variants, job.appearance, order.indexOf(slide.id) + 1, false))
@@ -319,7 +313,27 @@ export async function printPdf(job: PrintJob): Promise<Buffer> {
       )
     }
   }
-  const browser = await leaseBrowser()
+  return pages
+}
+
+/**
+ * A vector PDF of the slides drawn by Chromium's printer: one 1600 × 900 px page (1200 × 675 pt) per
+ * slide, fonts embedded (subset), text selectable, tagged; with `includeNotes`, a notes page after each
+ * slide. Answers the PDF bytes.
+ */
+export async function printPdf(job: PrintJob): Promise<Buffer> {
+  const variants = new Variants(job.deckDir, job.doc.manifest, job.root)
+  const paint = paintFor(job.doc.manifest, job.appearance)
+  // Chromium starts while the pages are written (writing them keeps this thread busy; starting it is waiting).
+  const leased = leaseBrowser()
+  let pages: string[]
+  try {
+    pages = printPages(job, variants, paint)
+  } catch (error) {
+    void leased.then((browser) => browser.close(), () => undefined)
+    throw error
+  }
+  const browser = await leased
   try {
     const fontCss = fontFaceCss(job.doc.manifest, (file) => `${ORIGIN}/fonts/${encodeURIComponent(file)}`, drawnText(job.doc.manifest, pages))
     const css =

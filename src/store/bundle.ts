@@ -2,7 +2,7 @@
  * The deck bundle: one zip holding a deck folder and a manifest of its digests.
  *
  * Layout: `manifest.json` at the root, then every deck file at its path inside `decks/<id>/`
- * (`deck.json`, `slides/<slideId>.json`, `versions.json`, `comments.json`, `assets/**`). The manifest
+ * (`deck.json`, `slides/<slideId>.json`, `versions.json`, `comments/index.json` and `comments/<threadId>.json`, `assets/**`). The manifest
  * is `{ bundleVersion, deckId, revision, files: { <path>: <sha256 hex> } }` with the paths sorted.
  *
  * `packBundle` is deterministic: entries in sorted order after the manifest, a fixed date, fixed mode,
@@ -61,7 +61,9 @@ const BUNDLE_MODE = 0o644
 
 const DECK_ID = /^[a-z0-9]+(?:-[a-z0-9]+)*$/
 const SHA256_HEX = /^[0-9a-f]{64}$/
-const ROOT_FILES = new Set([MANIFEST_NAME, 'deck.json', 'versions.json', 'comments.json'])
+const ROOT_FILES = new Set([MANIFEST_NAME, 'deck.json', 'versions.json'])
+/** Comment threads and the comments index (src/comments/store.ts). */
+const COMMENT_FILE = /^comments\/(?:index|t-[a-z0-9]{8,16})\.json$/
 /** Slide files are named by slide id (the model's SlideId pattern). */
 const SLIDE_FILE = /^slides\/[A-Za-z0-9][A-Za-z0-9_-]{0,119}\.json$/
 /** Assets sit at most three folders deep under assets/. */
@@ -117,8 +119,8 @@ function nameProblem(name: string): string | null {
   if (segments.some((segment) => /[ .]$/.test(segment))) return `${entry} is refused: a segment ends with a space or a dot, which some file systems drop.`
   if (segments.some((segment) => Buffer.byteLength(segment) > MAX_SEGMENT_BYTES)) return `${entry.slice(0, 80)}... is refused: a segment is longer than ${MAX_SEGMENT_BYTES} bytes, the file system's limit.`
   if (Buffer.byteLength(name) > MAX_NAME_BYTES) return `${entry.slice(0, 80)}... is refused: the name is longer than ${MAX_NAME_BYTES} bytes.`
-  if (!ROOT_FILES.has(name) && !SLIDE_FILE.test(name) && !ASSET_FILE.test(name)) {
-    return `${entry} is refused: it is outside the bundle layout (manifest.json, deck.json, versions.json, comments.json, slides/<slide id>.json, assets/ up to three folders deep).`
+  if (!ROOT_FILES.has(name) && !SLIDE_FILE.test(name) && !ASSET_FILE.test(name) && !COMMENT_FILE.test(name)) {
+    return `${entry} is refused: it is outside the bundle layout (manifest.json, deck.json, versions.json, slides/<slide id>.json, comments/index.json, comments/<thread id>.json, assets/ up to three folders deep).`
   }
   return null
 }
@@ -347,7 +349,7 @@ function walkCentralDirectory(zipfile: yauzl.ZipFile, limits: BundleLimits): Pro
 
 /** Whether an entry is parsed as JSON (and so held in memory, under MAX_JSON_BYTES). */
 function isJsonEntry(name: string): boolean {
-  return ROOT_FILES.has(name) || SLIDE_FILE.test(name)
+  return ROOT_FILES.has(name) || SLIDE_FILE.test(name) || COMMENT_FILE.test(name)
 }
 
 /**

@@ -128,6 +128,22 @@ const envOf = (action: Action): Record<string, string> => (NETWORKED.has(action.
  */
 const REFUSED_FOR_AGENTS = new Map<string, { status: number; code: string }>([['presence.follow', { status: 403, code: 'forbidden' }]])
 
+/**
+ * The stand-in for a language model (none runs here): an OpenAI-compatible chat completion on the
+ * loopback page server (STUDIO_ASSIST_URL of the scratch and staging servers), answering speaker notes
+ * for the first slide the request lists. assist.propose's own client, checks and storage are real.
+ */
+function assistantAnswer(req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse) {
+  let body = ''
+  req.on('data', (d) => (body += d))
+  req.on('end', () => {
+    const user = (JSON.parse(body) as { messages: { role: string; content: string }[] }).messages.find((m) => m.role === 'user')?.content ?? ''
+    const slideId = /^Slide (\S+) \(layout/m.exec(user)?.[1] ?? 'none'
+    const proposal = { summary: 'Speaker notes for the slide.', slides: [{ slideId, mutations: [{ kind: 'notes.set', notes: 'Costs fell by half; margins grew.' }] }] }
+    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ model: 'stand-in', choices: [{ message: { role: 'assistant', content: JSON.stringify(proposal) } }] }))
+  })
+}
+
 /** The CLI: the example in a process of its own, as a user runs it; a refusal in the file's shared CLI process (test/helpers/studio.ts). */
 async function viaCli(dir: string, action: Action, input: Record<string, unknown>, refusal = false): Promise<Outcome> {
   const r = await studio(dir, [...parseForm(action.cli!).path, '--input', JSON.stringify(input), '--json'], { env: { STUDIO_AUTHOR: AUTHOR, ...envOf(action) }, oneProcess: refusal })
@@ -199,7 +215,7 @@ async function viaMcp(client: Client, dir: string, action: Action, input: Record
 export const PARTS: Readonly<Record<string, readonly string[]>> = {
   deck: ['deck', 'template', 'section', 'theme', 'validate', 'version', 'diff'],
   slide: ['slide', 'diagram', 'presence', 'admin'],
-  block: ['block', 'comment'],
+  block: ['block', 'comment', 'assist', 'notification', 'activity'],
   text: ['text', 'table', 'chart', 'picture'],
   media: ['asset', 'logo', 'material'],
   render: ['shader', 'render', 'export', 'build', 'font'],
@@ -286,7 +302,10 @@ function contractTests(actions: Action[]): void {
   }
 
   before(async () => {
-    page = createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>Pricing</title><body style="margin:0;background:#f4efe6;font:48px sans-serif"><h1>Pricing</h1></body>'))
+    page = createServer((req, res) => {
+      if (req.method === 'POST' && req.url === '/v1/chat/completions') return assistantAnswer(req, res)
+      res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>Pricing</title><body style="margin:0;background:#f4efe6;font:48px sans-serif"><h1>Pricing</h1></body>')
+    })
     await new Promise<void>((resolve) => page!.listen(0, '127.0.0.1', () => resolve()))
     pageOrigin = `http://127.0.0.1:${(page.address() as AddressInfo).port}`
     const ws = await fixtureWorkspace({ contract: true })
@@ -308,13 +327,13 @@ function contractTests(actions: Action[]): void {
     // let the networked examples reach the loopback page; the shared ones, for refusals, do not. They
     // keep their Chromium between examples until they stop (a server's keep period, which a user sets the
     // same way), where the default 30 s would relaunch it after each slow CLI example of a loaded run.
-    const scratchEnv = { ...FETCH_ALLOWED, STUDIO_BROWSER_IDLE_MS: '3600000' }
+    const scratchEnv = { ...FETCH_ALLOWED, STUDIO_BROWSER_IDLE_MS: '3600000', STUDIO_ASSIST_URL: pageOrigin }
     const [server, client, mcp, http, given] = await Promise.all([
       serve(shared, [], { ttl: 3600 }),
       mcpClient(shared),
       mcpClient(m, scratchEnv),
       serve(h, [], { ttl: 3600, env: scratchEnv }),
-      serve(staging, [], { ttl: 3600 }),
+      serve(staging, [], { ttl: 3600, env: { STUDIO_ASSIST_URL: pageOrigin } }),
     ])
     ;[sharedServer, sharedClient, stagingServer] = [server, client, given]
     scratch.set('C', { dir: c }).set('M', { dir: m, client: mcp }).set('H', { dir: h, server: http }).set('P', { dir: h, server: http })

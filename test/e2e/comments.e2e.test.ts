@@ -120,6 +120,20 @@ describe('comment threads on every transport', () => {
     assert.equal((await ok(ws, ['info'])).revision, 1)
   })
 
+  it('serves the threads as MCP resources, and the deck_review prompt reads the open ones', async () => {
+    const { resources } = await mcp.listResources()
+    assert.ok(resources.some((r) => r.uri === `deck://${DECK}/comments`))
+    const all = JSON.parse(((await mcp.readResource({ uri: `deck://${DECK}/comments` })).contents[0] as { text: string }).text)
+    assert.ok(all.threads.length >= 6, `${all.threads.length} threads`)
+    const one = all.threads.find((t: any) => t.anchor.kind === 'range')
+    const read = JSON.parse(((await mcp.readResource({ uri: `deck://${DECK}/comments/${one.id}` })).contents[0] as { text: string }).text)
+    assert.equal(read.thread.id, one.id)
+    const prompt = await mcp.getPrompt({ name: 'deck_review' })
+    const text = (prompt.messages[0].content as { text: string }).text
+    assert.match(text, new RegExp(`Open comment threads \\(\\d+; all of them at the resource deck://${DECK}/comments\\)`))
+    assert.ok(text.includes(`- ${one.id} on numbers-2#b1/text:14-18 "half": `), text)
+  })
+
   it('walks the state table: resolve, reopen, reply, tombstone and restore, assign, done, react', async () => {
     const opened = (await post('actions', 'comment.add', { anchor: { kind: 'slide', slideId: 'numbers-2' }, body: { text: '{@0} please check', mentions: [{ principal: 'agent:mcp-7' }] } }, 'Ana')).thread
     const id = opened.id
@@ -186,6 +200,27 @@ describe('comment threads on every transport', () => {
     const bad = await refused(ws, ['comment', 'reply', opened.id, '-m', 'ping {@1}', '--mention', 'ana@example.com'])
     assert.deepEqual([bad.code, bad.pointer], ['invalid_input', '/body/text'])
     assert.equal((await refused(ws, ['comment', 'add', 'nope-9#b1', '-m', 'x'])).code, 'not_found')
+  })
+
+  it('travel with deck copy --copy-comments (only those on the slides copied) and into export txt --include-comments', async () => {
+    await ok(ws, ['comment', 'add', 'slide:title-1', '-m', 'Stays with its slide'])
+    await ok(ws, ['comment', 'add', 'numbers-2#b1/text:0-5', '-m', 'Say which costs', '--author', 'Dee'])
+    await ok(ws, ['comment', 'add', 'deck', '-m', 'Ship by Friday', '--author', 'Dee'])
+    const all = (await ok(ws, ['comments', '--state', 'all'])).threads
+    const copied = await ok(ws, ['deck', 'copy', DECK, '--name', 'Numbers only', '--id', 'numbers-only', '--slides', 'numbers-2', '--copy-comments', '--rev', '1'])
+    assert.equal(copied.id, 'numbers-only')
+    const there = (await ok(ws, ['comments', '--state', 'all', '--deck', 'numbers-only'])).threads
+    const expected = all.filter((t: any) => t.anchor.kind === 'deck' || t.anchor.slideId === 'numbers-2').map((t: any) => t.id).sort()
+    assert.deepEqual(there.map((t: any) => t.id).sort(), expected)
+    assert.ok(all.some((t: any) => t.anchor.slideId === 'title-1'), 'a thread left behind with its slide')
+    // A bundle carries the threads, and unpacks them with the deck.
+    await ok(ws, ['deck', 'pack', 'numbers-only', '--out', 'numbers.zip'])
+    await ok(ws, ['deck', 'unpack', 'numbers.zip', '--as', 'numbers-again'])
+    assert.deepEqual((await ok(ws, ['comments', '--state', 'all', '--deck', 'numbers-again'])).threads, there)
+    const text = await ok(ws, ['export', 'txt', '--include-comments', '--deck', DECK])
+    assert.match(text.text, /Comment on "Costs" \(Dee\): Say which costs/)
+    assert.match(text.text, /^(Comment .*\n)*Comment \(Dee\): Ship by Friday/)
+    assert.equal(text.comments.included, (await ok(ws, ['comments', '--deck', DECK])).threads.length)
   })
 })
 
@@ -280,6 +315,14 @@ describe('comments across branches', () => {
       await ok(ws, ['comment', 'reply', shared, '-m', 'Yes, from the Q3 report.', '--author', 'Ben'])
       await ok(ws, ['comment', 'add', 'slide:title-1', '-m', 'New title?', '--author', 'Ben'])
       await ok(ws, ['comment', 'react', shared, 'c1', 'eyes', '--author', 'Ben'])
+      await ok(ws, ['block', 'set', 'numbers-2#b2', '/rows/1/1', '"11"', '--author', 'Ben'])
+      // The review of the branch lists the open threads on the slides it changed; git's diff reads threads as prose.
+      const review = await studio(ws.dir, ['review', '--base', base, '--head', 'review', '--markdown'])
+      assert.match(review.stdout, /\*\*Open comment threads on these slides\*\*\n\n- Slide 2 'Why now', thread t-[a-z0-9]+ \(open\) on numbers-2\\#b1\/text:14-18 "half": Ana: Is half right\? \(1 reply\)/)
+      assert.doesNotMatch(review.stdout, /New title\?/, 'a thread on a slide the branch did not change')
+      const diff = await ws.git('log', '-p', '--format=', 'HEAD~4..HEAD', '--', `decks/${DECK}/comments`)
+      assert.match(diff, /\+ {2}c2 Ben, [0-9-]+ [0-9:]+: Yes, from the Q3 report\./)
+      assert.match(diff, /\+ {6}reactions: eyes Ben/)
       await ws.git('checkout', '-q', base)
       await ok(ws, ['comment', 'reply', shared, '-m', 'Source?', '--author', 'Cy'])
       await ok(ws, ['comment', 'add', 'notes:numbers-2', '-m', 'Shorter notes', '--author', 'Cy'])

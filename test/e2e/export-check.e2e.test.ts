@@ -10,10 +10,9 @@ import { execFile } from 'node:child_process'
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { pathToFileURL } from 'node:url'
 import { promisify } from 'node:util'
 import { after, before, describe, it } from 'node:test'
-import { onPath } from '../../src/export/office.js'
+import { officeProfile, onPath } from '../../src/export/office.js'
 import { minimalPptx, PNG, zip, type Entries } from '../helpers/pptx.js'
 import { cliInOneProcess, type CliResult, studio } from '../helpers/studio.js'
 import { skipUnlessPresent } from '../helpers/system.js'
@@ -84,9 +83,9 @@ describe('export.check', () => {
     const source = join(dir, 'source.pptx')
     writeFileSync(source, zip(minimalPptx({ slides: 2 })))
     const again = join(dir, 'again')
-    const profile = mkdtempSync(join(tmpdir(), 'studio-xcheck-profile-'))
+    const { dir: profile, arg } = officeProfile(mkdtempSync(join(tmpdir(), 'studio-xcheck-profile-')))
     try {
-      await run(onPath('soffice') ?? onPath('libreoffice')!, [`-env:UserInstallation=${pathToFileURL(profile).href}`, '--headless', '--convert-to', 'pptx', '--outdir', again, source], { timeout: 180_000 })
+      await run(onPath('soffice') ?? onPath('libreoffice')!, [arg, '--headless', '--convert-to', 'pptx', '--outdir', again, source], { timeout: 180_000 })
     } finally {
       rmSync(profile, { recursive: true, force: true })
     }

@@ -15,6 +15,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { after, before, describe, it } from 'node:test'
 import { EXPORT_FACES, SOURCE_FILE } from '../../src/export/fonts.js'
+import { officeProfile } from '../../src/export/office.js'
 import { findProgram } from '../../src/export/programs.js'
 import { ROOT, studio, workspace } from '../helpers/studio.js'
 import { requirePresent } from '../helpers/system.js'
@@ -181,7 +182,7 @@ describe('fonts.build cuts the export faces and checks the committed set', () =>
         faces.map((f, i) => `<text:p text:style-name="P${i}">${f.typeface}: Hamburgefonstiv 0123</text:p>`).join('') +
         `</draw:text-box></draw:frame></draw:page></office:presentation></office:body></office:document>`,
     )
-    execFileSync(soffice, [`-env:UserInstallation=file://${join(dir, 'profile')}`, '--headless', '--convert-to', 'pdf', '--outdir', dir, join(dir, 'names.fodp')], {
+    execFileSync(soffice, [officeProfile(join(dir, 'profile')).arg, '--headless', '--convert-to', 'pdf', '--outdir', dir, join(dir, 'names.fodp')], {
       env: { ...process.env, FONTCONFIG_FILE: join(dir, 'fonts.conf') },
       stdio: 'ignore',
       timeout: 110_000,

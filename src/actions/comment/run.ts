@@ -10,6 +10,7 @@ import { emitComments } from '../../core/events.js'
 import type { DeckDoc } from '../../model/deck.js'
 import { own } from '../../model/own.js'
 import { place, type Anchor } from '../../comments/anchor.js'
+import type { ProposeInput } from '../../comments/assist.js'
 import {
   commentsRevision,
   indexRel,
@@ -22,6 +23,7 @@ import {
   threadRel,
   threadText,
   type Body,
+  type Proposal,
   type StoredComment,
   type Thread,
   type Who,
@@ -99,6 +101,11 @@ function write(ctx: ActionContext, state: Loaded, thread: Thread): { thread: Rec
   ctx.trailer('Studio-Comments-Revision', String(revision))
   // The deck's revision does not move: this event is what tells the room (src/realtime/room.ts).
   ctx.after(() => emitComments({ root: ctx.ws.root, deckId: state.deckId, revision, threadId: thread.id, action: ctx.action.id, author: ctx.principal.author, transport: ctx.transport, ...(ctx.clientId ? { clientId: ctx.clientId } : {}) }))
+  // After the commit: the inbox is the recipients' state, not the deck's; a failure to write it does not undo the comment.
+  ctx.after(async () => {
+    const { notifyThread } = await import('../../comments/notify.js')
+    await notifyThread(ctx.ws, { deckId: state.deckId, doc: state.doc, before: state.threads.get(thread.id), after: stored, actor: ctx.principal }).catch(() => undefined)
+  })
   return { thread: shownThread(state.doc, stored), baseRevision: revision }
 }
 
@@ -285,4 +292,67 @@ export async function link(ctx: ActionContext, input: { threadId: string }) {
   const slide = 'slideId' in thread.anchor && own(state.doc.slides, thread.anchor.slideId) ? `/${encodeURIComponent(thread.anchor.slideId)}` : ''
   const base = `${studioAddress()}/d/${state.deckId}${slide}?thread=${encodeURIComponent(thread.id)}`
   return { editorUrl: base, viewUrl: `${base}&view=1` }
+}
+
+/** assist.propose's slow half, before the deck's lock: the slides checked, the assistant asked, its answer checked. */
+export async function prepareProposal(ctx: ActionContext, input: ProposeInput): Promise<Proposal> {
+  const deckId = await ctx.deckId()
+  const doc = await ctx.load(deckId)
+  input.slideIds.forEach((id, i) => {
+    if (!own(doc.slides, id)) fail('not_found', `Deck "${deckId}" has no slide "${id}".`, { pointer: `/slideIds/${i}` })
+  })
+  if (input.kind === 'ask' && !input.ask?.trim()) fail('invalid_input', 'kind "ask" needs the ask itself in `ask` (what to do with these slides).', { pointer: '/ask' })
+  const { assistantFor, promptOf, proposalOf, SYSTEM_PROMPT } = await import('../../comments/assist.js')
+  const { ask, by } = assistantFor(ctx)
+  const answer = await ask({ system: SYSTEM_PROMPT, user: promptOf(doc, input), maxTokens: 2000 })
+  return proposalOf(doc, input, answer.text, answer.model ? `${by} (${answer.model})` : by)
+}
+
+/** assist.propose under the lock: the proposal stored as a thread on the first slide. */
+export async function propose(ctx: ActionContext, input: ProposeInput, proposal: Proposal) {
+  const state = await loaded(ctx)
+  const { proposalText } = await import('../../comments/assist.js')
+  const anchor: Anchor = { kind: 'slide', slideId: input.slideIds[0] }
+  const text = proposalText(input)
+  const now = nextTime()
+  const id = mintThreadId(state.deckId, anchor, text, state.revision, (t) => state.threads.has(t))
+  const thread: Thread = {
+    id,
+    anchor,
+    status: 'attached',
+    madeAt: state.doc.manifest.revision,
+    comments: [{ id: 'c1', body: { text }, author: ctx.principal.author, at: now, reactions: {} }],
+    assignee: null,
+    state: 'open',
+    done: false,
+    createdAt: now,
+    updatedAt: now,
+    revision: state.revision + 1,
+    proposal,
+  }
+  const written = write(ctx, state, thread)
+  return { proposalId: id, summary: proposal.summary, mutations: proposal.slides, thread: written.thread, baseRevision: written.baseRevision }
+}
+
+/** assist.apply: the proposal's mutations as one write of the deck; the thread resolved, saying so. */
+export async function applyProposal(ctx: ActionContext, input: { proposalId: string }) {
+  const state = await loaded(ctx)
+  const thread = state.threads.get(input.proposalId)
+  if (!thread) fail('not_found', `Deck "${state.deckId}" has no proposal "${input.proposalId}".`, { pointer: '/proposalId' })
+  const proposal = thread.proposal
+  if (!proposal) fail('invalid_input', `Thread "${thread.id}" is a comment thread, not a proposal (assist.propose makes those).`, { pointer: '/proposalId' })
+  if (proposal.appliedAt !== undefined) fail('refused', `Proposal "${thread.id}" was applied already, as revision ${proposal.appliedAt}.`, { pointer: '/proposalId' })
+  const { applyAll } = await import('../slide/update.js')
+  const { cloneDoc } = await import('../../model/deck.js')
+  const doc = cloneDoc(await ctx.target())
+  for (const slide of proposal.slides) {
+    if (!own(doc.slides, slide.slideId)) fail('not_found', `Proposal "${thread.id}" changes slide "${slide.slideId}", which the deck no longer has.`, { pointer: '/proposalId' })
+    await applyAll(doc, slide.slideId, slide.mutations as never)
+  }
+  ctx.stage(doc.manifest.id, doc)
+  const revision = doc.manifest.revision + 1
+  const now = nextTime(thread.updatedAt)
+  const reply: StoredComment = { id: nextCommentId(thread), body: { text: `Applied as revision ${revision}.` }, author: ctx.principal.author, at: now, reactions: {} }
+  write(ctx, state, { ...purged(thread, now), comments: [...thread.comments, reply], state: 'resolved', proposal: { ...proposal, appliedAt: revision }, updatedAt: now })
+  return (docs: Map<string, DeckDoc | null>) => ({ changed: proposal.slides.map((s) => s.slideId), revision: docs.get(doc.manifest.id)!.manifest.revision })
 }

@@ -77,6 +77,20 @@ export const Quote = obj(
   { description: 'What a text range or a cell covered, with context: how the anchor is found again after edits.' },
 )
 
+/** An assistant's proposal a thread carries (assist.propose), applied by assist.apply. */
+export const Proposal = obj(
+  {
+    kind: oneOf(['shorten', 'notes', 'ask']),
+    ask: opt(str()),
+    summary: str({ description: "The assistant's summary of what it proposes." }),
+    slides: arr(obj({ slideId: SlideId, mutations: arr({ type: 'object', description: 'A slide.update mutation.' }) }), { description: 'slide.update mutations per slide.' }),
+    revision: int({ minimum: 0, description: 'The deck revision the proposal was made against.' }),
+    by: str({ description: 'Which assistant answered: mcp-sampling, or the configured endpoint and its model.' }),
+    appliedAt: opt(int({ minimum: 0, description: 'The deck revision assist.apply made of it.' })),
+  },
+  { description: 'A proposal of an assistant.' },
+)
+
 /** A comment thread; reads and writes answer its anchor resolved against the current document. */
 export const Thread = obj(
   {
@@ -94,6 +108,7 @@ export const Thread = obj(
     createdAt: IsoTime,
     updatedAt: IsoTime,
     revision: int({ minimum: 0, description: "The comments revision of the thread's last change." }),
+    proposal: opt(Proposal),
   },
   { description: 'A comment thread.' },
 )

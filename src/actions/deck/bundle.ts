@@ -12,6 +12,7 @@ import { listFiles } from '../../store/decks.js'
 import { freeSiblingId } from './lifecycle.js'
 import { mkdirInside, readInside, refuseLinksUnder } from '../../store/safe-open.js'
 import { WITH_BUNDLE_FILE } from '../given.js'
+import { parseThread } from '../../comments/store.js'
 
 /**
  * The files of a deck folder as a bundle carries them (the version log dropped unless asked). A link
@@ -86,6 +87,11 @@ function docOfBundle(read: (rel: string) => Buffer, paths: string[], other: (rel
       const slide = parse<Slide>(rel)
       if (!slide || typeof slide !== 'object' || `slides/${slide.id}.json` !== rel) fail('refused', `Bundle file ${rel} holds slide ${JSON.stringify(slide?.id)}; names must match ids.`)
       slides[slide.id] = slide
+    } else if (rel.startsWith('comments/')) {
+      // A thread is checked whole before anything is written: a file that is not one refuses the bundle.
+      const name = rel.slice('comments/'.length, -'.json'.length)
+      if (name !== 'index' && !parseThread(read(rel).toString('utf8'), name)) fail('refused', `Bundle file ${rel} is not a comment thread (its id must be its name, with an anchor and comments).`)
+      other(rel)
     } else if (rel !== 'deck.json' && rel !== 'versions.json') other(rel)
   }
   if (!manifest || typeof manifest !== 'object' || Array.isArray(manifest)) fail('refused', 'Bundle file deck.json is not a deck manifest.')

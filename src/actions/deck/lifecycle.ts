@@ -136,7 +136,11 @@ export const deckCopy = defineAction({
     if (input.removeNotes) for (const slide of Object.values(doc.slides)) delete slide.notes
     ctx.stage(newId, doc, { create: true })
     if (existsSync(join(ctx.ws.deckDir(input.id), 'assets'))) ctx.stageCopy(`decks/${input.id}/assets`, `decks/${newId}/assets`)
-    if (input.copyComments && existsSync(join(ctx.ws.deckDir(input.id), 'comments.json'))) ctx.stageCopy(`decks/${input.id}/comments.json`, `decks/${newId}/comments.json`)
+    if (input.copyComments) {
+      // Threads travel with their ids; with a subset of slides, those on slides left behind stay behind.
+      const { copiedThreads } = await import('../../comments/store.js')
+      for (const [rel, text] of copiedThreads(ctx.ws, input.id, newId, (slideId) => Object.hasOwn(doc.slides, slideId))) ctx.stageFile(rel, text)
+    }
     return (docs: Map<string, DeckDoc | null>) => {
       const created = docs.get(newId)!
       return { id: newId, revision: created.manifest.revision, counts: deckCounts(created), from: input.id }

@@ -91,8 +91,11 @@ export const exportRun = defineAction<any, any>({
     return input
   },
   run: async (ctx, input: ExportInput) => {
-    const { runExport } = await import('../../export/run.js')
-    return runExport(ctx, await ctx.target(), input)
+    const [{ runExport }, { recordActivity }] = await Promise.all([import('../../export/run.js'), import('../../history/activity.js')])
+    const done = await runExport(ctx, await ctx.target(), input)
+    const deckId = await ctx.deckId()
+    await recordActivity(ctx.ws, { deckId, kind: 'export', actor: ctx.principal.author, summary: `${ctx.principal.author}: export.run ${input.format} (${done.files.length} file${done.files.length === 1 ? '' : 's'})`, details: { action: 'export.run', format: input.format, files: done.files.map((f) => basename(f)) } })
+    return done
   },
   human: (r: { files: string[]; report: { pages: number; bytes: number; verify: { ran: boolean; passed: boolean | null; mean: number | null; worst: number | null; threshold: number | null }; diffs: { file: string; page: number; slideId: string; difference: number; over: boolean }[]; warnings: string[] } }) =>
     [
@@ -256,7 +259,7 @@ export const exportText = defineAction({
     slideIds,
     includeNotes,
     includeSkipped,
-    includeComments: opt(bool({ default: false, description: 'Include comment threads (for readers with readComments). No threads are stored before the comments milestone: the result says none are included.' })),
+    includeComments: opt(bool({ default: false, description: 'Include the open comment threads after each slide, deck threads first (needs readComments).' })),
   }),
   output: result({
     text: str({ description: 'The plain text: one paragraph per slide.' }),
@@ -272,14 +275,26 @@ export const exportText = defineAction({
     const slides = exportSlides(doc, input.slideIds, input.includeSkipped === true)
     const footer = doc.manifest.brandKit?.footer?.trim()
     const blocks: string[] = []
+    const comments = input.includeComments ? await import('../../comments/text.js') : undefined
+    const threads = comments?.openThreadsBySlide(ctx, doc.manifest.id, doc)
+    let included = 0
+    const deckThreads = threads?.get('') ?? []
+    if (deckThreads.length) {
+      blocks.push(deckThreads.flatMap((t) => comments!.threadLines(t)).join('\n'))
+      included += deckThreads.length
+    }
     for (const slide of slides) {
       const lines = slideTextLines(slide)
       if (footer && showsKitFooter(slide)) lines.push(footer)
       if (input.includeNotes && slide.notes?.trim()) lines.push(`Notes: ${slide.notes.trim()}`)
+      for (const thread of threads?.get(slide.id) ?? []) {
+        lines.push(...comments!.threadLines(thread))
+        included++
+      }
       if (lines.length) blocks.push(lines.join('\n'))
     }
     const result: TextExport = { text: blocks.join('\n\n'), slides: slides.map((s) => s.id), revision: doc.manifest.revision }
-    if (input.includeComments) result.comments = { included: 0, note: 'No comment threads are stored yet (comments arrive with milestone M8); none are included.' }
+    if (input.includeComments) result.comments = { included, note: included ? `${included} open thread${included === 1 ? '' : 's'}, each after the slide it is on (the deck's own first).` : 'No open comment threads on these slides.' }
     return result
   },
   human: (result: unknown) => (result as TextExport).text,

@@ -108,7 +108,10 @@ export function exampleLines(action: Action, lookup: (id: string) => Action | un
   if (!action.given?.length) return [line]
   const steps = action.given.map((step) => {
     const stepAction = lookup(step.action)
-    const command = stepAction?.cli ? exampleLine(stepAction, parseForm(stepAction.cli), step.input) : `${step.action} ${JSON.stringify(step.input)}`
+    // A step with no command line (assist.propose) as the HTTP call a running `studio serve` takes.
+    const command = stepAction?.cli
+      ? exampleLine(stepAction, parseForm(stepAction.cli), step.input)
+      : `curl -sX POST http://localhost:4321/api/actions/${step.action} -H 'content-type: application/json' -d ${quote(JSON.stringify(step.input))}`
     return `${command}  # revision ${step.revision}`
   })
   const revision = action.given[action.given.length - 1].revision

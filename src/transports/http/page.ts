@@ -26,6 +26,7 @@ import { packageRoot, type Workspace } from '../../store/workspace.js'
 import { readInsideSync } from '../../store/safe-open.js'
 import { ASSET_MIME } from '../../render/mime.js'
 import { BODY_LIMIT, pathSegment, readBody } from './edge.js'
+import type { Assistant } from '../../core/action.js'
 
 const DECK_RE = /^[a-z0-9]+(?:-[a-z0-9]+)*$/
 const SLIDE_RE = /^[A-Za-z0-9][A-Za-z0-9_-]*$/
@@ -104,6 +105,8 @@ export interface PageContext {
   /** The deck `/` opens (`studio serve --deck X`); the deck list without it. */
   openDeck?: string
   send(res: ServerResponse, status: number, body: unknown, headers?: Record<string, string>): void
+  /** A language model a connected MCP client offers (sampling), for assist.propose. */
+  assistant?: (deckId: string | undefined) => Assistant | undefined
 }
 
 /** Internal read behind GET /page/view: the renderer's HTML of slides with every block's box. */
@@ -362,6 +365,7 @@ export async function handlePage(req: IncomingMessage, res: ServerResponse, url:
       ...(named === undefined && local.name && local.email ? { email: local.email } : {}),
       force,
       ...(typeof client === 'string' ? { clientId: client } : {}),
+      assistant: () => page.assistant?.(deck),
     })
     page.send(res, 200, result ?? null)
     return true

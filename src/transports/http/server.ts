@@ -332,7 +332,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       if (!action || !action.transportSet.has('H')) fail('not_found', `No action "${described[1]}" on HTTP.`)
       const input = withIfMatch(action, parseJsonObject(await readBody(req, BODY_LIMIT)), req)
       const bind = binding(req, url, options.deck)
-      const { result } = await dispatch(action, input, { ws: options.ws, transport: 'H', deck: bind.deck, author: bind.author, force: bind.force })
+      const { result } = await dispatch(action, input, { ws: options.ws, transport: 'H', deck: bind.deck, author: bind.author, force: bind.force, assistant: () => mcp?.sampler(bind.deck) })
       const tag = (result as { tag?: unknown } | null)?.tag
       return send(res, 200, result ?? null, typeof tag === 'string' ? { etag: `"${tag}"` } : {})
     }
@@ -363,7 +363,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       const packed = result as { zip: Buffer; doc: { manifest: { revision: number } } }
       return send(res, 200, packed.zip, { 'content-type': 'application/zip', 'x-studio-revision': String(packed.doc.manifest.revision) })
     }
-    if (await handlePage(req, res, url, method, { ws: options.ws, defaultDeck: options.deck, openDeck: options.openDeck, send })) return
+    if (await handlePage(req, res, url, method, { ws: options.ws, defaultDeck: options.deck, openDeck: options.openDeck, send, assistant: (deck) => mcp?.sampler(deck) })) return
     fail('not_found', `Nothing at ${method} ${path}.`)
   }
 

@@ -18,6 +18,7 @@ import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js'
 import { principalFor } from '../../core/principal.js'
 import { toStudioError } from '../../core/errors.js'
 import type { Workspace } from '../../store/workspace.js'
+import type { Assistant } from '../../core/action.js'
 import { createMcpServer, refreshTools } from './server.js'
 
 /** What the page's rooms (src/realtime/room.ts) offer MCP sessions. */
@@ -150,6 +151,25 @@ export class McpHttpHandler {
   /** Tells the sessions bound to a deck (every session when none is named) that the tool list changed (a page attached or detached). */
   async refreshTools(deckId?: string): Promise<void> {
     await Promise.all([...this.sessions.values()].filter((s) => deckId === undefined || s.deck === deckId).map((s) => refreshTools(s.server)))
+  }
+
+  /**
+   * A language model for assist.propose: an open session whose client offers sampling (one bound to
+   * `deckId` first). The request goes to that client as sampling/createMessage; its answer's text comes back.
+   */
+  sampler(deckId: string | undefined): Assistant | undefined {
+    const offering = [...this.sessions.values()].filter((s) => s.server.getClientCapabilities()?.sampling)
+    const session = offering.find((s) => s.deck === deckId) ?? offering[0]
+    if (!session) return undefined
+    return async ({ system, user, maxTokens }) => {
+      const answer = await session.server.createMessage(
+        { systemPrompt: system, messages: [{ role: 'user', content: { type: 'text', text: user } }], maxTokens, includeContext: 'none' },
+        { timeout: 120_000 },
+      )
+      const parts = Array.isArray(answer.content) ? answer.content : [answer.content]
+      const text = parts.map((part) => (part.type === 'text' ? part.text : '')).join('')
+      return { text, model: answer.model }
+    }
   }
 
   /** Closes every session (on shutdown): streams end, listeners go, the map empties. */

@@ -46,6 +46,11 @@ import { slideSummaries } from '../../store/deck-state.js'
 import { DeckId, obj, SlideId } from '../../model/schema.js'
 import { mcpOutputSchema, toolOutputSchema } from './output.js'
 import type { Workspace } from '../../store/workspace.js'
+import { anchorText } from '../../comments/prose.js'
+import type { Thread } from '../../comments/store.js'
+
+/** A thread as comment.list answers it (tombstones without a body). */
+type ThreadSummary = Omit<Thread, 'comments'> & { comments: { author: string; body?: { text: string } }[] }
 
 export interface McpSession {
   ws: Workspace
@@ -80,7 +85,7 @@ const INSTRUCTIONS = [
   'Resources: deck://<id> and deck://<id>/slides/<slideId>.',
 ].join(' ')
 
-const DECK_URI = /^deck:\/\/([a-z0-9]+(?:-[a-z0-9]+)*)(?:\/slides\/([A-Za-z0-9][A-Za-z0-9_-]*))?$/
+const DECK_URI = /^deck:\/\/([a-z0-9]+(?:-[a-z0-9]+)*)(?:\/slides\/([A-Za-z0-9][A-Za-z0-9_-]*)|\/(comments)(?:\/(t-[a-z0-9]+))?)?$/
 
 /**
  * The MCP hints of an action, from what its declaration says it does: read-only unless it commits
@@ -222,6 +227,7 @@ export function createMcpServer(session: McpSession): Server {
     const id = doc.manifest.id
     const list: Resource[] = [
       { uri: `deck://${id}`, name: doc.manifest.title, description: `The whole deck document of ${id}: manifest, slides by id, version log.`, mimeType: 'application/json' },
+      { uri: `deck://${id}/comments`, name: `Comments on ${doc.manifest.title}`, description: `Every comment thread of ${id} (open and resolved), anchors resolved against the current document, as deck_list_comments answers with state all.`, mimeType: 'application/json' },
     ]
     // Titles and layouts from the store's summaries: a listing of a long deck reads no slide file.
     const summaries = slideSummaries(doc)
@@ -243,12 +249,23 @@ export function createMcpServer(session: McpSession): Server {
   const signature = (resources: Resource[]) => JSON.stringify(resources.map((r) => [r.uri, r.name]))
 
   /** Parses a `deck://` URI of the session deck; anything else is InvalidParams. */
-  function resolveUri(uri: string, doc: DeckDoc): { slideId?: string } {
+  function resolveUri(uri: string, doc: DeckDoc): { slideId?: string; comments?: true; threadId?: string } {
     const match = DECK_URI.exec(uri)
     if (!match || match[1] !== doc.manifest.id) throw invalidParams(`Unknown resource ${uri}: this session serves deck://${doc.manifest.id}.`)
     const slideId = match[2]
     if (slideId !== undefined && !Object.hasOwn(doc.slides, slideId)) throw invalidParams(`Unknown resource ${uri}: no slide "${slideId}" in deck ${doc.manifest.id}.`)
+    if (match[3]) return { comments: true, ...(match[4] ? { threadId: match[4] } : {}) }
     return { slideId }
+  }
+
+  /** The comment threads of a resource, read through comment.list / comment.get: the engine's role check holds here too. */
+  async function commentsResource(threadId: string | undefined): Promise<unknown> {
+    try {
+      if (threadId) return (await call(findAction('comment.get')!, { threadId })).result
+      return (await call(findAction('comment.list')!, { state: 'all', limit: 500 })).result
+    } catch (error) {
+      throw protocolError(error)
+    }
   }
 
   server.setRequestHandler(ListToolsRequestSchema, async () => {
@@ -309,20 +326,21 @@ export function createMcpServer(session: McpSession): Server {
     resourceTemplates: [
       { uriTemplate: 'deck://{deckId}', name: 'Deck document', description: 'The whole deck document of the session deck.', mimeType: 'application/json' },
       { uriTemplate: 'deck://{deckId}/slides/{slideId}', name: 'Slide', description: 'One slide document of the session deck.', mimeType: 'application/json' },
+      { uriTemplate: 'deck://{deckId}/comments/{threadId}', name: 'Comment thread', description: 'One comment thread of the session deck, its anchor resolved against the current document (as deck_get_comment answers).', mimeType: 'application/json' },
     ],
   }))
 
   server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
     const { uri } = request.params
-    if (!DECK_URI.test(uri)) throw invalidParams(`Unknown resource ${uri}: resources are deck://<id> and deck://<id>/slides/<slideId>.`)
+    if (!DECK_URI.test(uri)) throw invalidParams(`Unknown resource ${uri}: resources are deck://<id>, deck://<id>/slides/<slideId>, deck://<id>/comments and deck://<id>/comments/<threadId>.`)
     let doc: DeckDoc
     try {
       doc = await sessionDoc()
     } catch (error) {
       throw protocolError(error)
     }
-    const { slideId } = resolveUri(uri, doc)
-    const value = slideId === undefined ? doc : doc.slides[slideId]
+    const { slideId, comments, threadId } = resolveUri(uri, doc)
+    const value = comments ? await commentsResource(threadId) : slideId === undefined ? doc : doc.slides[slideId]
     return { contents: [{ uri, mimeType: 'application/json', text: JSON.stringify(value, null, 2) }] }
   })
 
@@ -364,6 +382,13 @@ export function createMcpServer(session: McpSession): Server {
       throw protocolError(error)
     }
     deckId = info.id
+    // The open threads, when the caller may read them: a review answers what people already asked.
+    let threads: ThreadSummary[] = []
+    try {
+      threads = ((await call(findAction('comment.list')!, { state: 'open', limit: 50 })).result as { threads: ThreadSummary[] }).threads
+    } catch {
+      threads = []
+    }
     const focus = request.params.arguments?.focus?.trim()
     const text = [
       `Review the slide deck "${info.title}" for clarity, structure and consistency.`,
@@ -375,6 +400,13 @@ export function createMcpServer(session: McpSession): Server {
       '',
       'Outline:',
       outlineText(info),
+      ...(threads.length
+        ? [
+            '',
+            `Open comment threads (${threads.length}; all of them at the resource deck://${info.id}/comments): address each, and answer one with deck_reply_comment when your review settles it.`,
+            ...threads.map((t) => `- ${t.id} on ${anchorText(t.anchor)}${t.quote && t.anchor.kind === 'range' ? ` "${t.quote.exact}"` : ''}${t.status === 'attached' ? '' : ` (${t.status})`}: ${t.comments[0] ? `${t.comments[0].author}: ${t.comments[0].body?.text ?? ''}`.replace(/\s+/g, ' ').slice(0, 160) : ''}`),
+          ]
+        : []),
     ].join('\n')
     return {
       description: `Review of deck ${info.id} (revision ${info.revision})`,

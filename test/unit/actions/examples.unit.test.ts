@@ -46,6 +46,10 @@ class NewDeck {
     else if (step.action === 'comment.add') {
       this.threads.add(mintThreadId('quarterly-review', input.anchor, input.body.text, this.commentsRevision, (id) => this.threads.has(id)))
       this.commentsRevision++
+    } else if (step.action === 'assist.propose') {
+      const anchor = { kind: 'slide' as const, slideId: input.slideIds[0] as string }
+      this.threads.add(mintThreadId('quarterly-review', anchor, `Proposal (${input.kind}) for ${input.slideIds.join(', ')}`, this.commentsRevision, (id) => this.threads.has(id)))
+      this.commentsRevision++
     } else if (step.action.startsWith('comment.')) this.commentsRevision++
     else problem(`given ${step.action}: this test does not know what it makes; teach NewDeck.apply`)
     this.revision = step.revision
@@ -79,7 +83,7 @@ class NewDeck {
       else if (key === 'id' && /^template\.(update|rename|delete|setDefault|slides)$/.test(action.id) && !this.templates.has(value)) problem(`/id names template ${value}`)
       else if (key === 'id' && /^deck\.(copy|trash|restore|remove|setDefault)$/.test(action.id) && !this.decks.has(value)) problem(`/id names deck ${value}`)
       else if (key === 'n' && !(value >= 1 && value <= this.versions)) problem(`/n names version ${value}; the new deck has ${this.versions}`)
-      else if (key === 'threadId' && !this.threads.has(value)) problem(`/threadId names thread ${value}; the new deck has ${[...this.threads].join(', ') || 'none'}`)
+      else if ((key === 'threadId' || key === 'proposalId') && !this.threads.has(value)) problem(`/threadId names thread ${value}; the new deck has ${[...this.threads].join(', ') || 'none'}`)
       else if (key === 'anchor' && value.slideId !== undefined) {
         slide(value.slideId, '/anchor/slideId')
         if (value.blockId !== undefined && !this.slides.get(value.slideId)?.has(value.blockId)) problem(`/anchor names block ${value.blockId}, which slide ${value.slideId} does not have`)
@@ -102,7 +106,8 @@ describe('the examples a new user reads', () => {
       const deck = new NewDeck()
       for (const step of action.given ?? []) {
         const stepAction = findAction(step.action)
-        if (!stepAction?.implemented || !stepAction.cli || !stepAction.transportSet.has('H')) {
+        // On the command line, or (an action the spec gives no command line: assist.propose) over HTTP, which --help shows as a curl line.
+        if (!stepAction?.implemented || !stepAction.transportSet.has('H') || (!stepAction.cli && stepAction.transportSet.has('C'))) {
           problem(`given ${step.action} is not an implemented action on the command line and HTTP`)
           continue
         }

@@ -11,7 +11,7 @@ import { join } from 'node:path'
 import { after, before, describe, it } from 'node:test'
 import sharp from 'sharp'
 import yauzl from 'yauzl'
-import { nativePptx, type NativeReport } from '../../../src/export/pptx-native.js'
+import { nativePptx, SHRINK_ROOM, type NativeReport } from '../../../src/export/pptx-native.js'
 import { readDeckFolder } from '../../../src/store/decks.js'
 import { orderedSlides, slideTitle, type Block, type DeckDoc, type Slide } from '../../../src/model/deck.js'
 import { plainText } from '../../../src/model/text.js'
@@ -24,6 +24,7 @@ import { chartLayout } from '../../../src/layout/chart.js'
 import { drawnFit } from '../../../src/layout/fit.js'
 import { measureText } from '../../../src/layout/text.js'
 import { officeFontsOnce } from '../../../src/export/office-fonts.js'
+import { officeProfile } from '../../../src/export/office.js'
 import { EXPORT_FACES, exportFacePath } from '../../../src/export/fonts.js'
 import { createRequire } from 'node:module'
 import type { Box } from '../../../src/layout/boxes.js'
@@ -147,6 +148,53 @@ describe('native PPTX of the brand sample', () => {
   })
   after(() => rmSync(work, { recursive: true, force: true }))
 
+  /**
+   * The whole deck and the kerned line as LibreOffice prints them, both converted by one soffice run
+   * (a LibreOffice start costs more than either conversion), with the shipped faces as LibreOffice loads
+   * them (src/export/office-fonts.ts), as a reader who has them. Made by the first test that asks, so
+   * each test still runs alone.
+   */
+  let pdfs: Promise<{ deck: string; kerned: string; dir: string }> | undefined
+  const libreOfficePdfs = () =>
+    (pdfs ??= (async () => {
+      const dir = join(work, 'pdf')
+      mkdirSync(dir, { recursive: true })
+      writeFileSync(join(dir, 'deck.pptx'), bytes)
+      writeFileSync(join(dir, 'kerned.pptx'), await kernedLinePptx())
+      const env = { ...process.env, FONTCONFIG_FILE: officeFontsOnce(join(work, 'office')) }
+      execFileSync('soffice', [officeProfile(join(work, 'profile')).arg, '--headless', '--convert-to', 'pdf', '--outdir', dir, join(dir, 'deck.pptx'), join(dir, 'kerned.pptx')], { stdio: 'ignore', timeout: 240_000, env })
+      return { deck: join(dir, 'deck.pdf'), kerned: join(dir, 'kerned.pdf'), dir }
+    })())
+  /** A line of kerned pairs at 96 px, one slide. */
+  const KERNED_WORDS = ['AVAWATa', 'WAVY', 'Tyrant']
+  let kernedPackage: Promise<Buffer> | undefined
+  const kernedLinePptx = () =>
+    (kernedPackage ??= (async () => {
+      const slide: Slide = { id: 'kerned', layout: 'freeform', blocks: [{ id: 'k', kind: 'textbox', size: 96, pos: { x: 40, y: 100, w: 1520, h: 200 }, z: 0, text: KERNED_WORDS.join(' ') }] as Block[] }
+      return (await nativePptx({ doc, deckDir, root: work, slides: [slide], appearance: 'light', includeNotes: false, baseline: 'none', embedFonts: false, headingsRaster: false })).bytes
+    })())
+
+  it('writes text of two lines or more shrink on overflow, with a point of room, so a wider fallback face stays inside the box', () => {
+    const fonts = themeFonts(doc.manifest)
+    const autofit = (xml: string) => /<a:bodyPr [^>]*>(<a:(?:normAutofit|noAutofit|spAutoFit)\/>)?/.exec(xml)?.[1]
+    // two-columns-1: a one-line title and headings, two-line column bodies.
+    const slide = slides[numberOf('two-columns-1') - 1]
+    const xml = unshifted.get(`ppt/slides/slide${numberOf('two-columns-1')}.xml`)!.toString('utf8')
+    const boxes = new Map(drawn(slide, fonts).items.map((i) => [i.block.id, i.box]))
+    for (const id of ['b1', 'b2']) {
+      const shape = objectXml(xml, id)!
+      assert.equal(autofit(shape), '<a:normAutofit/>', `${id} shrinks on overflow`)
+      const cy = Number(/<a:ext cx="\d+" cy="(\d+)"\/>/.exec(shape)![1])
+      assert.equal(cy, Math.round((boxes.get(id)!.h + SHRINK_ROOM) * EMU), `${id}: a point of room below its two lines`)
+    }
+    for (const id of ['title', 'h1', 'h2', 'slide number']) assert.notEqual(objectXml(xml, id) && autofit(objectXml(xml, id)!), '<a:normAutofit/>', `${id}: one line, no shrink`)
+    // A list of several items shrinks; a shape's one-line label does not.
+    const agenda = unshifted.get(`ppt/slides/slide${numberOf('agenda-1')}.xml`)!.toString('utf8')
+    assert.equal(autofit(objectXml(agenda, 'b1')!), '<a:normAutofit/>')
+    const freeform = unshifted.get(`ppt/slides/slide${numberOf('freeform-1')}.xml`)!.toString('utf8')
+    assert.notEqual(autofit(objectXml(freeform, 'b1')!), '<a:normAutofit/>')
+  })
+
   it('writes one slide per deck slide, in order, in a package whose every relationship and part resolves', () => {
     const parts = [...pkg.keys()].filter((n) => /^ppt\/slides\/slide\d+\.xml$/.test(n))
     assert.equal(parts.length, slides.length)
@@ -193,10 +241,15 @@ describe('native PPTX of the brand sample', () => {
         if (fields.has(block.id)) assert.equal(plainText((slide as Record<string, string>)[block.id] ?? ''), expected.join('\n'))
         // With baseline 'none' a text box sits exactly at the box geometry computed (shapes inset their outline by half the stroke).
         if (block.kind !== 'shape') {
-          const off = /<a:off x="(-?\d+)" y="(-?\d+)"\/><a:ext cx="(\d+)" cy="(\d+)"\/>/.exec(objectXml(plain, block.id)!)!
+          const written = objectXml(plain, block.id)!
+          const off = /<a:off x="(-?\d+)" y="(-?\d+)"\/><a:ext cx="(\d+)" cy="(\d+)"\/>/.exec(written)!
           // Text in columns: a box of the balanced height (the renderer balances columns; office suites fill one, then the next).
           const columns = typeof block.columns === 'number' && block.columns > 1
-          assert.deepEqual(off.slice(1, columns ? 4 : 5).map(Number), [box.x, box.y, box.w, box.h].slice(0, columns ? 3 : 4).map((v) => Math.round(v * EMU)), `${slide.id}#${block.id} box`)
+          // Shrink on overflow: a point of room past the text, on the side away from the anchor.
+          const room = written.includes('<a:normAutofit/>') ? SHRINK_ROOM : 0
+          const anchor = /anchor="(\w+)"/.exec(written)?.[1]
+          const y = box.y - (anchor === 'b' ? room : anchor === 'ctr' ? room / 2 : 0)
+          assert.deepEqual(off.slice(1, columns ? 4 : 5).map(Number), [box.x, y, box.w, box.h + room].slice(0, columns ? 3 : 4).map((v) => Math.round(v * EMU)), `${slide.id}#${block.id} box`)
           if (columns) assert.ok(Number(off[4]) < box.h * EMU, `${slide.id}#${block.id} columns not balanced`)
         }
         checked++
@@ -411,9 +464,10 @@ describe('native PPTX of the brand sample', () => {
       assert.ok(sp.startsWith('<p:sp>') && sp.includes('<p:ph type="title"/>'), `${slide.id}: the title is not first in the shape tree`)
       assert.equal(paragraphsOf(sp).join(' '), title, slide.id)
       assert.match(sp, /<p:cNvSpPr><a:spLocks noGrp="1"\/><\/p:cNvSpPr>/, slide.id)
-      // Nothing left to inherit from the master's title style: position, insets, anchor, no autofit, every run's size, face and colour.
+      // Nothing left to inherit from the master's title style: position, insets, anchor, autofit (none, or shrink on
+      // overflow for a title of two lines or more), every run's size, face and colour.
       assert.match(sp, /<a:xfrm><a:off x="\d+" y="\d+"\/><a:ext cx="\d+" cy="\d+"\/><\/a:xfrm>/, slide.id)
-      assert.match(sp, /<a:bodyPr [^>]*lIns="0" tIns="\d+" rIns="0" bIns="\d+"[^>]*anchor="t"><a:noAutofit\/>/, slide.id)
+      assert.match(sp, /<a:bodyPr [^>]*lIns="0" tIns="\d+" rIns="0" bIns="\d+"[^>]*anchor="t"><a:(?:noAutofit|normAutofit)\/>/, slide.id)
       for (const run of sp.matchAll(/<a:r><a:rPr ([^>]*)>([\s\S]*?)<\/a:rPr>/g)) assert.ok(/\bsz="\d+"/.test(run[1]) && /<a:srgbClr /.test(run[2]) && /<a:latin typeface=/.test(run[2]), `${slide.id}: a title run without its size, colour or face`)
       assert.ok(/<a:pPr algn="\w+"/.test(sp) && /<a:lnSpc>/.test(sp), `${slide.id}: a title paragraph without its alignment or line spacing`)
     }
@@ -445,7 +499,7 @@ describe('native PPTX of the brand sample', () => {
     const dir = join(work, 'odp')
     mkdirSync(dir, { recursive: true })
     writeFileSync(join(dir, 'titles.pptx'), small.bytes)
-    execFileSync('soffice', [`-env:UserInstallation=file://${join(work, 'profile')}`, '--headless', '--convert-to', 'odp', '--outdir', dir, join(dir, 'titles.pptx')], { stdio: 'ignore', timeout: 120_000 })
+    execFileSync('soffice', [officeProfile(join(work, 'profile')).arg, '--headless', '--convert-to', 'odp', '--outdir', dir, join(dir, 'titles.pptx')], { stdio: 'ignore', timeout: 120_000 })
     const content = (await unzip(readFileSync(join(dir, 'titles.odp')))).get('content.xml')!.toString('utf8')
     const pages = [...content.matchAll(/<draw:page\b[\s\S]*?<\/draw:page>/g)].map((page) => {
       const frames = [...page[0].matchAll(/<draw:frame [^>]*presentation:class="title"[^>]*>([\s\S]*?)<\/draw:frame>/g)]
@@ -466,18 +520,10 @@ describe('native PPTX of the brand sample', () => {
   })
 
   it('is kerned by LibreOffice as the render kerns it: a line of kerned pairs as wide in its PDF as geometry measures it', { skip: skipUnlessPresent(hasSoffice(), 'soffice is not installed (apt-get install libreoffice-impress)') }, async () => {
-    const words = ['AVAWATa', 'WAVY', 'Tyrant']
-    const slide: Slide = { id: 'kerned', layout: 'freeform', blocks: [{ id: 'k', kind: 'textbox', size: 96, pos: { x: 40, y: 100, w: 1520, h: 200 }, z: 0, text: words.join(' ') }] as Block[] }
-    const small = await nativePptx({ doc, deckDir, root: work, slides: [slide], appearance: 'light', includeNotes: false, baseline: 'none', embedFonts: false, headingsRaster: false })
-    const dir = join(work, 'kerned')
-    mkdirSync(dir, { recursive: true })
-    writeFileSync(join(dir, 'kerned.pptx'), small.bytes)
-    // The shipped faces as LibreOffice loads them (src/export/office-fonts.ts), as a reader who has them.
-    const env = { ...process.env, FONTCONFIG_FILE: officeFontsOnce(join(work, 'office')) }
-    execFileSync('soffice', [`-env:UserInstallation=file://${join(work, 'profile')}`, '--headless', '--convert-to', 'pdf', '--outdir', dir, join(dir, 'kerned.pptx')], { stdio: 'ignore', timeout: 120_000, env })
-    const boxes = execFileSync('pdftotext', ['-bbox', join(dir, 'kerned.pdf'), '-']).toString()
+    const words = KERNED_WORDS
+    const boxes = execFileSync('pdftotext', ['-bbox', (await libreOfficePdfs()).kerned, '-']).toString()
     // A 96 px run is 57.6 pt in the display face of the export set; fontkit lays the word out in that file, kerned and not.
-    const run = /<a:rPr [^>]*sz="(\d+)"[\s\S]*?<a:latin typeface="([^"]+)"/.exec((await unzip(small.bytes)).get('ppt/slides/slide1.xml')!.toString('utf8'))!
+    const run = /<a:rPr [^>]*sz="(\d+)"[\s\S]*?<a:latin typeface="([^"]+)"/.exec((await unzip(await kernedLinePptx())).get('ppt/slides/slide1.xml')!.toString('utf8'))!
     const face = EXPORT_FACES.find((f) => f.typeface === run[2] && f.weight === 400)!
     const fontkit = createRequire(import.meta.url)('fontkit') as { openSync(p: string): { unitsPerEm: number; layout(t: string, f: Record<string, boolean>): { positions: { xAdvance: number }[] } } }
     const font = fontkit.openSync(exportFacePath(face))
@@ -491,13 +537,11 @@ describe('native PPTX of the brand sample', () => {
     }
   })
 
-  it('opens in LibreOffice with one page per slide (hidden slides left out of its PDF)', { skip: skipUnlessPresent(hasSoffice(), 'soffice is not installed (apt-get install libreoffice-impress)') }, () => {
-    const file = join(work, 'deck.pptx')
-    writeFileSync(file, bytes)
-    execFileSync('soffice', [`-env:UserInstallation=file://${join(work, 'profile')}`, '--headless', '--convert-to', 'pdf', '--outdir', work, file], { stdio: 'ignore', timeout: 120_000 })
-    const info = execFileSync('pdfinfo', [join(work, 'deck.pdf')]).toString()
+  it('opens in LibreOffice with one page per slide (hidden slides left out of its PDF)', { skip: skipUnlessPresent(hasSoffice(), 'soffice is not installed (apt-get install libreoffice-impress)') }, async () => {
+    const { deck, dir } = await libreOfficePdfs()
+    const info = execFileSync('pdfinfo', [deck]).toString()
     assert.equal(Number(/Pages:\s+(\d+)/.exec(info)![1]), slides.filter((s) => !s.skip).length)
-    assert.ok(readdirSync(work).includes('deck.pdf'))
+    assert.ok(readdirSync(dir).includes('deck.pdf'))
   })
 })
 

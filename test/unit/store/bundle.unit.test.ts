@@ -25,7 +25,8 @@ function deckFiles(): Map<string, Buffer> {
     ['slides/s-intro.json', Buffer.from('{\n  "id": "s-intro",\n  "blocks": []\n}\n')],
     ['slides/s-numbers.json', Buffer.from('{\n  "id": "s-numbers",\n  "blocks": [{"text": "€ 12 · 💹"}]\n}\n')],
     ['versions.json', Buffer.from('[]\n')],
-    ['comments.json', Buffer.from('[]\n')],
+    ['comments/index.json', Buffer.from('{"revision":1}\n')],
+    ['comments/t-0123456789.json', Buffer.from('{"id":"t-0123456789"}\n')],
     ['assets/logo.png', randomBytes(4096)],
     ['assets/photos/2024/team shot.jpg', randomBytes(1536 * 1024)], // over 1 MiB, incompressible
     ['assets/empty.txt', Buffer.alloc(0)],
