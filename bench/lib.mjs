@@ -100,3 +100,15 @@ export function createSample(cwd, name, args = []) {
   }
   return id
 }
+
+let tsx
+
+/**
+ * A TypeScript module of the project (a path relative to bench/, or absolute), loaded through one tsx
+ * namespace for the whole run: a `tsImport` per block would load and evaluate the modules it shares with
+ * the blocks before it again.
+ */
+export async function tsModule(path) {
+  tsx ??= (await import('tsx/esm/api')).register({ namespace: 'bench' })
+  return tsx.import(path, import.meta.url)
+}

@@ -21,13 +21,12 @@ const BIN = join(ROOT, 'bin', 'studio.js')
 const node = process.execPath
 const require = createRequire(join(ROOT, 'package.json'))
 const { chromium } = require('playwright-core')
-import { createSample, initWorkspace, median, rounds, SMOKE, startServe } from './lib.mjs'
+import { createSample, initWorkspace, median, rounds, SMOKE, startServe, tsModule } from './lib.mjs'
 const R = rounds(Number(process.env.BENCH_PAGE_ROUNDS ?? 9))
 
 export async function benchPage() {
   // The page as a person's browser draws it: the desktop browser when there is one, else the renderer's Chromium (a headless shell).
-  const { tsImport } = await import('tsx/esm/api')
-  const { findChromium } = await tsImport('../src/render/browser.ts', import.meta.url)
+  const { findChromium } = await tsModule('../src/render/browser.ts')
   const chromiumPath = process.env.STUDIO_CHROMIUM || ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome'].find((p) => require('node:fs').existsSync(p)) || findChromium().path
   if (!chromiumPath) return console.log('\npage: no Chromium, skipped')
   const ws = mkdtempSync(join(tmpdir(), 'studio-bench-page-'))

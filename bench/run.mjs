@@ -12,7 +12,7 @@ const BIN = join(ROOT, 'bin', 'studio.js')
 const ROUNDS = rounds(Number(process.env.BENCH_ROUNDS ?? 21))
 const node = process.execPath
 
-import { createSample, initWorkspace, interleaved, median, rounds, SMOKE, SMOKE_SLIDES, startServe, time } from './lib.mjs'
+import { createSample, initWorkspace, interleaved, median, rounds, SMOKE, SMOKE_SLIDES, startServe, time, tsModule } from './lib.mjs'
 
 const nodeStart = () => time(node, ['-e', '0'])
 
@@ -208,7 +208,6 @@ await import('./realtime.mjs')
 // process, with the number of git processes each call starts (GIT_TRACE2_EVENT counts them for the CLI).
 {
   const { readFileSync } = await import('node:fs')
-  const { tsImport } = await import('tsx/esm/api')
   const deckWs = mkdtempSync(join(tmpdir(), 'studio-bench-versions-'))
   initWorkspace(deckWs)
   createSample(deckWs, 'X')
@@ -254,9 +253,9 @@ await import('./realtime.mjs')
   }
   syncBuiltinESMExports()
   const gitProcessCount = () => gitSpawns
-  const { dispatch } = await tsImport('../src/core/engine.ts', import.meta.url)
-  const { findAction } = await tsImport('../src/actions/index.ts', import.meta.url)
-  const { Workspace } = await tsImport('../src/store/workspace.ts', import.meta.url)
+  const { dispatch } = await tsModule('../src/core/engine.ts')
+  const { findAction } = await tsModule('../src/actions/index.ts')
+  const { Workspace } = await tsModule('../src/store/workspace.ts')
   const ws5 = Workspace.find({ root: deckWs })
   const action = findAction('version.diff')
   const diffAction = findAction('diff.run')
@@ -310,7 +309,6 @@ function marpMarkdown(deckDir, order) {
 // process per file), interleaved; and the three-way merge of the whole deck in process.
 {
   const { readFileSync, writeFileSync } = await import('node:fs')
-  const { tsImport } = await import('tsx/esm/api')
   const mws = mkdtempSync(join(tmpdir(), 'studio-bench-merge-'))
   const git = (...args) => execFileSync('git', args, { cwd: mws, env: gitEnv, stdio: 'pipe' }).toString()
   initWorkspace(mws)
@@ -344,8 +342,8 @@ function marpMarkdown(deckDir, order) {
   }
   const studioDriver = git('config', '--get', 'merge.studio.driver').trim()
   const runs = await interleaved(MR, { node: nodeStart, text: merge('git merge-file %A %O %B'), studio: merge(studioDriver) })
-  const { mergeDecks } = await tsImport(join(ROOT, 'src/history/merge.ts'), import.meta.url)
-  const { readDeckFolder } = await tsImport(join(ROOT, 'src/store/decks.ts'), import.meta.url)
+  const { mergeDecks } = await tsModule(join(ROOT, 'src/history/merge.ts'))
+  const { readDeckFolder } = await tsModule(join(ROOT, 'src/store/decks.ts'))
   git('checkout', '-q', 'feature')
   const theirs = await readDeckFolder(dir)
   git('checkout', '-q', 'main')
@@ -376,8 +374,7 @@ function marpMarkdown(deckDir, order) {
 // the single-file HTML build. Interleaved: one round runs every case once.
 {
   const { readFileSync, readdirSync, statSync, existsSync } = await import('node:fs')
-  const { tsImport } = await import('tsx/esm/api')
-  const { findChromium, CHROMIUM_FLAGS } = await tsImport('../src/render/browser.ts', import.meta.url)
+  const { findChromium, CHROMIUM_FLAGS } = await tsModule('../src/render/browser.ts')
   const chromiumPath = findChromium().path
   const rws = mkdtempSync(join(tmpdir(), 'studio-bench-render-'))
   initWorkspace(rws)
@@ -420,7 +417,7 @@ function marpMarkdown(deckDir, order) {
   }
   const runs = await interleaved(RR, cases)
   // Launch alone, in process (a CLI command launches at most one browser per flag set).
-  const { leaseBrowser } = await tsImport('../src/render/browser.ts', import.meta.url)
+  const { leaseBrowser } = await tsModule('../src/render/browser.ts')
   for (let i = 0; i < rounds(5); i++) {
     const b = await leaseBrowser({ fresh: true })
     launches.push(b.launchMs)
@@ -450,8 +447,7 @@ function marpMarkdown(deckDir, order) {
 // ---- Media (issue 10): the two-tone screen in megapixels per second on a 3200 × 1800 picture, and
 // its 1-bit PNG, against a baseline pass that only reads every byte, interleaved.
 {
-  const { tsImport } = await import('tsx/esm/api')
-  const { screen, screenPng } = await tsImport('../src/media/dither.ts', import.meta.url)
+  const { screen, screenPng } = await tsModule('../src/media/dither.ts')
   // A smoke run screens a picture a sixteenth the size: the same code, every pattern and cell.
   const width = SMOKE ? 800 : 3200
   const height = SMOKE ? 450 : 1800
@@ -488,8 +484,7 @@ function marpMarkdown(deckDir, order) {
 // ---- Geometry: measureText over a thousand strings (was a timing assertion in the unit tests; timings
 // live here), against a baseline that only walks the same strings' characters, interleaved.
 {
-  const { tsImport } = await import('tsx/esm/api')
-  const { measureText } = await tsImport('../src/layout/text.ts', import.meta.url)
+  const { measureText } = await tsModule('../src/layout/text.ts')
   const strings = Array.from({ length: 1000 }, (_, i) => [`Item ${i}: the quarterly review of Acme shows margins grew by ${i % 97}% while costs fell`, { size: 20 + (i % 40), width: 200 + (i % 900), columns: 1 + (i % 3) }])
   measureText('warm up', { size: 28, width: 100 })
   let sink = 0
@@ -544,8 +539,7 @@ function marpMarkdown(deckDir, order) {
 // scans every title of the same index for the query once (String.includes), interleaved query by
 // query. p95 of each over every query; the index is loaded once before (as a process does).
 {
-  const { tsImport } = await import('tsx/esm/api')
-  const { builtInIndex, searchLogos } = await tsImport('../src/media/logos.ts', import.meta.url)
+  const { builtInIndex, searchLogos } = await tsModule('../src/media/logos.ts')
   const t0 = performance.now()
   const index = await builtInIndex()
   const loadMs = performance.now() - t0
@@ -586,8 +580,7 @@ function marpMarkdown(deckDir, order) {
 // exports start from an empty render cache every round (they pay the 2x renders).
 {
   const { existsSync, statSync } = await import('node:fs')
-  const { tsImport } = await import('tsx/esm/api')
-  const { findChromium } = await tsImport('../src/render/browser.ts', import.meta.url)
+  const { findChromium } = await tsModule('../src/render/browser.ts')
   const chromiumPath = findChromium().path
   const ews = mkdtempSync(join(tmpdir(), 'studio-bench-export-'))
   initWorkspace(ews)

@@ -119,12 +119,22 @@ export interface Frame {
 }
 
 /**
- * What the page runs: compile, set uniforms and textures, draw, encode. Plain JavaScript in a string,
+ * What the page runs: compile, set textures and uniforms, draw, encode. Plain JavaScript in a string,
  * installed once per page (a TypeScript function would carry the bundler's helpers with it).
  */
-const PAGE_SCRIPT = `
+const PAGE_SCRIPT = `(() => {
+// The last frame's context and program, drawn again for a next frame of the same shader and size (its link is the costly part).
+let last
+window.endFrames = () => {
+  const lose = last && last.gl.getExtension('WEBGL_lose_context')
+  if (lose) lose.loseContext()
+  last = undefined
+}
 window.drawFrame = async (job) => {
   const started = performance.now()
+  const key = JSON.stringify([job.width, job.height, job.vertex, job.fragment, job.textures, Object.keys(job.uniforms)])
+  if (last && last.key === key) return { ...draw(last, job, started), linked: false }
+  window.endFrames()
   const canvas = document.createElement('canvas')
   canvas.width = job.width
   canvas.height = job.height
@@ -149,14 +159,8 @@ window.drawFrame = async (job) => {
   gl.enableVertexAttribArray(position)
   gl.vertexAttribPointer(position, 2, gl.FLOAT, false, 0, 0)
   gl.viewport(0, 0, job.width, job.height)
-  for (const [name, [kind, value]] of Object.entries(job.uniforms)) {
-    const at = gl.getUniformLocation(program, name)
-    if (!at) continue
-    if (kind === '1f') gl.uniform1f(at, value)
-    else if (kind === '1i') gl.uniform1i(at, value)
-    else if (kind === '2fv') gl.uniform2fv(at, value)
-    else gl.uniform4fv(at, value)
-  }
+  // The textures' samplers and aspect ratios win over uniforms of the same name.
+  const fixed = new Set()
   let unit = 0
   for (const [name, src] of Object.entries(job.textures)) {
     const at = gl.getUniformLocation(program, name)
@@ -172,26 +176,40 @@ window.drawFrame = async (job) => {
     gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_MAG_FILTER, gl.LINEAR)
     gl.texImage2D(gl.TEXTURE_2D, 0, gl.RGBA, gl.RGBA, gl.UNSIGNED_BYTE, image)
     gl.uniform1i(at, unit)
+    fixed.add(name)
     const aspect = gl.getUniformLocation(program, name + 'AspectRatio')
     if (aspect) gl.uniform1f(aspect, image.naturalWidth / image.naturalHeight)
+    if (aspect) fixed.add(name + 'AspectRatio')
     unit++
+  }
+  const info = gl.getExtension('WEBGL_debug_renderer_info')
+  last = { key, canvas, gl, program, fixed, renderer: String(gl.getParameter(info ? info.UNMASKED_RENDERER_WEBGL : gl.RENDERER)) }
+  return { ...draw(last, job, started), linked: true }
+}
+const draw = ({ canvas, gl, program, fixed, renderer }, job, started) => {
+  for (const [name, [kind, value]] of Object.entries(job.uniforms)) {
+    const at = !fixed.has(name) && gl.getUniformLocation(program, name)
+    if (!at) continue
+    if (kind === '1f') gl.uniform1f(at, value)
+    else if (kind === '1i') gl.uniform1i(at, value)
+    else if (kind === '2fv') gl.uniform2fv(at, value)
+    else gl.uniform4fv(at, value)
   }
   gl.clearColor(0, 0, 0, 0)
   gl.clear(gl.COLOR_BUFFER_BIT)
   gl.drawArrays(gl.TRIANGLES, 0, 6)
   const url = canvas.toDataURL('image/png')
-  const info = gl.getExtension('WEBGL_debug_renderer_info')
-  const renderer = String(gl.getParameter(info ? info.UNMASKED_RENDERER_WEBGL : gl.RENDERER))
-  const lose = gl.getExtension('WEBGL_lose_context')
-  if (lose) lose.loseContext()
   return { base64: url.slice(url.indexOf(',') + 1), renderer, ms: performance.now() - started }
 }
+})()
 `
 
 export interface FrameRun {
   frames: Frame[]
   /** The WebGL renderer string of the page (SwiftShader's here). */
   renderer: string
+  /** Programs compiled and linked: frames of one shader at one size, one after the other, share one. */
+  programs: number
   launchMs: number
 }
 
@@ -223,13 +241,16 @@ export async function renderFrames(jobs: FrameJob[], options: { backend?: 'swift
       await page.setContent(`<!doctype html><meta charset="utf-8"><script>${PAGE_SCRIPT}</script><body></body>`)
       const frames: Frame[] = []
       let renderer = ''
+      let programs = 0
       for (const job of prepared) {
-        const drawn = (await page.evaluate(`drawFrame(${JSON.stringify(job)})`)) as { base64: string; renderer: string; ms: number }
+        const drawn = (await page.evaluate(`drawFrame(${JSON.stringify(job)})`)) as { base64: string; renderer: string; ms: number; linked: boolean }
         renderer = drawn.renderer
+        if (drawn.linked) programs++
         frames.push({ png: Buffer.from(drawn.base64, 'base64'), width: job.width, height: job.height, ms: drawn.ms })
       }
-      return { frames, renderer, launchMs: browser.launchMs }
+      return { frames, renderer, programs, launchMs: browser.launchMs }
     } finally {
+      await page.evaluate('endFrames()').catch(() => undefined)
       browser.release(page)
     }
   })()
