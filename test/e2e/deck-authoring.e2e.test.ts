@@ -219,14 +219,14 @@ describe('deck authoring on the command line: tailor, export txt, lint, import',
       assert.equal(r.stdout, 'Quarterly review\nQ3 results\n\nPlan\nBuild\n')
     })
 
-    it('leaves skipped slides out unless --include-skipped, and says no comments are included', async () => {
+    it('leaves skipped slides out unless --include-skipped, and says when no comment thread is included', async () => {
       const dir = fresh()
       assert.equal((await studio(dir, ['tailor', '--skip', 'title-body-2,two-columns-3', '--json'])).code, 0)
       assert.equal((await studio(dir, ['export', 'txt'])).stdout, 'Quarterly review\nQ3 results\n\nPlan\nBuild\n')
       const all = await studio(dir, ['export', 'txt', '--include-skipped', '--include-notes', '--include-comments', '--json'])
       assert.equal(all.json.text, FULL)
       assert.equal(all.json.comments.included, 0)
-      assert.match(all.json.comments.note, /none are included/)
+      assert.match(all.json.comments.note, /No open comment threads on these slides/)
     })
 
     it('leaves a skipped slide out even when named, as export pdf does, and refuses a subset of skipped slides alike; --include-skipped writes it', async () => {

@@ -21,6 +21,8 @@ const WRITE_FILES = ['deck_build', 'deck_export', 'deck_export_markdown', 'deck_
 const WRITE_ON_REQUEST = ['deck_diff', 'deck_shader_render']
 /** Tools that remove or overwrite what the caller may want back. */
 const DESTRUCTIVE = [
+  // A comment turned into a tombstone: restorable for 30 days, as a trashed deck is, but gone from every listing.
+  'deck_delete_comment',
   'deck_delete_template',
   'deck_remove_block',
   'deck_remove_slide',
