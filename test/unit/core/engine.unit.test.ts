@@ -144,7 +144,7 @@ describe('dispatch, in process', () => {
     assert.equal(unknown.extra.pointer, '/colour')
     const cliOnly = await rejection(dispatch(findAction('deck.pack')!, { id: 'x' }, { ws, transport: 'H' }))
     assert.equal(cliOnly.status, 404)
-    const declared = findAction('assist.propose')!
+    const declared = findAction('share.stop')!
     assert.equal(declared.implemented, false)
     assert.equal((await rejection(dispatch(declared, {}, { ws, transport: 'H' }))).status, 501)
     assert.equal(commits(), 0)
