@@ -14,14 +14,11 @@ import { call } from './api.js'
 import { EMOJI_CHARS } from './emoji.js'
 import { messageOf, store, type ViewItem } from './store.js'
 
-export type Who = { principal: string } | { email: string }
-export type Anchor =
-  | { kind: 'deck' }
-  | { kind: 'slide'; slideId: string }
-  | { kind: 'notes'; slideId: string }
-  | { kind: 'block'; slideId: string; blockId: string }
-  | { kind: 'range'; slideId: string; blockId: string; path: string; range: [number, number] }
-  | { kind: 'cell'; slideId: string; blockId: string; row: number; col: number }
+// The anchor and principal shapes the comment actions answer (one definition, src/comments).
+export type { Anchor } from '../comments/anchor.js'
+export type { Who } from '../comments/store.js'
+import type { Anchor } from '../comments/anchor.js'
+import type { Who } from '../comments/store.js'
 export interface Comment {
   id: string
   body?: { text: string; mentions?: Who[] }
