@@ -66,6 +66,12 @@ export interface Thread {
   proposal?: Proposal
 }
 
+/** A comment as reads answer it: a tombstone without its body. */
+export type ShownComment = Omit<StoredComment, 'body'> & { body?: Body }
+
+/** A thread as reads and writes answer it (comment.list, comment.get, the page, MCP resources). */
+export type ShownThread = Omit<Thread, 'comments'> & { comments: ShownComment[] }
+
 export const COMMENTS_DIR = 'comments'
 const INDEX = 'index.json'
 export const THREAD_ID = /^t-[a-z0-9]{8,16}$/

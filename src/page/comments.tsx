@@ -14,33 +14,11 @@ import { call } from './api.js'
 import { EMOJI_CHARS } from './emoji.js'
 import { messageOf, store, type ViewItem } from './store.js'
 
-// The anchor and principal shapes the comment actions answer (one definition, src/comments).
+// The shapes the comment actions answer, defined once in src/comments (type imports: nothing of it is bundled).
 export type { Anchor } from '../comments/anchor.js'
-export type { Who } from '../comments/store.js'
+export type { Who, ShownComment as Comment, ShownThread as Thread } from '../comments/store.js'
 import type { Anchor } from '../comments/anchor.js'
-import type { Who } from '../comments/store.js'
-export interface Comment {
-  id: string
-  body?: { text: string; mentions?: Who[] }
-  author: string
-  at: string
-  editedAt?: string
-  reactions: Record<string, string[]>
-  deletedAt?: string
-}
-export interface Thread {
-  id: string
-  anchor: Anchor
-  status: 'attached' | 'detached' | 'removed'
-  quote?: { exact: string; prefix: string; suffix: string }
-  comments: Comment[]
-  assignee: Who | null
-  state: 'open' | 'resolved'
-  done: boolean
-  createdAt: string
-  updatedAt: string
-  revision: number
-}
+import type { Who, ShownComment as Comment, ShownThread as Thread } from '../comments/store.js'
 export interface CommentsState {
   /** The deck the threads are of (null before the first read). */
   deckId: string | null

@@ -16,23 +16,14 @@ import { ACTIONS } from '../../src/actions/index.js'
 import { dispatch } from '../../src/core/engine.js'
 import { StudioError } from '../../src/core/errors.js'
 import { Workspace } from '../../src/store/workspace.js'
-import { newUserWorkspace } from '../helpers/fixture.js'
+import { COMMENTED_SLIDE, newUserWorkspace } from '../helpers/fixture.js'
 import { cliInOneProcess, commitCount, serve, studio, type Served, type TestWorkspace } from '../helpers/studio.js'
 
 // The CLI runs in one process for this file (test/helpers/studio.ts): none of these tests is about the process itself.
 cliInOneProcess()
 
 const DECK = 'quarterly-review'
-const SLIDE = {
-  id: 'numbers-2',
-  layout: 'title-body',
-  blocks: [
-    { id: 'title', kind: 'heading', slot: 'title', text: 'Why now' },
-    { id: 'b1', kind: 'text', slot: 'body', text: 'Costs fell by half at Acme.\nMargins grew.' },
-    { id: 'b2', kind: 'table', slot: 'body', header: true, rows: [['Metric', 'Q1', 'Q2'], ['Revenue', '10', '12'], ['Costs', '8', '4']] },
-  ],
-  notes: 'Pause here.',
-}
+const SLIDE = COMMENTED_SLIDE
 
 async function ok(ws: TestWorkspace, args: string[]) {
   const r = await studio(ws.dir, [...args, '--json'])

@@ -17,7 +17,7 @@ import WebSocket from 'ws'
 import { EMOJI } from '../../src/actions/comment/schemas.js'
 import { EMOJI_CHARS } from '../../src/page/emoji.js'
 import { CHROMIUM_FLAGS, findChromium } from '../../src/render/browser.js'
-import { newUserWorkspace } from '../helpers/fixture.js'
+import { COMMENTED_SLIDE, newUserWorkspace } from '../helpers/fixture.js'
 import { cliInOneProcess, commitCount, ROOT, serve, studio, type Served, type TestWorkspace } from '../helpers/studio.js'
 
 // The CLI runs in this test's process: to `studio serve` it is another process, as a person's terminal is.
@@ -27,16 +27,7 @@ const require = createRequire(import.meta.url)
 const { chromium } = require('playwright-core') as typeof import('playwright-core')
 
 const DECK = 'quarterly-review'
-const SLIDE = {
-  id: 'numbers-2',
-  layout: 'title-body',
-  blocks: [
-    { id: 'title', kind: 'heading', slot: 'title', text: 'Why now' },
-    { id: 'b1', kind: 'text', slot: 'body', text: 'Costs fell by half at Acme.\nMargins grew.' },
-    { id: 'b2', kind: 'table', slot: 'body', header: true, rows: [['Metric', 'Q1', 'Q2'], ['Revenue', '10', '12'], ['Costs', '8', '4']] },
-  ],
-  notes: 'Pause here.',
-}
+const SLIDE = COMMENTED_SLIDE
 
 async function until<T>(what: string, read: () => Promise<T> | T, check: (value: T) => boolean, timeoutMs = 15000): Promise<T> {
   const deadline = Date.now() + timeoutMs

@@ -156,3 +156,18 @@ async function buildFixture(options: { contract?: boolean }) {
   if (template.code !== 0) throw new Error(template.stdout)
   return ws
 }
+
+/**
+ * The comment tests' slide numbers-2: a heading, a two-paragraph text block b1 ("half" at [14, 18]),
+ * a table b2 (row 2 "Costs", column 1 "Q1" holds "8") and notes.
+ */
+export const COMMENTED_SLIDE = {
+  id: 'numbers-2',
+  layout: 'title-body',
+  blocks: [
+    { id: 'title', kind: 'heading', slot: 'title', text: 'Why now' },
+    { id: 'b1', kind: 'text', slot: 'body', text: 'Costs fell by half at Acme.\nMargins grew.' },
+    { id: 'b2', kind: 'table', slot: 'body', header: true, rows: [['Metric', 'Q1', 'Q2'], ['Revenue', '10', '12'], ['Costs', '8', '4']] },
+  ],
+  notes: 'Pause here.',
+}

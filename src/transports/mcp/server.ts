@@ -47,10 +47,7 @@ import { DeckId, obj, SlideId } from '../../model/schema.js'
 import { mcpOutputSchema, toolOutputSchema } from './output.js'
 import type { Workspace } from '../../store/workspace.js'
 import { anchorText } from '../../comments/prose.js'
-import type { Thread } from '../../comments/store.js'
-
-/** A thread as comment.list answers it (tombstones without a body). */
-type ThreadSummary = Omit<Thread, 'comments'> & { comments: { author: string; body?: { text: string } }[] }
+import type { ShownThread } from '../../comments/store.js'
 
 export interface McpSession {
   ws: Workspace
@@ -383,9 +380,9 @@ export function createMcpServer(session: McpSession): Server {
     }
     deckId = info.id
     // The open threads, when the caller may read them: a review answers what people already asked.
-    let threads: ThreadSummary[] = []
+    let threads: ShownThread[] = []
     try {
-      threads = ((await call(findAction('comment.list')!, { state: 'open', limit: 50 })).result as { threads: ThreadSummary[] }).threads
+      threads = ((await call(findAction('comment.list')!, { state: 'open', limit: 50 })).result as { threads: ShownThread[] }).threads
     } catch {
       threads = []
     }
