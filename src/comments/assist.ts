@@ -99,8 +99,18 @@ async function chatCompletion(base: string, model: string, r: { system: string; 
       headersTimeout: TIMEOUT_MS,
       bodyTimeout: TIMEOUT_MS,
     })
-    const raw = Buffer.from(await response.body.arrayBuffer())
-    if (raw.length > ANSWER_LIMIT) fail('payload_too_large', `The assistant at "${url.host}" answered more than ${ANSWER_LIMIT} bytes.`)
+    // Counted as it arrives: past the cap the transfer stops, nothing more is held.
+    const chunks: Buffer[] = []
+    let size = 0
+    for await (const chunk of response.body) {
+      size += (chunk as Buffer).length
+      if (size > ANSWER_LIMIT) {
+        response.body.destroy()
+        fail('payload_too_large', `The assistant at "${url.host}" answered more than ${ANSWER_LIMIT} bytes.`)
+      }
+      chunks.push(chunk as Buffer)
+    }
+    const raw = Buffer.concat(chunks)
     if (response.statusCode < 200 || response.statusCode >= 300) fail('fetch_failed', `The assistant at "${url.host}" answered HTTP ${response.statusCode}.`, { details: { status: response.statusCode } })
     const json = JSON.parse(raw.toString('utf8')) as { choices?: { message?: { content?: unknown } }[]; model?: unknown }
     const text = json.choices?.[0]?.message?.content

@@ -85,8 +85,6 @@ export const commentsRel = (deckId: string) => `decks/${deckId}/${COMMENTS_DIR}`
 export const threadRel = (deckId: string, threadId: string) => `${commentsRel(deckId)}/${threadId}.json`
 export const indexRel = (deckId: string) => `${commentsRel(deckId)}/${INDEX}`
 
-/** A path inside a deck folder that holds comments (not content: it moves no deck revision). */
-export const COMMENT_PATH = new RegExp(`^decks/[^/]+/${COMMENTS_DIR}/`)
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v)
 const isString = (v: unknown): v is string => typeof v === 'string'

@@ -552,7 +552,7 @@ class Call implements ActionContext {
   }
 }
 
-/** A comment thread's file or the comments index inside a deck folder (src/comments/store.ts COMMENT_PATH). */
+/** A comment thread's file or the comments index inside a deck folder (src/comments/store.ts commentsRel): not content, it moves no deck revision. */
 const COMMENT_FILE = /^decks\/[^/]+\/comments\//
 
 /** Whether a staged change would leave the file as it is (same bytes, or a removal of nothing). */
