@@ -13,6 +13,7 @@ import { NETWORK_TRANSPORTS, type Action, type ActionContext, type Assistant, ty
 import { fail, StudioError } from './errors.js'
 import { principalFor, type Principal } from './principal.js'
 import { allowed, CAPABILITY_WORDS, type Role } from './access.js'
+import type { Caller } from '../identity/caller.js'
 import { emitRevision, markWriting } from './events.js'
 import { validateInput } from './validate.js'
 import type { DeckDoc } from '../model/deck.js'
@@ -44,6 +45,11 @@ export interface CallOptions {
   force?: boolean
   /** The caller's role on the deck, where a transport knows one (sharing); the owner when absent (a checkout). */
   role?: Role
+  /**
+   * Who the request is, as the transport's edge authenticated it (src/identity/caller.ts), where the
+   * studio has accounts; absent on a checkout, where every caller owns every deck.
+   */
+  caller?: Caller
   /**
    * The browser tab behind a window-transport call (`X-Studio-Client`: 12 lowercase base36
    * characters the tab mints and keeps in sessionStorage); absent on every other transport.

@@ -11,6 +11,8 @@ import { fail } from './errors.js'
 import type { Role } from './access.js'
 
 export interface Principal {
+  /** The principal's row in the identity database (src/identity/), where the studio has accounts; absent on a checkout. */
+  id?: string
   author: string
   /** The author's git address where one is known (git's own user.email); derived from the name otherwise. */
   email?: string
