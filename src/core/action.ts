@@ -10,6 +10,7 @@ import type { DeckDoc } from '../model/deck.js'
 import type { Workspace } from '../store/workspace.js'
 import type { Principal } from './principal.js'
 import type { Capability } from './access.js'
+import type { Caller } from '../identity/caller.js'
 
 export type TransportLetter = 'C' | 'M' | 'H' | 'P'
 export type Milestone = 'M1' | 'M2' | 'M3' | 'M4' | 'M5' | 'M6' | 'M7' | 'M8' | 'M9' | 'M10'
@@ -48,8 +49,11 @@ export interface ActionSpec<I = any, O = any, P = any> {
   given?: GivenStep[]
   /** Which deck this action guards; defaults to the current deck when it mutates with a baseRevision. */
   deck?: DeckTarget
-  /** What the caller's role must allow (src/core/access.ts); the engine refuses 403 otherwise. */
-  capability?: Capability
+  /**
+   * What the caller's role must allow (src/core/access.ts); the engine refuses 403 otherwise. `null`:
+   * no capability on a deck (the caller's own account, an access request), the action checks its own rule.
+   */
+  capability?: Capability | null
   /** Extra lock keys held for the whole call (e.g. `template-<slug>`), beside the guarded deck's. */
   locks?: (input: I) => string[] | Promise<string[]>
   /** What the action does beyond `mutates`, as facts; the MCP tool hints derive from them (`toolAnnotations`). */
@@ -134,6 +138,8 @@ export interface ActionContext {
   readonly force: boolean
   /** The tab that made a window-transport call (its `X-Studio-Client`); undefined on other transports. */
   readonly clientId?: string
+  /** Who the request is, as the transport's edge authenticated it, where the studio has accounts; undefined on a checkout. */
+  readonly caller?: Caller
   /** The deck the call names (query `deck`, `--deck`), else the workspace default. */
   deckId(): Promise<string>
   /** A language model the transport can reach for this call (an MCP client offering sampling), if any. */

@@ -132,6 +132,7 @@ class Call implements ActionContext {
   readonly transport: TransportLetter
   readonly force: boolean
   readonly clientId: string | undefined
+  readonly caller: Caller | undefined
   private readonly decks = new Map<string, StagedDeck>()
   private readonly files = new Map<string, FileChange['content']>()
   private readonly copies: [string, string][] = []
@@ -159,6 +160,7 @@ class Call implements ActionContext {
     this.transport = options.transport
     this.force = Boolean(options.force)
     this.clientId = options.clientId
+    this.caller = options.caller
   }
 
   progress(done: number, total: number, label: string): void {
