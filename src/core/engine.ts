@@ -82,15 +82,16 @@ export async function dispatch(action: Action, input: Record<string, unknown>, o
     const { checkAccess } = await import('../identity/roles.js')
     const resolved = await checkAccess(options.ws, action, caller, action.capability ? await accessDeck(action, input, options) : undefined)
     if (resolved) role = resolved.role
+  } else if (action.capability && action.capability !== 'admin' && !(await allowed({ role: role ?? 'owner' }, action.capability, options.ws, () => deckNamed(options)))) {
+    // Without a caller: a checkout owns every deck and administers the studio, unless the transport
+    // named a role (CallOptions.role).
+    fail('forbidden', `${action.id} needs the right to ${CAPABILITY_WORDS[action.capability]} on this deck, which your role (${role ?? 'owner'}) does not give.`)
   }
   if (!action.run) fail('not_implemented', `${action.id} is declared (milestone ${action.milestone}) but not implemented on this instance.`, { details: { implemented: false } })
   if (action.mutates) refuseMissingDeck(action, input, options)
   await validateInput(action.id, validationSchema(action.input), input)
   const principal = principalFor(options.author, options.transport, options.email, role)
   if (caller?.principalId) principal.id = caller.principalId
-  // The one role check: whichever transport called, an action declaring a capability needs it (with a
-  // caller it was checked above; on a checkout the caller owns every deck and administers the studio).
-  if (!caller && action.capability && action.capability !== 'admin' && !(await allowed(principal, action.capability, options.ws, () => deckNamed(options)))) fail('forbidden', `${action.id} needs the right to ${CAPABILITY_WORDS[action.capability]} on this deck, which your role (${principal.role}) does not give.`)
   // Outside a workspace nothing is written: no commit, and no file (a render, an export, a bundle) in the package's folder.
   // Renders and exports of a deck keep their intermediates under the workspace's .studio/, so they are
   // refused even with --out elsewhere; export check reads a file of the caller's and writes its report
