@@ -196,6 +196,14 @@ describe('accounts over one served studio', () => {
     await client.connect(transport)
     const read = await client.callTool({ name: 'deck_get', arguments: {} })
     assert.ok(!read.isError, JSON.stringify(read))
+    // The session id alone opens nothing: a request of the session without the key that opened it is refused.
+    const hijack = await request(`${url}/mcp`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-session-id': transport.sessionId!, 'mcp-protocol-version': '2025-06-18' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 99, method: 'tools/call', params: { name: 'deck_get', arguments: {} } }),
+    })
+    assert.equal(hijack.statusCode, 403)
+    await hijack.body.text()
     const refused = await client.callTool({ name: 'deck_rename', arguments: { name: 'No', baseRevision: 0 } })
     assert.equal(refused.isError, true)
     assert.equal((refused.structuredContent as { status: number }).status, 403)
