@@ -90,7 +90,9 @@ export async function dispatch(action: Action, input: Record<string, unknown>, o
   if (!action.run) fail('not_implemented', `${action.id} is declared (milestone ${action.milestone}) but not implemented on this instance.`, { details: { implemented: false } })
   if (action.mutates) refuseMissingDeck(action, input, options)
   await validateInput(action.id, validationSchema(action.input), input)
-  const principal = principalFor(options.author, options.transport, options.email, role)
+  // A signed-in caller who names no author writes as themselves (their name, else their address).
+  const who = caller?.principalId && options.author === undefined ? await (await import('../identity/principals.js')).authorOf(options.ws, caller.principalId) : undefined
+  const principal = principalFor(who?.author ?? options.author, options.transport, who ? who.email : options.email, role)
   if (caller?.principalId) principal.id = caller.principalId
   // Outside a workspace nothing is written: no commit, and no file (a render, an export, a bundle) in the package's folder.
   // Renders and exports of a deck keep their intermediates under the workspace's .studio/, so they are

@@ -3,7 +3,8 @@
  * found by their address (lower-cased, NFC); an address is verified by a sign-in (mail or passkey).
  */
 import { fail } from '../core/errors.js'
-import type { IdentityTx } from './db.js'
+import type { Workspace } from '../store/workspace.js'
+import { identityOf, type IdentityTx } from './db.js'
 import type { PrincipalTable } from './schema.js'
 import { newId } from './secrets.js'
 
@@ -67,4 +68,16 @@ export async function newAnonymous(db: IdentityTx, now = new Date().toISOString(
 /** How a principal is shown: their name, else their address, else their kind. */
 export function labelOf(row: Pick<PrincipalTable, 'name' | 'email' | 'kind'>): string {
   return row.name ?? row.email ?? (row.kind === 'anonymous' ? 'Anonymous' : 'Agent')
+}
+
+/**
+ * The git author a principal's writes carry where the call names none: their name, else their
+ * address; an anonymous browser or agent is `anonymous:<id>`.
+ */
+export async function authorOf(ws: Workspace, principalId: string): Promise<{ author: string; email?: string }> {
+  const identity = await identityOf(ws)
+  const row = identity ? await principalById(identity.db, principalId) : undefined
+  if (!row) return { author: `anonymous:${principalId}` }
+  const author = (row.name ?? row.email ?? `${row.kind}:${row.id}`).replace(/[\u0000-\u001f\u007f<>]/g, '').slice(0, 120) || `${row.kind}:${row.id}`
+  return { author, ...(row.email ? { email: row.email } : {}) }
 }

@@ -162,6 +162,8 @@ describe('accounts over one served studio', () => {
     const listed = await call('deck.list', {}, { cookie })
     assert.deepEqual(listed.body.decks.map((d: { id: string }) => d.id), ['dee-deck'])
     assert.equal((await call('deck.rename', { name: 'Dee deck 2', baseRevision: 0 }, { cookie, deck: 'dee-deck' })).status, 200)
+    // Their writes are theirs: the commit names the signed-in person, not an agent or the machine.
+    assert.equal((await ws.git('log', '-1', '--format=%an <%ae>')).trim(), 'dee@example.com <dee@example.com>')
     // An anonymous caller creates nothing.
     assert.equal((await call('deck.create', { name: 'Nobody deck' })).status, 403)
     // The command line on the workspace is the person at the machine: the owner of every deck.

@@ -357,8 +357,9 @@ export async function handlePage(req: IncomingMessage, res: ServerResponse, url:
     const deck = deckParam(url, page.defaultDeck)
     const named = (req.headers['x-studio-author'] as string | undefined) ?? url.searchParams.get('author') ?? undefined
     // Reads too: what some answer depends on who asks (comment.list forMe). The identity is read once.
-    const local = named === undefined ? await localIdentity(page.ws) : {}
-    const author = named ?? local.name ?? 'page'
+    // With accounts a signed-in caller writes as themselves (the engine reads their name); not as this machine's git identity.
+    const local = named === undefined && !page.caller?.principalId ? await localIdentity(page.ws) : {}
+    const author = named ?? local.name ?? (page.caller?.principalId ? undefined : 'page')
     const forceQuery = url.searchParams.get('force')
     const force = req.headers['x-studio-force'] === '1' || forceQuery === '' || forceQuery === 'true' || forceQuery === '1'
     const { result } = await dispatch(action, input as Record<string, unknown>, {
