@@ -149,6 +149,12 @@ describe('accounts over one served studio', () => {
     assert.equal(missing.status, 403)
     assert.equal(existing.body.message, NO_ACCESS)
     assert.deepEqual(existing.body, missing.body)
+    // The page's picture route answers the same.
+    for (const deck of [DECK, 'no-such-deck']) {
+      const picture = await request(`${url}/page/asset/${deck}/photo.png`)
+      assert.equal(picture.statusCode, 403)
+      assert.equal(JSON.parse(await picture.body.text()).message, NO_ACCESS)
+    }
     const cookie = await signIn('cy@example.com')
     const signedIn = await call('slide.remove', { slideId: 'title-1', baseRevision: 0 }, { deck: DECK, cookie })
     assert.equal(signedIn.status, 403)

@@ -308,6 +308,8 @@ export async function handlePage(req: IncomingMessage, res: ServerResponse, url:
   if (method === 'GET' && asset) {
     const deck = pathSegment(asset[1])
     const name = pathSegment(asset[2])
+    // With accounts a deck's pictures are the deck's: the read capability, the one 403 sentence without it.
+    if (page.caller && DECK_RE.test(deck)) await (await import('../../identity/roles.js')).checkAccess(page.ws, { id: 'page.asset', capability: 'read' }, page.caller, deck)
     if (!DECK_RE.test(deck) || !page.ws.deckExists(deck) || !plainName(name)) fail('not_found', `No asset file ${path}.`)
     const file = join(page.ws.deckDir(deck), 'assets', name)
     if (!MIME[extname(file).toLowerCase()]?.startsWith('image/')) fail('not_found', `No asset file ${path}.`)
