@@ -142,6 +142,27 @@ describe('accounts over one served studio', () => {
     assert.equal((await call('account.me', {}, { cookie: first })).status, 401)
   })
 
+  it('gives an anonymous browser a fresh id on the page when asked to forget it (account.forget)', async () => {
+    const forget = async (cookie?: string) => {
+      const res = await request(`${url}/api/window/account.forget`, { method: 'POST', headers: { 'content-type': 'application/json', ...(cookie ? { cookie, 'sec-fetch-site': 'same-origin' } : {}) }, body: '{}' })
+      const body = JSON.parse(await res.body.text())
+      const value = /studio_session=([^;]+)/.exec(String(res.headers['set-cookie']))?.[1]
+      if (value) issued.add(value)
+      return { status: res.statusCode, body, cookie: value ? `studio_session=${value}` : undefined }
+    }
+    const first = await forget()
+    assert.equal(first.status, 200, JSON.stringify(first.body))
+    assert.equal(first.body.principal.kind, 'anonymous')
+    const me = await call('account.me', {}, { cookie: first.cookie })
+    assert.equal(me.body.principal.id, first.body.principal.id)
+    const second = await forget(first.cookie)
+    assert.notEqual(second.body.principal.id, first.body.principal.id)
+    assert.equal((await call('account.me', {}, { cookie: first.cookie })).status, 401)
+    assert.equal((await call('account.me', {}, { cookie: second.cookie })).body.principal.id, second.body.principal.id)
+    // A signed-in person signs out instead.
+    assert.equal((await forget(await signIn('fay@example.com'))).status, 400)
+  })
+
   it('tells a caller without access the same sentence for an existing and a missing deck', async () => {
     const existing = await call('deck.get', {}, { deck: DECK })
     const missing = await call('deck.get', {}, { deck: 'no-such-deck' })
