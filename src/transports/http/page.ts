@@ -19,6 +19,8 @@ import { basename, extname, join, relative, resolve, sep } from 'node:path'
 import { findAction } from '../../actions/index.js'
 import { defineAction, type ActionContext } from '../../core/action.js'
 import { dispatch } from '../../core/engine.js'
+import type { Caller } from '../../identity/caller.js'
+import { takeCookies } from '../../identity/account.js'
 import { fail } from '../../core/errors.js'
 import { arr, bool, int, obj, oneOf, openObj, opt, SlideId, str } from '../../model/schema.js'
 import { orderedSlides, type DeckDoc } from '../../model/deck.js'
@@ -107,6 +109,8 @@ export interface PageContext {
   send(res: ServerResponse, status: number, body: unknown, headers?: Record<string, string>): void
   /** A language model a connected MCP client offers (sampling), for assist.propose. */
   assistant?: (deckId: string | undefined) => Assistant | undefined
+  /** Who the request is, where the studio has accounts (src/identity/auth.ts). */
+  caller?: Caller
 }
 
 /** Internal read behind GET /page/view: the renderer's HTML of slides with every block's box. */
@@ -296,7 +300,7 @@ export async function handlePage(req: IncomingMessage, res: ServerResponse, url:
     if (known) input.revision = /^\d+$/.test(known) ? Number(known) : known
     const fontKey = url.searchParams.get('fontKey')
     if (fontKey) input.fontKey = fontKey
-    const { result } = await dispatch(viewAction, input, { ws: page.ws, transport: 'P', deck })
+    const { result } = await dispatch(viewAction, input, { ws: page.ws, transport: 'P', deck, caller: page.caller })
     page.send(res, 200, result)
     return true
   }
@@ -304,6 +308,8 @@ export async function handlePage(req: IncomingMessage, res: ServerResponse, url:
   if (method === 'GET' && asset) {
     const deck = pathSegment(asset[1])
     const name = pathSegment(asset[2])
+    // With accounts a deck's pictures are the deck's: the read capability, the one 403 sentence without it.
+    if (page.caller && DECK_RE.test(deck)) await (await import('../../identity/roles.js')).checkAccess(page.ws, { id: 'page.asset', capability: 'read' }, page.caller, deck)
     if (!DECK_RE.test(deck) || !page.ws.deckExists(deck) || !plainName(name)) fail('not_found', `No asset file ${path}.`)
     const file = join(page.ws.deckDir(deck), 'assets', name)
     if (!MIME[extname(file).toLowerCase()]?.startsWith('image/')) fail('not_found', `No asset file ${path}.`)
@@ -353,8 +359,9 @@ export async function handlePage(req: IncomingMessage, res: ServerResponse, url:
     const deck = deckParam(url, page.defaultDeck)
     const named = (req.headers['x-studio-author'] as string | undefined) ?? url.searchParams.get('author') ?? undefined
     // Reads too: what some answer depends on who asks (comment.list forMe). The identity is read once.
-    const local = named === undefined ? await localIdentity(page.ws) : {}
-    const author = named ?? local.name ?? 'page'
+    // With accounts a signed-in caller writes as themselves (the engine reads their name); not as this machine's git identity.
+    const local = named === undefined && !page.caller?.principalId ? await localIdentity(page.ws) : {}
+    const author = named ?? local.name ?? (page.caller?.principalId ? undefined : 'page')
     const forceQuery = url.searchParams.get('force')
     const force = req.headers['x-studio-force'] === '1' || forceQuery === '' || forceQuery === 'true' || forceQuery === '1'
     const { result } = await dispatch(action, input as Record<string, unknown>, {
@@ -365,8 +372,11 @@ export async function handlePage(req: IncomingMessage, res: ServerResponse, url:
       ...(named === undefined && local.name && local.email ? { email: local.email } : {}),
       force,
       ...(typeof client === 'string' ? { clientId: client } : {}),
+      caller: page.caller,
       assistant: () => page.assistant?.(deck),
     })
+    const cookies = takeCookies(page.caller)
+    if (cookies.length) res.setHeader('set-cookie', cookies)
     page.send(res, 200, result ?? null)
     return true
   }
