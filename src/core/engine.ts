@@ -14,6 +14,7 @@ import { fail, StudioError } from './errors.js'
 import { principalFor, type Principal } from './principal.js'
 import { allowed, CAPABILITY_WORDS, type Role } from './access.js'
 import type { Caller } from '../identity/caller.js'
+import { refuseNewHtmlBlocks, refuseSwitchedOff } from './switches.js'
 import { emitRevision, markWriting } from './events.js'
 import { validateInput } from './validate.js'
 import type { DeckDoc } from '../model/deck.js'
@@ -79,6 +80,8 @@ export async function dispatch(action: Action, input: Record<string, unknown>, o
   const principal = principalFor(options.author, options.transport, options.email, options.role)
   // The one role check: whichever transport called, an action declaring a capability needs it.
   if (action.capability && !(await allowed(principal, action.capability, options.ws, () => deckNamed(options)))) fail('forbidden', `${action.id} needs the right to ${CAPABILITY_WORDS[action.capability]} on this deck, which your role (${principal.role}) does not give.`)
+  // Kill switches after the role check (decision 016): a switch an admin turned on stops what it names, for every transport.
+  refuseSwitchedOff(options.ws, action, input, options.transport)
   // Outside a workspace nothing is written: no commit, and no file (a render, an export, a bundle) in the package's folder.
   // Renders and exports of a deck keep their intermediates under the workspace's .studio/, so they are
   // refused even with --out elsewhere; export check reads a file of the caller's and writes its report
@@ -456,6 +459,7 @@ class Call implements ActionContext {
       const changedSlides: string[] = []
       for (const rel of files.keys()) if (rel.startsWith('slides/')) changedSlides.push(rel.slice(7, -5))
       for (const slideId of changedSlides) this.checkLease(deckId, slideId, before)
+      for (const slideId of changedSlides) if (next.slides[slideId]) refuseNewHtmlBlocks(this.ws, this.action.id, before?.slides[slideId], next.slides[slideId])
       const [issue] = await documentIssues(next, changedSlides.filter((id) => files.get(`slides/${id}.json`) !== null), { assets: () => deckAssetIds(this.ws, deckId, this.files, this.copies, this.removedDirs) })
       if (issue) fail(issue.code ?? 'invalid_input', `The resulting deck would be invalid: ${issue.pointer} ${issue.message}.`, { pointer: issue.pointer, path: issue.path })
       revisions[deckId] = next.manifest.revision

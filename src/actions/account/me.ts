@@ -65,6 +65,7 @@ export const accountSetName = defineAction({
 
 export const accountSetAvatar = defineAction({
   id: 'account.setAvatar',
+  switches: (input: { variant?: unknown }) => (input.variant === 'picture' ? ['uploads'] : []),
   label: 'Set my avatar',
   doc: 'Chooses the avatar: initials, a glyph, a dither plate or a picture (signed-in principals only). salt picks another glyph or plate; a picture is re-encoded and no original is kept.',
   group: 'account',
