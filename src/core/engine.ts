@@ -78,6 +78,8 @@ export async function dispatch(action: Action, input: Record<string, unknown>, o
   if (action.mutates) refuseMissingDeck(action, input, options)
   await validateInput(action.id, validationSchema(action.input), input)
   const principal = principalFor(options.author, options.transport, options.email, options.role)
+  // The identity principal the edge authenticated (the auth helper of issue 26 resolves the rest).
+  if (options.caller?.principalId) principal.id = options.caller.principalId
   // The one role check: whichever transport called, an action declaring a capability needs it.
   if (action.capability && !(await allowed(principal, action.capability, options.ws, () => deckNamed(options)))) fail('forbidden', `${action.id} needs the right to ${CAPABILITY_WORDS[action.capability]} on this deck, which your role (${principal.role}) does not give.`)
   // Kill switches after the role check (decision 016): a switch an admin turned on stops what it names, for every transport.

@@ -90,7 +90,7 @@ export const accountSetAvatar = defineAction({
     picture: opt(
       str({
         pattern: '^data:image/(jpeg|png|webp|gif);base64,',
-        maxLength: 700000,
+        maxLength: 1000000,
         description: 'Data URL of a JPEG, PNG, WebP or GIF under 512 KB.',
       }),
     ),
