@@ -14,7 +14,6 @@ import { fail, StudioError } from './errors.js'
 import { principalFor, type Principal } from './principal.js'
 import { allowed, CAPABILITY_WORDS, type Role } from './access.js'
 import type { Caller } from '../identity/caller.js'
-import { refuseNewHtmlBlocks, refuseSwitchedOff } from './switches.js'
 import { emitRevision, markWriting } from './events.js'
 import { validateInput } from './validate.js'
 import type { DeckDoc } from '../model/deck.js'
@@ -82,8 +81,9 @@ export async function dispatch(action: Action, input: Record<string, unknown>, o
   if (options.caller?.principalId) principal.id = options.caller.principalId
   // The one role check: whichever transport called, an action declaring a capability needs it.
   if (action.capability && !(await allowed(principal, action.capability, options.ws, () => deckNamed(options)))) fail('forbidden', `${action.id} needs the right to ${CAPABILITY_WORDS[action.capability]} on this deck, which your role (${principal.role}) does not give.`)
-  // Kill switches after the role check (decision 016): a switch an admin turned on stops what it names, for every transport.
-  refuseSwitchedOff(options.ws, action, input, options.transport)
+  // Kill switches after the role check (decision 016): a switch an admin turned on stops what it names, for
+  // every transport. Only a call some switch can stop loads them: a plain read on the command line never does.
+  if (action.switches || action.mutates || options.transport === 'P') (await import('./switches.js')).refuseSwitchedOff(options.ws, action, input, options.transport)
   // Outside a workspace nothing is written: no commit, and no file (a render, an export, a bundle) in the package's folder.
   // Renders and exports of a deck keep their intermediates under the workspace's .studio/, so they are
   // refused even with --out elsewhere; export check reads a file of the caller's and writes its report
@@ -382,7 +382,7 @@ class Call implements ActionContext {
   }
 
   private async commit(produced: unknown): Promise<CallResult> {
-    const [{ applyChanges, repair }, { lstatInside, readInside }] = await Promise.all([import('../store/transaction.js'), import('../store/safe-open.js')])
+    const [{ applyChanges, repair }, { lstatInside, readInside }, { refuseNewHtmlBlocks }] = await Promise.all([import('../store/transaction.js'), import('../store/safe-open.js'), import('./switches.js')])
     const now = new Date().toISOString()
     const changes: FileChange[] = []
     const extraKeys: string[] = []
