@@ -12,11 +12,13 @@ import { join } from 'node:path'
 import { after, before, describe, it } from 'node:test'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
+import { createRequire } from 'node:module'
 import { request } from 'undici'
 import { ACTIONS } from '../../src/actions/index.js'
 import { sendMail } from '../../src/comments/mail.js'
 import { signupAllowed, SWITCHES } from '../../src/core/switches.js'
 import { Workspace } from '../../src/store/workspace.js'
+import { CHROMIUM_FLAGS, findChromium } from '../../src/render/browser.js'
 import { newUserWorkspace } from '../helpers/fixture.js'
 import { cliInOneProcess, serve, studio, type Served, type TestWorkspace } from '../helpers/studio.js'
 
@@ -83,10 +85,37 @@ describe('the thirteen kill switches, each enforced where it bites', () => {
     switchedOff(await http('comment.add', add), 'comments', 'HTTP')
     switchedOff(await tool('deck_add_comment', add), 'comments', 'MCP')
     switchedOff(await page('comment.add', add), 'comments', 'page')
-    assert.equal((await http('comment.list', {})).status, 200)
+    // Reads answer, and say the switch is on: the page hides its composers.
+    const listed = await page('comment.list', {})
+    assert.deepEqual([listed.status, listed.json.switchedOff], [200, true])
     await flag('comments', false)
+    assert.equal((await page('comment.list', {})).json.switchedOff, undefined)
     const added = await http('comment.add', add)
     assert.equal(added.status, 200, JSON.stringify(added.json))
+  })
+
+  it('comments: the page hides its composers while the switch is on, and shows them again once off', async () => {
+    const { chromium } = createRequire(import.meta.url)('playwright-core') as typeof import('playwright-core')
+    const browser = await chromium.launch({ executablePath: findChromium().path, args: CHROMIUM_FLAGS.filter((f) => f !== '--headless'), headless: true })
+    try {
+      const page = await browser.newPage()
+      const panel = async () => {
+        await page.goto(`${server.url}/d/${DECK}/title-1`)
+        await page.getByRole('button', { name: /^Comments/ }).click()
+        await page.locator('.comments[data-loaded]').waitFor()
+      }
+      await flag('comments', true)
+      await panel()
+      await page.locator('.comments-off').waitFor()
+      assert.equal(await page.getByRole('button', { name: 'New comment' }).count(), 0)
+      assert.equal(await page.getByRole('button', { name: 'Reply' }).count(), 0)
+      await flag('comments', false)
+      await panel()
+      await page.getByRole('button', { name: 'New comment' }).waitFor()
+      assert.equal(await page.locator('.comments-off').count(), 0)
+    } finally {
+      await browser.close()
+    }
   })
 
   it('invites: share.invite refused over HTTP and MCP', async (t) => {
