@@ -145,6 +145,7 @@ describe('the thirteen kill switches, each enforced where it bites', () => {
     switchedOff(await http('asset.add', { file: 'photos/harbour.jpg', id: 'harbour', role: 'picture', alt: 'Cranes', baseRevision: base }), 'uploads', 'HTTP')
     switchedOff(await tool('deck_asset_add', { file: 'photos/harbour.jpg', id: 'harbour', role: 'picture', alt: 'Cranes', baseRevision: base }), 'uploads', 'MCP')
     switchedOff(await page('account.setAvatar', { variant: 'picture', picture: 'data:image/png;base64,AAAA' }), 'uploads', 'page avatar')
+    switchedOff(await tool('deck_set_slide_background_picture', { slideIds: ['title-1'], file: 'photos/harbour.jpg', baseRevision: base }), 'uploads', 'MCP background picture')
     assert.equal((await http('account.setAvatar', { variant: 'glyph' })).status, 200, 'other avatars are no upload')
     assert.equal(revision(), base)
     await flag('uploads', false)
