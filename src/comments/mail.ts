@@ -2,11 +2,13 @@
  * Outgoing mail. `STUDIO_MAIL=capture` appends each message as one JSON line to `.studio/mail.jsonl`
  * (admin.mail.list reads it; tests read it); otherwise `STUDIO_SMTP_URL` (smtp://user:pass@host:587,
  * smtps://…) sends it through nodemailer, from `STUDIO_MAIL_FROM`. Neither set: no mail is sent, and
- * no record is claimed for mail (src/comments/notify.ts).
+ * no record is claimed for mail (src/comments/notify.ts). The `email` kill switch (admin.flag) stops
+ * every message here, whoever sends it: nothing is captured or sent while it is on.
  */
 import { appendFile, mkdir, readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { Workspace } from '../store/workspace.js'
+import { flagOn } from '../store/flags.js'
 
 export interface Message {
   to: string
@@ -23,22 +25,26 @@ const capturing = () => process.env.STUDIO_MAIL?.trim() === 'capture'
 
 export const mailConfigured = () => capturing() || Boolean(process.env.STUDIO_SMTP_URL?.trim())
 
-export async function sendMail(ws: Workspace, message: Message, clock: () => number = Date.now): Promise<void> {
+/** Sends (or captures) one message; false when nothing went out (the `email` switch is on, or no mail is configured). */
+export async function sendMail(ws: Workspace, message: Message, clock: () => number = Date.now): Promise<boolean> {
+  if (flagOn(ws, 'email')) return false
   if (capturing()) {
     await mkdir(ws.stateDir, { recursive: true })
     // One line per message, written with one append: a reader never sees half of one.
     await appendFile(captured(ws), JSON.stringify({ ...message, at: new Date(clock()).toISOString() }) + '\n')
-    return
+    return true
   }
   const url = process.env.STUDIO_SMTP_URL?.trim()
-  if (!url) return
+  if (!url) return false
   const { default: nodemailer } = await import('nodemailer')
   const transport = nodemailer.createTransport(url)
   try {
     await transport.sendMail({ from: process.env.STUDIO_MAIL_FROM?.trim() || 'Deck Studio <studio@localhost>', to: message.to, subject: message.subject, text: message.text })
+    return true
   } catch (error) {
     // The record is claimed (at most one mail): a refused message is reported, not retried.
     process.emitWarning(`studio: mail to ${message.to} was not sent: ${(error as Error).message}`)
+    return false
   } finally {
     transport.close()
   }

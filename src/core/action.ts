@@ -11,6 +11,7 @@ import type { Workspace } from '../store/workspace.js'
 import type { Principal } from './principal.js'
 import type { Capability } from './access.js'
 import type { Caller } from '../identity/caller.js'
+import type { Switch } from './switches.js'
 
 export type TransportLetter = 'C' | 'M' | 'H' | 'P'
 export type Milestone = 'M1' | 'M2' | 'M3' | 'M4' | 'M5' | 'M6' | 'M7' | 'M8' | 'M9' | 'M10'
@@ -59,6 +60,13 @@ export interface ActionSpec<I = any, O = any, P = any> {
    * (share.* name theirs with `id`); defaults to `id` in the share group.
    */
   accessField?: string
+  /**
+   * The kill switches (admin.flag) that stop this action: the engine answers 503 `switched_off` naming
+   * the switch, after the role check, before anything runs (src/core/switches.ts; readOnly and
+   * maintenance stop every write without being listed). A function answers from the input (asset
+   * bytes stop only the calls that bring some).
+   */
+  switches?: readonly Switch[] | ((input: I) => readonly Switch[])
   /** Extra lock keys held for the whole call (e.g. `template-<slug>`), beside the guarded deck's. */
   locks?: (input: I) => string[] | Promise<string[]>
   /** What the action does beyond `mutates`, as facts; the MCP tool hints derive from them (`toolAnnotations`). */

@@ -94,6 +94,9 @@ export async function dispatch(action: Action, input: Record<string, unknown>, o
   const who = caller?.principalId && options.author === undefined ? await (await import('../identity/principals.js')).authorOf(options.ws, caller.principalId) : undefined
   const principal = principalFor(who?.author ?? options.author, options.transport, who ? who.email : options.email, role)
   if (caller?.principalId) principal.id = caller.principalId
+  // Kill switches after the role check (decision 016): a switch an admin turned on stops what it names, for
+  // every transport. Only a call some switch can stop loads them: a plain read on the command line never does.
+  if (action.switches || action.mutates || options.transport === 'P') (await import('./switches.js')).refuseSwitchedOff(options.ws, action, input, options.transport)
   // Outside a workspace nothing is written: no commit, and no file (a render, an export, a bundle) in the package's folder.
   // Renders and exports of a deck keep their intermediates under the workspace's .studio/, so they are
   // refused even with --out elsewhere; export check reads a file of the caller's and writes its report
@@ -417,7 +420,7 @@ class Call implements ActionContext {
   }
 
   private async commit(produced: unknown): Promise<CallResult> {
-    const [{ applyChanges, repair }, { lstatInside, readInside }] = await Promise.all([import('../store/transaction.js'), import('../store/safe-open.js')])
+    const [{ applyChanges, repair }, { lstatInside, readInside }, { refuseNewHtmlBlocks }] = await Promise.all([import('../store/transaction.js'), import('../store/safe-open.js'), import('./switches.js')])
     const now = new Date().toISOString()
     const changes: FileChange[] = []
     const extraKeys: string[] = []
@@ -496,6 +499,7 @@ class Call implements ActionContext {
       const changedSlides: string[] = []
       for (const rel of files.keys()) if (rel.startsWith('slides/')) changedSlides.push(rel.slice(7, -5))
       for (const slideId of changedSlides) this.checkLease(deckId, slideId, before)
+      for (const slideId of changedSlides) if (next.slides[slideId]) refuseNewHtmlBlocks(this.ws, this.action.id, before?.slides[slideId], next.slides[slideId])
       const [issue] = await documentIssues(next, changedSlides.filter((id) => files.get(`slides/${id}.json`) !== null), { assets: () => deckAssetIds(this.ws, deckId, this.files, this.copies, this.removedDirs) })
       if (issue) fail(issue.code ?? 'invalid_input', `The resulting deck would be invalid: ${issue.pointer} ${issue.message}.`, { pointer: issue.pointer, path: issue.path })
       revisions[deckId] = next.manifest.revision

@@ -11,6 +11,7 @@ export const ERROR_CODES = {
   invalid_input: [400, 2],
   unknown_field: [400, 2],
   refused: [400, 2],
+  name_refused: [400, 2],
   fetch_refused: [400, 2],
   unauthorized: [401, 5],
   forbidden: [403, 5],
@@ -48,6 +49,7 @@ export const ERROR_TITLES: Record<ErrorCode, string> = {
   invalid_input: 'Invalid input',
   unknown_field: 'Unknown field',
   refused: 'Refused',
+  name_refused: 'Name refused',
   unauthorized: 'Unauthorized',
   forbidden: 'Forbidden',
   read_only: 'Read-only',
@@ -95,7 +97,8 @@ export const ERROR_DOCS: Record<ErrorCode, string> = {
   storage: 'The file system or git refused an operation; the deck is unchanged or was repaired.',
   render_failed: 'The renderer or an image codec failed: no Chromium to render with (the message names the three places it is looked for), or Chromium or sharp failed. Nothing was written.',
   not_implemented: 'The action is declared in the table but not built on this instance (`implemented: false`).',
-  switched_off: 'A kill switch (admin.flag) has turned this capability off on this studio: `presence` stops presence.list, follow, unfollow and pointer (and the room\'s roster), `realtime` stops the page\'s room. `details.flag` names the switch. Nothing was written; retry once an admin turns it back on.',
+  name_refused: 'account.setName refused the name: one fixed sentence per rule, the same whatever the name, `details.reason` naming the rule (length, letter, control, bidi, reserved, confusable, taken). Nothing was stored.',
+  switched_off: 'A kill switch (admin.flag) has turned this capability off on this studio; `details.flag` names the switch (docs/access.md lists what each of the 13 stops: `readOnly` every write, `maintenance` every write and every call of the page, `exports` export.* and build.*, `uploads` asset bytes, and so on). Nothing was written; retry once an admin turns it back on.',
   missing_program: 'A program the action runs is not installed (LibreOffice\'s `soffice`, poppler\'s `pdftoppm` or `pdfinfo`, a Python with fontTools): the message names it and the Debian package that provides it, `details.program` and `details.package` carry both. Nothing was written.',
 }
 

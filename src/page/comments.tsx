@@ -10,7 +10,7 @@
  * overlay, never part of the slide's HTML: nothing of them is rendered or exported.
  */
 import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks'
-import { call } from './api.js'
+import { ApiError, call } from './api.js'
 import { EMOJI_CHARS } from './emoji.js'
 import { messageOf, store, type ViewItem } from './store.js'
 
@@ -32,6 +32,8 @@ export interface CommentsState {
   expanded: string | null
   /** A new thread being written, on this anchor. */
   draft: Anchor | null
+  /** The comments kill switch is on: reads answer, writes are refused, so no composer is shown. */
+  off?: boolean
 }
 
 const patch = (change: Partial<CommentsState>) => store.set({ comments: { ...store.state.comments, ...change } })
@@ -48,13 +50,13 @@ export function loadComments(full = false): Promise<void> {
     const known = store.state.comments
     const fresh = full || known.deckId !== deckId
     const [answer, mine] = await Promise.all([
-      call<{ threads: Thread[]; baseRevision: number }>('comment.list', { state: 'all', includeDeleted: true, limit: 500, ...(fresh ? {} : { since: known.revision }) }, deckId),
+      call<{ threads: Thread[]; baseRevision: number; switchedOff?: boolean }>('comment.list', { state: 'all', includeDeleted: true, limit: 500, ...(fresh ? {} : { since: known.revision }) }, deckId),
       call<{ threads: Thread[] }>('comment.list', { state: 'all', forMe: true, limit: 500 }, deckId),
     ])
     if (store.deckId !== deckId) return
     const threads = new Map(fresh ? [] : store.state.comments.threads)
     for (const thread of answer.threads) threads.set(thread.id, thread)
-    patch({ deckId, threads, revision: answer.baseRevision, forMe: new Set(mine.threads.map((t) => t.id)) })
+    patch({ deckId, threads, revision: answer.baseRevision, forMe: new Set(mine.threads.map((t) => t.id)), off: answer.switchedOff === true, ...(answer.switchedOff ? { draft: null } : {}) })
   })
   loading = run.catch((error) => store.say(`Comments: ${messageOf(error)}`, 'error'))
   return loading
@@ -86,6 +88,7 @@ async function act(label: string, action: string, input: Record<string, unknown>
     }
     return answer.thread
   } catch (error) {
+    if (error instanceof ApiError && error.code === 'switched_off' && error.body?.details?.flag === 'comments') patch({ off: true, draft: null })
     store.say(`${label}: ${messageOf(error)}`, 'error')
     return undefined
   }
@@ -242,10 +245,13 @@ export function CommentsPanel() {
     <section class="comments" role="region" aria-label="Comments" data-loaded={comments.deckId === store.deckId ? '' : undefined}>
       <div class="comments-head">
         <h2 id="comments-title">Comments</h2>
-        <button type="button" onClick={() => commentOnSelection()} disabled={!doc}>
-          New comment
-        </button>
+        {comments.off ? null : (
+          <button type="button" onClick={() => commentOnSelection()} disabled={!doc}>
+            New comment
+          </button>
+        )}
       </div>
+      {comments.off ? <p class="muted comments-off">Comments are switched off on this studio: threads can be read, not written.</p> : null}
       <div class="comment-filters" role="radiogroup" aria-label="Show">
         {FILTERS.map(([value, label]) => (
           <button key={value} type="button" role="radio" aria-checked={comments.filter === value} onClick={() => patch({ filter: value })}>
@@ -253,7 +259,7 @@ export function CommentsPanel() {
           </button>
         ))}
       </div>
-      {comments.draft ? <NewThread anchor={comments.draft} /> : null}
+      {comments.draft && !comments.off ? <NewThread anchor={comments.draft} /> : null}
       <ol class="threads" aria-label={`${threads.length} thread${threads.length === 1 ? '' : 's'}`}>
         {threads.map((thread) => (
           <li key={thread.id}>
@@ -448,7 +454,7 @@ function ThreadBody({ thread, id }: { thread: Thread; id: string }) {
           ))}
         </datalist>
       </form>
-      <Composer label="Reply" submit="Reply" onSend={async (body) => Boolean(await act('Reply', 'comment.reply', { threadId: thread.id, body }))} />
+      {store.state.comments.off ? null : <Composer label="Reply" submit="Reply" onSend={async (body) => Boolean(await act('Reply', 'comment.reply', { threadId: thread.id, body }))} />}
     </div>
   )
 }

@@ -69,9 +69,10 @@ type Outcome = { ok: true; result: unknown } | { ok: false; status: number; code
 /**
  * Actions the spec refuses on a workspace without an identity database, so their example cannot run on
  * a new user's checkout; their own tests hold them (the caller's account and its keys, and
- * admin.bootstrap, which needs the static bearer: test/e2e/auth.e2e.test.ts and roles.e2e.test.ts).
+ * admin.bootstrap, which needs the static bearer: test/e2e/auth.e2e.test.ts and roles.e2e.test.ts;
+ * admin.avatar.sweep: test/e2e/people.e2e.test.ts).
  */
-const ACCOUNTS_ONLY: ReadonlySet<string> = new Set(['account.me', 'account.sessions', 'account.signOut', 'account.tokens.create', 'account.tokens.list', 'account.tokens.revoke', 'admin.bootstrap'])
+const ACCOUNTS_ONLY: ReadonlySet<string> = new Set(['account.me', 'account.sessions', 'account.signOut', 'account.tokens.create', 'account.tokens.list', 'account.tokens.revoke', 'admin.bootstrap', 'admin.avatar.sweep'])
 
 /** The actions the contract walks: implemented, and offered on two or more of C, M, H. */
 export const covered = ACTIONS.filter((a) => a.implemented && !ACCOUNTS_ONLY.has(a.id) && ['C', 'M', 'H'].filter((t) => a.transportSet.has(t as 'C')).length >= 2)
@@ -221,7 +222,7 @@ async function viaMcp(client: Client, dir: string, action: Action, input: Record
  */
 export const PARTS: Readonly<Record<string, readonly string[]>> = {
   deck: ['deck', 'template', 'section', 'theme', 'validate', 'version', 'diff'],
-  slide: ['slide', 'diagram', 'presence', 'admin'],
+  slide: ['slide', 'diagram', 'presence', 'admin', 'account'],
   block: ['block', 'comment', 'assist', 'notification', 'activity'],
   text: ['text', 'table', 'chart', 'picture'],
   media: ['asset', 'logo', 'material'],

@@ -4,9 +4,14 @@ import { defineAction } from '../../core/action.js'
 import { fail } from '../../core/errors.js'
 import { arr, bool, int, IsoTime, obj, oneOf, opt, str } from '../../model/schema.js'
 import { planned, result, RevisionIfWritten, written } from '../../model/results.js'
+import { defaultInitials, reencodePicture, storePicture, type AvatarChoice } from '../../identity/avatar.js'
+import { labelOf, markOfProfile, profileOfCaller, setAvatarChoice, setName } from '../../identity/profile.js'
 
 const Principal = obj({ id: str(), kind: oneOf(['person', 'anonymous', 'agent']) }, { description: 'A principal: id and kind.' })
-const Avatar = obj({ variant: oneOf(['initials', 'glyph', 'dither', 'picture']), initials: opt(str()), salt: opt(int()) }, { description: 'The avatar choice.' })
+const Avatar = obj(
+  { variant: oneOf(['initials', 'glyph', 'dither', 'picture']), initials: opt(str()), salt: opt(int()), picture: opt(str({ description: 'The picture object key (a SHA-256), for the picture variant.' })) },
+  { description: 'The avatar choice.' },
+)
 
 const PICTURE_TYPES: Record<string, string> = { '.jpg': 'jpeg', '.jpeg': 'jpeg', '.png': 'png', '.webp': 'webp', '.gif': 'gif' }
 
@@ -85,16 +90,23 @@ export const accountSetName = defineAction({
   milestone: 'M9',
   mutates: true,
   transports: 'CMHP',
-  input: obj({ name: str({ minLength: 1, maxLength: 40, description: 'Display name, 1 to 40 code points.' }) }),
-  output: planned(written({ label: str({ description: 'The stored name.' }), mark: str({ description: 'The avatar mark (SVG).' }), revision: RevisionIfWritten })),
+  capability: null,
+  // The rules answer with their fixed sentences (src/identity/names.ts), so the schema only caps the size.
+  input: obj({ name: str({ maxLength: 400, description: 'Display name, 1 to 40 code points (NFC) with a letter or digit.' }) }),
+  output: written({ label: str({ description: 'The stored name (NFC, white space trimmed).' }), mark: str({ description: 'The avatar mark (SVG).' }), revision: RevisionIfWritten }),
   cli: 'account name <name>',
   mcp: 'deck_set_my_name',
   annotations: { idempotent: true },
   example: { name: 'Ana Lima' },
+  run: async (ctx, input: { name: string }) => {
+    const profile = await setName(ctx, input.name)
+    return { label: profile.name!, mark: await markOfProfile(ctx, profile) }
+  },
 })
 
 export const accountSetAvatar = defineAction({
   id: 'account.setAvatar',
+  switches: (input: { variant?: unknown }) => (input.variant === 'picture' ? ['uploads'] : []),
   label: 'Set my avatar',
   doc: 'Chooses the avatar: initials, a glyph, a dither plate or a picture (signed-in principals only). salt picks another glyph or plate; a picture is re-encoded and no original is kept.',
   group: 'account',
@@ -108,14 +120,15 @@ export const accountSetAvatar = defineAction({
     picture: opt(
       str({
         pattern: '^data:image/(jpeg|png|webp|gif);base64,',
-        maxLength: 700000,
+        maxLength: 1000000,
         description: 'Data URL of a JPEG, PNG, WebP or GIF under 512 KB.',
       }),
     ),
   }),
-  output: planned(written({ avatar: Avatar, mark: str({ description: 'The computed mark (SVG).' }), revision: RevisionIfWritten })),
+  output: written({ avatar: Avatar, mark: str({ description: 'The computed mark (SVG).' }), revision: RevisionIfWritten }),
   cli: 'account avatar --variant <variant> --initials <initials> --another --picture <file>',
   mcp: 'deck_set_my_avatar',
+  capability: null,
   cliInput: (parsed) => {
     const input = { ...parsed.input }
     if (parsed.flags.another && input.salt === undefined) input.salt = Math.floor(Math.random() * 1_000_000)
@@ -123,4 +136,38 @@ export const accountSetAvatar = defineAction({
     return input
   },
   example: { variant: 'initials', initials: 'AL' },
+  // Decoding and re-encoding a picture is slow: it runs here, before any lock.
+  prepare: async (ctx, input: AvatarInput) => {
+    if (input.variant !== 'picture') {
+      if (input.picture !== undefined) fail('invalid_input', 'picture goes with variant picture.', { pointer: '/picture' })
+      return undefined
+    }
+    const profile = await profileOfCaller(ctx)
+    if (!profile.accounts) fail('refused', 'A picture avatar is for signed-in people, and this studio has no accounts (a checkout): choose initials, a glyph or a dither plate.', { pointer: '/variant' })
+    if (profile.kind !== 'person' || profile.trust !== 'verified') fail('forbidden', 'A picture avatar is for signed-in people: sign in by mail or passkey first, or choose initials, a glyph or a dither plate.', { pointer: '/variant' })
+    if (input.picture === undefined) fail('invalid_input', 'variant picture needs picture: a data URL of a JPEG, PNG, WebP or GIF under 512 KB.', { pointer: '/picture' })
+    return reencodePicture(input.picture)
+  },
+  run: async (ctx, input: AvatarInput, picture: { key: string; bytes: Buffer } | undefined) => {
+    if (input.initials !== undefined && !INITIALS.test(input.initials)) fail('invalid_input', 'Initials are 1 to 3 letters or digits.', { pointer: '/initials' })
+    const avatar: AvatarChoice = { variant: input.variant }
+    if (input.variant === 'initials') avatar.initials = (input.initials ?? defaultInitials(labelOf(await profileOfCaller(ctx), ctx))).toLocaleUpperCase()
+    if (input.variant === 'glyph' || input.variant === 'dither') avatar.salt = input.salt ?? 0
+    if (picture) {
+      // The object first: a profile never names a missing picture (an object no profile names is swept after a day).
+      await storePicture(ctx.ws, picture)
+      avatar.picture = picture.key
+    }
+    const profile = await setAvatarChoice(ctx, avatar)
+    return { avatar, mark: await markOfProfile(ctx, profile) }
+  },
 })
+
+interface AvatarInput {
+  variant: AvatarChoice['variant']
+  initials?: string
+  salt?: number
+  picture?: string
+}
+
+const INITIALS = /^[\p{L}\p{N}]{1,3}$/u

@@ -82,6 +82,7 @@ async function deckPalette(ctx: ActionContext): Promise<{ ink: string; paper: st
 
 export const assetAdd = defineAction<AddInput, any, PreparedAdd>({
   id: 'asset.add',
+  switches: ['uploads'],
   label: 'Add an asset',
   doc: 'Adds a picture asset from a machine path, a data: URL, an http(s) URL (25 MB at most) or a hosted presigned upload, with its alt text and provenance record; twoTone runs the two-tone pipeline and keeps the source as assets/<id>.source.<ext>. With replaceSource the file becomes the continuous source of an existing asset instead.',
   group: 'asset',

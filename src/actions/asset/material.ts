@@ -8,6 +8,7 @@ import { AssetId, Backend, MaterialId, Plate, Size, Treatment, Uniforms } from '
 
 export const materialCapture = defineAction<CaptureInput, any>({
   id: 'material.capture',
+  switches: ['materialize'],
   label: 'Capture material frames',
   doc: 'Renders a material at 3200 by 1800 and stores frozen frames at the given anchor times as assets; one anchor returns the asset, several return a list named <id>-<anchor>.',
   group: 'asset',

@@ -124,6 +124,7 @@ function assetPlate(deckDir: string, assetId: string): PlateName | undefined {
 
 export const pictureMaterialize = defineAction<any, any>({
   id: 'picture.materialize',
+  switches: ['materialize'],
   label: 'Materialize pictures',
   doc:
     'Writes the variant files and records of every dithered picture (and two-tone shader block) on the slides, server side. ' +

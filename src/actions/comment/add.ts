@@ -9,6 +9,7 @@ const handlers = () => import('./run.js')
 
 export const commentAdd = defineAction({
   id: 'comment.add',
+  switches: ['comments'],
   label: 'Add a comment',
   doc: 'Opens a comment thread anchored on the deck, a slide, a block, a text range, a table cell or the notes of a slide, with mentions and an optional assignee. Runs server side.',
   group: 'comment',
@@ -37,6 +38,7 @@ export const commentAdd = defineAction({
 
 export const commentReply = defineAction({
   id: 'comment.reply',
+  switches: ['comments'],
   label: 'Reply to a thread',
   doc: 'Adds a reply at the end of a thread; mentions notify the people named.',
   group: 'comment',

@@ -8,6 +8,7 @@ const handlers = () => import('./run.js')
 
 export const commentEdit = defineAction({
   id: 'comment.edit',
+  switches: ['comments'],
   label: 'Edit a comment',
   doc: "Replaces the body of one of the caller's own comments. When the thread changed since expectedUpdatedAt it answers 409 with the current thread.",
   group: 'comment',
@@ -28,6 +29,7 @@ export const commentEdit = defineAction({
 
 export const commentDelete = defineAction({
   id: 'comment.delete',
+  switches: ['comments'],
   label: 'Delete a comment',
   doc: 'Turns a comment into a tombstone: replies are kept and a deleted first comment keeps the thread. restore brings it back within 30 days.',
   group: 'comment',

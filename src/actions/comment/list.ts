@@ -1,6 +1,7 @@
 import { defineAction } from '../../core/action.js'
 import { arr, BlockId, bool, int, obj, oneOf, opt, SlideId, str } from '../../model/schema.js'
 import { result } from '../../model/results.js'
+import { flagOn } from '../../store/flags.js'
 import { Thread, ThreadId } from './schemas.js'
 import { WITH_COMMENT_THREAD } from '../given.js'
 
@@ -28,13 +29,17 @@ export const commentList = defineAction({
   output: result({
     threads: arr(Thread, { description: 'Threads with resolved anchors, comments, assignee, state.' }),
     baseRevision: int({ minimum: 0, description: 'The current comments revision.' }),
+    switchedOff: opt(bool({ description: 'True while the comments kill switch stops comment writes (the page hides its composers).' })),
   }),
   cli: 'comments <slideId> --block <blockId> --state <state> --for-me --author <author> --search <search> --since <since>',
   mcp: 'deck_list_comments',
   capability: 'readComments',
   given: WITH_COMMENT_THREAD,
   example: { slideId: 'title-body-2', state: 'open' },
-  run: async (ctx, input) => (await handlers()).list(ctx, input),
+  run: async (ctx, input) => {
+    const listed = await (await handlers()).list(ctx, input)
+    return flagOn(ctx.ws, 'comments') ? { ...listed, switchedOff: true } : listed
+  },
 })
 
 export const commentGet = defineAction({

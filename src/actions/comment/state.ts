@@ -8,6 +8,7 @@ const handlers = () => import('./run.js')
 
 export const commentResolve = defineAction({
   id: 'comment.resolve',
+  switches: ['comments'],
   label: 'Resolve a thread',
   doc: 'Marks an open thread resolved; the last writer wins.',
   group: 'comment',
@@ -28,6 +29,7 @@ export const commentResolve = defineAction({
 
 export const commentReopen = defineAction({
   id: 'comment.reopen',
+  switches: ['comments'],
   label: 'Reopen a thread',
   doc: 'Opens a resolved thread again; the last writer wins.',
   group: 'comment',
@@ -48,6 +50,7 @@ export const commentReopen = defineAction({
 
 export const commentAssign = defineAction({
   id: 'comment.assign',
+  switches: ['comments'],
   label: 'Assign a thread',
   doc: 'Assigns a thread to a principal or an invitation, or clears the assignee with null; the last writer wins.',
   group: 'comment',
@@ -74,6 +77,7 @@ export const commentAssign = defineAction({
 
 export const commentDone = defineAction({
   id: 'comment.done',
+  switches: ['comments'],
   label: 'Mark a thread done',
   doc: "The assignee (or the deck's owner for them) marks the thread done; the last writer wins.",
   group: 'comment',
@@ -94,6 +98,7 @@ export const commentDone = defineAction({
 
 export const commentReact = defineAction({
   id: 'comment.react',
+  switches: ['comments'],
   label: 'React to a comment',
   doc: "Sets or clears the caller's reaction on a comment with one of the 24 palette emoji.",
   group: 'comment',

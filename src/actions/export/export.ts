@@ -20,6 +20,7 @@ const includeNotes = opt(bool({ default: false, description: 'Include speaker no
 
 export const exportRun = defineAction<any, any>({
   id: 'export.run',
+  switches: ['exports'],
   label: 'Export deck',
   doc:
     'Exports the deck as PPTX or PDF, one file per theme (both by default, also zipped). Flatten (default) writes a 2x page raster over an invisible text layer; ' +
@@ -116,6 +117,7 @@ const pct = (n: number | null) => (n === null ? '-' : `${(n * 100).toFixed(2)} %
 
 export const exportCheck = defineAction({
   id: 'export.check',
+  switches: ['exports'],
   label: 'Check export',
   doc:
     'Reopens an exported .pptx three ways. Our own package walk: every zip entry a safe part name, every part\'s content type declared in [Content_Types].xml, ' +
@@ -245,6 +247,7 @@ interface TextExport {
 
 export const exportText = defineAction({
   id: 'export.text',
+  switches: ['exports'],
   label: 'Export text',
   doc:
     'Exports plain text: one block of paragraphs per slide in deck order (title fields, then blocks in slot order, or top to bottom on the canvas), ' +
@@ -304,6 +307,7 @@ export const exportText = defineAction({
 
 export const exportMarkdown = defineAction({
   id: 'export.markdown',
+  switches: ['exports'],
   label: 'Export Markdown',
   doc:
     'Writes the deck as Marp Markdown (docs/markdown.md): front matter (marp, title, theme, paginate), one slide per `---`, headings, text, lists, tables, code, ' +
@@ -374,6 +378,7 @@ const shownPath = (root: string, path: string) => {
 
 export const buildRun = defineAction({
   id: 'build.run',
+  switches: ['exports'],
   label: 'Build standalone HTML',
   doc:
     'Writes a single-file HTML deck that opens from disk with no network: every slide drawn by the renderer in the deck\'s appearance, the theme\'s fonts and the pictures inlined (each picture once), ' +

@@ -97,6 +97,7 @@ export async function renderDeckSlides(ctx: ActionContext, doc: DeckDoc, slides:
 
 export const renderSlide = defineAction({
   id: 'render.slide',
+  switches: ['renderThumbs'],
   label: 'Render slides',
   doc:
     'Renders slides to image files in Chromium, per appearance, at scale 1 (1600 × 900) or 2, as PNG or JPG, into <out>/<deckId>/<slideId>.<appearance>@<scale>x.<format> ' +
@@ -130,6 +131,7 @@ export const renderSlide = defineAction({
 
 export const renderSheet = defineAction({
   id: 'render.sheet',
+  switches: ['renderThumbs'],
   label: 'Render contact sheet',
   doc:
     'Renders a contact sheet of slides per appearance (PNG, built with sharp from the slide renders, which are reused when unchanged), with a JSON cell map from cell boxes to slide ids. ' +

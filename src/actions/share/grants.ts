@@ -6,6 +6,7 @@ import { ACCESS_RECORD, AccessRevision, AccessRevisionAfter, Grant, PrincipalOrE
 
 export const shareInvite = defineAction({
   id: 'share.invite',
+  switches: ['invites'],
   label: 'Invite people',
   doc: 'Writes one grant per address at a role and, unless notify is false, mails an invitation. Never says whether an account exists; answers per address sent, queued or no-mail, with the deck link for hand delivery.',
   group: 'share',

@@ -63,6 +63,7 @@ export const slideSetBackground = defineAction({
 
 export const slideSetBackgroundPicture = defineAction<BackgroundPictureInput, any, import('../asset/add.js').PreparedAdd | undefined>({
   id: 'slide.setBackgroundPicture',
+  switches: (input: { file?: unknown; url?: unknown; upload?: unknown }) => (input.file !== undefined || input.url !== undefined || input.upload !== undefined ? ['uploads'] : []),
   label: 'Set background picture',
   doc:
     'Places a covering picture object at the back of each slide in one write. ' +
