@@ -23,14 +23,12 @@
  * once and that each part has its file.
  */
 import assert from 'node:assert/strict'
-import { execFile } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { cp } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { join } from 'node:path'
-import { promisify } from 'node:util'
 import { after, before, describe, it } from 'node:test'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
@@ -44,6 +42,7 @@ import { ERROR_CODES } from '../../src/core/errors.js'
 import { AJV_OPTIONS } from '../../src/core/validate.js'
 import { parseForm } from '../../src/transports/cli/form.js'
 import { openApiDocument } from '../../src/transports/http/discovery.js'
+import { runChecked } from '../helpers/spawner.js'
 import { BIN, ROOT, serve, studio, type Served } from '../helpers/studio.js'
 import { FIXTURE_DECK, fixtureWorkspace, FIXTURE_REVISION, newUserWorkspace, USER_PHOTO } from '../helpers/fixture.js'
 
@@ -92,13 +91,16 @@ function normalize(value: unknown, root: string, key?: string): unknown {
   return value
 }
 
-const git = async (dir: string, ...args: string[]) => (await promisify(execFile)('git', args, { cwd: dir, encoding: 'utf8' })).stdout
 /**
- * Git commands run one after the other by one shell, stopping at the first that fails: a process
- * started from this one (large, with the whole table loaded) costs more than the git it runs.
- * `$1`, `$2`, ... in the script are `args`.
+ * Git, started by the small shell of test/helpers/spawner.ts: a process started from this one (large,
+ * with the whole table loaded) costs this one more CPU than the git it runs.
  */
-const gitScript = async (dir: string, script: string, ...args: string[]) => (await promisify(execFile)('sh', ['-ec', script, 'sh', ...args], { cwd: dir, encoding: 'utf8' })).stdout
+const git = (dir: string, ...args: string[]) => runChecked('git', args, { cwd: dir })
+/**
+ * Git commands run one after the other by one shell, stopping at the first that fails. `$1`, `$2`, ...
+ * in the script are `args`.
+ */
+const gitScript = (dir: string, script: string, ...args: string[]) => runChecked('sh', ['-ec', script, 'sh', ...args], { cwd: dir })
 /**
  * A workspace's commits and every change to its deck files (`.studio/`, git-ignored, holds caches
  * that reads refresh).
@@ -152,9 +154,12 @@ function assistantAnswer(req: import('node:http').IncomingMessage, res: import('
   })
 }
 
-/** The CLI: the example in a process of its own, as a user runs it; a refusal in the file's shared CLI process (test/helpers/studio.ts). */
+/**
+ * The CLI: the example in a process of its own, as a user runs it (started by the small shell of
+ * test/helpers/spawner.ts, its output in files); a refusal in the file's shared CLI process (test/helpers/studio.ts).
+ */
 async function viaCli(dir: string, action: Action, input: Record<string, unknown>, refusal = false): Promise<Outcome> {
-  const r = await studio(dir, [...parseForm(action.cli!).path, '--input', JSON.stringify(input), '--json'], { env: { STUDIO_AUTHOR: AUTHOR, ...envOf(action) }, oneProcess: refusal })
+  const r = await studio(dir, [...parseForm(action.cli!).path, '--input', JSON.stringify(input), '--json'], { env: { STUDIO_AUTHOR: AUTHOR, ...envOf(action) }, oneProcess: refusal, viaShell: !refusal })
   if (r.code === 0) {
     conforms(action, 'the CLI', r.json)
     return { ok: true, result: normalize(r.json, dir) }

@@ -5,17 +5,16 @@
  * twice in one test process (`studio init`, the same deck, the fixture) is built once and copied (see
  * `fromTemplate`).
  */
-import { type ChildProcess, execFile, execFileSync, fork, spawn } from 'node:child_process'
+import { type ChildProcess, fork, spawn } from 'node:child_process'
 import { cpSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { promisify } from 'node:util'
 import { guardCheckout } from './checkout-guard.js'
+import { runChecked, runToEnd } from './spawner.js'
 
 export const ROOT = new URL('../..', import.meta.url).pathname.replace(/\/$/, '')
 export const BIN = join(ROOT, 'bin', 'studio.js')
 guardCheckout(ROOT)
-const run = promisify(execFile)
 
 export interface CliResult {
   code: number
@@ -89,14 +88,17 @@ async function viaHost(h: NonNullable<typeof host>, cwd: string, args: string[],
 
 /**
  * Runs `studio <args>` in `cwd` (a workspace), optionally feeding stdin; `oneProcess` runs this call in
- * the shared host (when free) even in a file that did not call `cliInOneProcess`.
+ * the shared host (when free) even in a file that did not call `cliInOneProcess`. `viaShell` starts the
+ * process (one of its own) through the small shell of spawner.ts rather than from this process, its
+ * stdin, stdout and stderr files instead of pipes: for a call whose output is all the test reads.
  */
-export function studio(cwd: string, args: string[], options: { stdin?: string | Buffer; env?: Record<string, string>; oneProcess?: boolean } = {}): Promise<CliResult> {
+export function studio(cwd: string, args: string[], options: { stdin?: string | Buffer; env?: Record<string, string>; oneProcess?: boolean; viaShell?: boolean } = {}): Promise<CliResult> {
   const env = { ...process.env, NO_COLOR: '1', STUDIO_ROOT: '', STUDIO_AUTHOR: '', ...options.env } as Record<string, string>
   if (hostWanted || (options.oneProcess && process.env.STUDIO_TEST_CLI !== 'process')) {
     host ??= startHost()
     if (!host.busy) return viaHost(host, cwd, args, env, options.stdin)
   }
+  if (options.viaShell) return runToEnd(process.execPath, [BIN, ...args], { cwd, env, input: options.stdin ?? '' }).then((r) => resultOf(r.code, r.stdout, r.stderr))
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [BIN, ...args], {
       cwd,
@@ -140,15 +142,16 @@ export async function fromTemplate(key: string, build: () => Promise<{ dir: stri
   const dir = mkdtempSync(join(tmpdir(), 'studio-test-'))
   cpSync(template.dir, dir, { recursive: true, preserveTimestamps: true })
   // The index records each file's inode and ctime, which a copy changes: refresh it as git would.
-  execFileSync('git', ['update-index', '-q', '--refresh'], { cwd: dir, stdio: 'ignore' })
+  await runChecked('git', ['update-index', '-q', '--refresh'], { cwd: dir })
   return { ...handOut(dir), ...(template.deckId ? { deckId: template.deckId } : {}) }
 }
 
+/** `git` runs through the small shell of spawner.ts: a start from this (large) process costs it more than the git. */
 function handOut(dir: string): TestWorkspace {
   return {
     dir,
     cleanup: () => rmSync(dir, { recursive: true, force: true }),
-    git: async (...args: string[]) => (await run('git', args, { cwd: dir })).stdout,
+    git: (...args: string[]) => runChecked('git', args, { cwd: dir }),
   }
 }
 
@@ -175,13 +178,8 @@ export async function workspaceWithDeck(name = 'Test deck'): Promise<TestWorkspa
 
 /** Runs git in a workspace and answers its exit code and output, whether or not it failed. */
 export async function gitRun(ws: { dir: string }, ...args: string[]): Promise<{ code: number; out: string }> {
-  try {
-    const r = await run('git', args, { cwd: ws.dir })
-    return { code: 0, out: r.stdout + r.stderr }
-  } catch (error) {
-    const e = error as { code?: number; stdout?: string; stderr?: string }
-    return { code: typeof e.code === 'number' ? e.code : 1, out: `${e.stdout ?? ''}${e.stderr ?? ''}` }
-  }
+  const r = await runToEnd('git', args, { cwd: ws.dir })
+  return { code: r.code, out: r.stdout + r.stderr }
 }
 
 export async function commitCount(git: (...args: string[]) => Promise<string>): Promise<number> {
