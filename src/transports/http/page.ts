@@ -27,6 +27,7 @@ import { readInsideSync } from '../../store/safe-open.js'
 import { ASSET_MIME } from '../../render/mime.js'
 import { BODY_LIMIT, pathSegment, readBody } from './edge.js'
 import type { Assistant } from '../../core/action.js'
+import type { Caller } from '../../identity/caller.js'
 
 const DECK_RE = /^[a-z0-9]+(?:-[a-z0-9]+)*$/
 const SLIDE_RE = /^[A-Za-z0-9][A-Za-z0-9_-]*$/
@@ -107,6 +108,8 @@ export interface PageContext {
   send(res: ServerResponse, status: number, body: unknown, headers?: Record<string, string>): void
   /** A language model a connected MCP client offers (sampling), for assist.propose. */
   assistant?: (deckId: string | undefined) => Assistant | undefined
+  /** The request's Caller where the studio has accounts (src/transports/http/share-routes.ts requestCaller). */
+  caller?: (req: IncomingMessage) => Promise<Caller | undefined>
 }
 
 /** Internal read behind GET /page/view: the renderer's HTML of slides with every block's box. */
@@ -365,6 +368,7 @@ export async function handlePage(req: IncomingMessage, res: ServerResponse, url:
       ...(named === undefined && local.name && local.email ? { email: local.email } : {}),
       force,
       ...(typeof client === 'string' ? { clientId: client } : {}),
+      caller: await page.caller?.(req),
       assistant: () => page.assistant?.(deck),
     })
     page.send(res, 200, result ?? null)

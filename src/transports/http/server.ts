@@ -22,6 +22,7 @@ import { mkdirInside } from '../../store/safe-open.js'
 import { deckUnpack, packDeck, unpackInto } from '../../actions/deck/bundle.js'
 import { BODY_LIMIT, BUNDLE_LIMIT, checkEdge, isLoopbackHost, pathSegment, policyFor, readBody, type EdgePolicy } from './edge.js'
 import { handlePage, isPublicPagePath, pageMethods } from './page.js'
+import { handleShareLink, isShareLinkPath, requestCaller } from './share-routes.js'
 
 export interface ServeOptions {
   ws: Workspace
@@ -111,6 +112,8 @@ function sendError(res: ServerResponse, error: unknown): void {
   if (failure.code === 'payload_too_large') headers.connection = 'close'
   const allow = (failure.extra.details as { allow?: string[] } | undefined)?.allow
   if (failure.code === 'method_not_allowed' && allow) headers.allow = allow.join(', ')
+  const retryAfter = (failure.extra.details as { retryAfter?: number } | undefined)?.retryAfter
+  if (failure.code === 'rate_limited' && retryAfter) headers['retry-after'] = String(retryAfter)
   send(res, failure.status, problem(failure), headers)
 }
 
@@ -129,6 +132,7 @@ function methodsOf(path: string): string[] | undefined {
   if (['/api/agent', '/openapi.json', '/llms.txt'].includes(path) || /^\/docs\/[a-z0-9-]+\.md$/.test(path)) return ['GET', 'HEAD']
   const page = pageMethods(path)
   if (page) return page
+  if (isShareLinkPath(path)) return ['GET', 'HEAD']
   if (/^\/api\/actions\/[^/]+$/.test(path)) return ['GET', 'HEAD', 'POST']
   if (path === '/api/decks/bundle') return ['POST']
   if (/^\/api\/decks\/[^/]+\/bundle$/.test(path)) return ['GET', 'HEAD']
@@ -284,7 +288,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     const url = new URL(req.url ?? '/', 'http://studio.invalid')
     const path = url.pathname
     const isBundle = path === '/api/decks/bundle' || /^\/api\/decks\/[^/]+\/bundle$/.test(path)
-    checkEdge(req, policy, { requireToken: isBundle && Boolean(token), anonymous: isPublicPagePath(path) })
+    checkEdge(req, policy, { requireToken: isBundle && Boolean(token), anonymous: isPublicPagePath(path) || isShareLinkPath(path) })
     const base = `http://${req.headers.host}`
     const allowed = methodsOf(path)
     if (allowed && !allowed.includes(req.method ?? 'GET')) {
@@ -293,6 +297,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     // HEAD is answered as GET; node:http sends the headers and leaves the body out.
     const method = req.method === 'HEAD' ? 'GET' : (req.method ?? 'GET')
 
+    if (method === 'GET' && (await handleShareLink(req, res, path, options.ws, token))) return
     if (path === '/mcp') {
       const bind = binding(req, url, options.deck)
       let body: unknown
@@ -305,7 +310,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
           return send(res, 400, { jsonrpc: '2.0', error: { code: -32700, message: 'Parse error: the body is not valid JSON.' }, id: null })
         }
       }
-      await (await mcpHandler()).handle(req, res, body, { deck: bind.deck, author: bind.author, force: bind.force })
+      await (await mcpHandler()).handle(req, res, body, { deck: bind.deck, author: bind.author, force: bind.force, caller: await requestCaller(req, options.ws, token) })
       return
     }
     if (method === 'GET' && path === '/api/agent') return send(res, 200, cached(`agent ${base}`, () => discovery.agentManifest({ baseUrl: base, defaultDeck: options.deck })))
@@ -332,7 +337,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       if (!action || !action.transportSet.has('H')) fail('not_found', `No action "${described[1]}" on HTTP.`)
       const input = withIfMatch(action, parseJsonObject(await readBody(req, BODY_LIMIT)), req)
       const bind = binding(req, url, options.deck)
-      const { result } = await dispatch(action, input, { ws: options.ws, transport: 'H', deck: bind.deck, author: bind.author, force: bind.force, assistant: () => mcp?.sampler(bind.deck) })
+      const { result } = await dispatch(action, input, { ws: options.ws, transport: 'H', deck: bind.deck, author: bind.author, force: bind.force, caller: await requestCaller(req, options.ws, token), assistant: () => mcp?.sampler(bind.deck) })
       const tag = (result as { tag?: unknown } | null)?.tag
       return send(res, 200, result ?? null, typeof tag === 'string' ? { etag: `"${tag}"` } : {})
     }
@@ -363,7 +368,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       const packed = result as { zip: Buffer; doc: { manifest: { revision: number } } }
       return send(res, 200, packed.zip, { 'content-type': 'application/zip', 'x-studio-revision': String(packed.doc.manifest.revision) })
     }
-    if (await handlePage(req, res, url, method, { ws: options.ws, defaultDeck: options.deck, openDeck: options.openDeck, send, assistant: (deck) => mcp?.sampler(deck) })) return
+    if (await handlePage(req, res, url, method, { ws: options.ws, defaultDeck: options.deck, openDeck: options.openDeck, send, assistant: (deck) => mcp?.sampler(deck), caller: (r) => requestCaller(r, options.ws, token) })) return
     fail('not_found', `Nothing at ${method} ${path}.`)
   }
 

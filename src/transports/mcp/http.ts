@@ -20,6 +20,7 @@ import { toStudioError } from '../../core/errors.js'
 import type { Workspace } from '../../store/workspace.js'
 import type { Assistant } from '../../core/action.js'
 import { createMcpServer, refreshTools } from './server.js'
+import type { Caller } from '../../identity/caller.js'
 
 /** What the page's rooms (src/realtime/room.ts) offer MCP sessions. */
 export interface McpRoomHooks {
@@ -46,6 +47,8 @@ export interface McpBinding {
   deck?: string
   author?: string
   force?: boolean
+  /** Who opened the session, where the studio has accounts (bound at initialize like the author). */
+  caller?: Caller
 }
 
 interface McpHttpSession {
@@ -112,6 +115,7 @@ export class McpHttpHandler {
       deck,
       author: binding.author,
       force: binding.force,
+      ...(binding.caller ? { caller: binding.caller } : {}),
       pageAttached: () => (room ? room.attached(deck) : (this.options.pageAttached?.(deck) ?? false)),
       ...(room ? { gotoSlide: (deckId: string, slideId: string) => void room.goto(deckId, slideId, agentKey) } : {}),
       adopted: (deckId) => {
