@@ -30,6 +30,8 @@ cliInOneProcess()
 
 const DECK = 'quarterly-review'
 const REQUEST_LIMIT = 6
+/** Where links point (STUDIO_PUBLIC_URL): the studio behind its public address. */
+const PUBLIC = 'https://studio.example'
 
 interface Person {
   id: string
@@ -73,7 +75,7 @@ describe('sharing on one served studio with accounts', () => {
     const cookie = options.cookie ?? (as ? who(as).cookie : undefined)
     const r = await request(`${server.url}/api/${options.route ?? 'actions'}/${id}`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', ...(cookie ? { cookie } : {}), ...options.headers },
+      headers: { 'content-type': 'application/json', ...(cookie ? { cookie, origin: server.url } : {}), ...options.headers },
       body: JSON.stringify(input),
     })
     return { status: r.statusCode, headers: r.headers, json: (await r.body.json()) as any }
@@ -102,6 +104,7 @@ describe('sharing on one served studio with accounts', () => {
     assert.match(set, /HttpOnly/)
     assert.match(set, /SameSite=Lax/)
     assert.match(set, /Path=\//)
+    assert.match(set, /Secure/)
     return set.split(';')[0]
   }
   const tool = async (name: string, args: Record<string, unknown>) => {
@@ -120,9 +123,9 @@ describe('sharing on one served studio with accounts', () => {
     await person('nora', { authenticatedAt: new Date(Date.now() - 60 * 60_000).toISOString() })
     await person('adam', { admin: true })
     await identity.write((tx) => createAccessRecord(tx, DECK, olga.id))
-    server = await serve(ws.dir, [], { env: { STUDIO_MAIL: 'capture', STUDIO_ACCESS_REQUESTS_PER_HOUR: String(REQUEST_LIMIT), STUDIO_PUBLIC_URL: '' } })
+    server = await serve(ws.dir, [], { env: { STUDIO_MAIL: 'capture', STUDIO_ACCESS_REQUESTS_PER_HOUR: String(REQUEST_LIMIT), STUDIO_PUBLIC_URL: PUBLIC } })
     mcp = new Client({ name: 'share-test', version: '1.0.0' })
-    await mcp.connect(new StreamableHTTPClientTransport(new URL(`${server.url}/mcp?deck=${DECK}`), { requestInit: { headers: { cookie: olga.cookie } } }))
+    await mcp.connect(new StreamableHTTPClientTransport(new URL(`${server.url}/mcp?deck=${DECK}`), { requestInit: { headers: { cookie: olga.cookie, origin: server.url } } }))
   })
   after(async () => {
     await mcp?.close()
@@ -152,7 +155,7 @@ describe('sharing on one served studio with accounts', () => {
       { email: 'eddie@example.com', outcome: 'sent' },
       { email: 'zed@example.com', outcome: 'sent' },
     ])
-    assert.equal(r.link, `${server.url}/d/${DECK}`)
+    assert.equal(r.link, `${PUBLIC}/d/${DECK}`)
     assert.equal(r.revision, base + 1)
     const viaMcp = await tool('deck_invite', { id: DECK, emails: ['vera@example.com'], role: 'viewer', notify: false, baseRevision: base + 1 })
     assert.ok(!viaMcp.isError, JSON.stringify(viaMcp.structuredContent))
@@ -198,7 +201,7 @@ describe('sharing on one served studio with accounts', () => {
   it('creates links answered once, opens a link session at /s/, and refuses its visitor on the next request once revoked (States: active → revoked)', async () => {
     const created = await ok('olga', 'share.createLink', { id: DECK, role: 'commenter', label: 'Board', expiresAt: new Date(Date.now() + 7 * 86_400_000).toISOString(), baseRevision: await revision() })
     const token = keep(created.url)
-    assert.ok(created.url.startsWith(`${server.url}/s/studio_lnk_`))
+    assert.ok(created.url.startsWith(`${PUBLIC}/s/studio_lnk_`))
     assert.equal(created.link.role, 'commenter')
     const record = await ok('olga', 'share.get', { id: DECK })
     assert.ok(!JSON.stringify(record).includes(token), 'the token is never shown again')

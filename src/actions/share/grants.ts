@@ -61,6 +61,7 @@ export const shareRemove = defineAction({
   group: 'share',
   milestone: 'M9',
   mutates: true,
+  capability: null,
   transports: 'CMHP',
   ...ACCESS_RECORD,
   input: obj({ id: ShareDeck, who: PrincipalOrEmail, baseRevision: AccessRevision }),
@@ -70,7 +71,6 @@ export const shareRemove = defineAction({
   cliInput: emailInto('who'),
   annotations: { destructive: true, idempotent: true },
   example: { id: 'quarterly-review', who: { email: 'ana@example.com' }, baseRevision: 3 },
-  capability: null,
   run: run.remove,
 })
 

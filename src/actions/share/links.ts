@@ -75,6 +75,7 @@ export const shareListLinks = defineAction({
   group: 'share',
   milestone: 'M9',
   mutates: false,
+  capability: 'share',
   transports: 'CMHP',
   input: obj({ id: ShareDeck }),
   output: result({
@@ -85,7 +86,6 @@ export const shareListLinks = defineAction({
   cli: 'share links <id>',
   mcp: 'deck_list_share_links',
   example: { id: 'quarterly-review' },
-  capability: 'share',
   run: run.listLinks,
 })
 

@@ -33,6 +33,7 @@ export const shareAcceptOwnership = defineAction({
   group: 'share',
   milestone: 'M9',
   mutates: true,
+  capability: null,
   transports: 'CMHP',
   ...ACCESS_RECORD,
   input: obj({ id: ShareDeck, baseRevision: AccessRevision }),
@@ -40,7 +41,6 @@ export const shareAcceptOwnership = defineAction({
   cli: 'share accept-ownership <id>',
   mcp: 'deck_accept_ownership',
   example: { id: 'quarterly-review', baseRevision: 3 },
-  capability: null,
   run: run.acceptOwnership,
 })
 
@@ -51,6 +51,7 @@ export const shareDeclineOwnership = defineAction({
   group: 'share',
   milestone: 'M9',
   mutates: true,
+  capability: null,
   transports: 'CMHP',
   ...ACCESS_RECORD,
   input: obj({ id: ShareDeck, baseRevision: AccessRevision }),
@@ -58,7 +59,6 @@ export const shareDeclineOwnership = defineAction({
   cli: 'share decline-ownership <id>',
   mcp: 'deck_decline_ownership',
   example: { id: 'quarterly-review', baseRevision: 3 },
-  capability: null,
   run: run.declineOwnership,
 })
 

@@ -11,6 +11,7 @@ export const shareRequestAccess = defineAction({
   group: 'share',
   milestone: 'M9',
   mutates: true,
+  capability: null,
   transports: 'MHP',
   ...ACCESS_RECORD,
   input: obj({
@@ -23,7 +24,6 @@ export const shareRequestAccess = defineAction({
   cli: null,
   mcp: 'deck_request_access',
   example: { id: 'quarterly-review', role: 'editor', message: 'I present this on Friday.' },
-  capability: null,
   run: run.requestAccess,
 })
 
@@ -34,13 +34,13 @@ export const shareListRequests = defineAction({
   group: 'share',
   milestone: 'M9',
   mutates: false,
+  capability: 'share',
   transports: 'CMHP',
   input: obj({ id: ShareDeck }),
   output: (result({ requests: arr(AccessRequest, { description: 'Pending requests.' }) })),
   cli: 'share requests <id>',
   mcp: 'deck_list_access_requests',
   example: { id: 'quarterly-review' },
-  capability: 'share',
   run: run.listRequests,
 })
 

@@ -15,6 +15,7 @@
  * workspace default until it creates a deck with `deck_create`, and in the deck it created from then
  * on. It listens to `studioEvents` for revisions of its deck and removes that listener when it closes.
  */
+import type { Caller } from '../../identity/caller.js'
 import { AsyncLocalStorage } from 'node:async_hooks'
 import { Server } from '@modelcontextprotocol/sdk/server/index.js'
 import {
@@ -48,7 +49,6 @@ import { mcpOutputSchema, toolOutputSchema } from './output.js'
 import type { Workspace } from '../../store/workspace.js'
 import { anchorText } from '../../comments/prose.js'
 import type { ShownThread } from '../../comments/store.js'
-import type { Caller } from '../../identity/caller.js'
 
 export interface McpSession {
   ws: Workspace
@@ -61,7 +61,7 @@ export interface McpSession {
   adopted?: (deckId: string) => void
   author?: string
   force?: boolean
-  /** Who the session is, where the studio has accounts (src/identity/caller.ts). */
+  /** Who opened the session, where the studio has accounts (bound at initialize, src/identity/auth.ts). */
   caller?: Caller
   /** True while a studio page is attached: only then is `deck_goto_slide` listed. */
   pageAttached?: () => boolean
