@@ -68,11 +68,12 @@ type Outcome = { ok: true; result: unknown } | { ok: false; status: number; code
 
 /** The actions the contract walks: implemented, and offered on two or more of C, M, H. */
 /**
- * Actions that answer only where the workspace has accounts (an identity database): the share group
- * and admin.assignOwner refuse on the contract's checkout. test/e2e/share.e2e.test.ts walks them on
- * every transport of a studio with accounts instead.
+ * Actions that answer only where the workspace has accounts (an identity database): the share group,
+ * admin.assignOwner and the account group but account.decks refuse on the contract's checkout, and
+ * admin.bootstrap answers the command line and a network caller differently by design.
+ * test/e2e/share.e2e.test.ts and test/e2e/auth.e2e.test.ts walk them on a studio with accounts instead.
  */
-export const needsAccounts = (a: Action) => a.group === 'share' || a.id === 'admin.assignOwner'
+export const needsAccounts = (a: Action) => a.group === 'share' || a.id === 'admin.assignOwner' || a.id === 'admin.bootstrap' || (a.group === 'account' && a.id !== 'account.decks')
 export const covered = ACTIONS.filter((a) => a.implemented && !needsAccounts(a) && ['C', 'M', 'H'].filter((t) => a.transportSet.has(t as 'C')).length >= 2)
 
 /**
