@@ -62,6 +62,7 @@ export default class Serve extends Command {
     'bundle-limit': Flags.integer({ description: 'Largest bundle upload in bytes (default 4.5 MB; STUDIO_BUNDLE_LIMIT).' }),
     ttl: Flags.integer({ description: 'Stop by itself after this many seconds (for tests and demos).' }),
     json: Flags.boolean({ description: 'Print the address as one JSON line when listening.' }),
+    accounts: Flags.boolean({ description: 'Turn accounts on: create the identity database (.studio/identity.db) if missing. People sign in, decks have owners and roles (docs/access.md). On by itself where the database exists.' }),
   }
 
   async run(): Promise<void> {
@@ -75,6 +76,10 @@ export default class Serve extends Command {
       ;(await import('../src/store/deck-cache.js')).enableDeckCache()
       const keep = await import('../src/core/keep.js')
       keep.keepFor(keep.serverKeepMs())
+      if (flags.accounts) {
+        ws.refuseEmbeddedWrite('studio serve --accounts')
+        await (await import('../src/identity/db.js')).identityOf(ws, { create: true })
+      }
       const { startServer } = await import('../src/transports/http/server.js')
       const running = await startServer({
         ws,

@@ -97,6 +97,8 @@ const cliBuild = await build({
     'pptxgenjs', 'pdf-lib', '@modelcontextprotocol/sdk', 'undici', 'jsdom', 'dompurify',
     // ws requires its optional native helpers (bufferutil, utf-8-validate) inside try blocks.
     'ws',
+    // A native addon finds its .node file beside its own package; passkeys load only on /auth/passkey.
+    'better-sqlite3', '@simplewebauthn/server',
   ],
   minify: !process.env.STUDIO_BUILD_NOMINIFY,
   sourcemap: 'linked',

@@ -59,6 +59,13 @@ function resultTables(output: Schema): string[] {
   return lines
 }
 
+/** What an action's capability means for a caller, as actions.md says it (docs/access.md has the role table). */
+function capabilityLine(capability: string | null | undefined): string {
+  if (capability === 'admin') return 'the `admin` capability (an administrator, or the deployment\'s bearer) ([access](access.md))'
+  if (!capability) return 'no deck capability: the action checks its own rule ([access](access.md))'
+  return `the \`${capability}\` capability on the deck ([access](access.md))`
+}
+
 export function actionsMarkdown(): string {
   const out: string[] = [
     '# Action reference',
@@ -76,6 +83,9 @@ export function actionsMarkdown(): string {
     'come first, in order, each with the revision it leaves; `studio <command> --help` shows them as command lines and',
     '`GET /api/actions/{id}` as `given`. The contract test runs every example so.',
     '',
+    'With accounts (docs/access.md) each action needs a capability on the deck it names, which the caller\'s role gives',
+    'or not (403); on a checkout every caller owns every deck.',
+    '',
   ]
   const groups = [...new Set(ACTIONS.map((a) => a.group))]
   const done = ACTIONS.filter((a) => a.implemented).length
@@ -90,6 +100,7 @@ export function actionsMarkdown(): string {
       out.push('', `### \`${a.id}\` — ${a.label}`, '')
       out.push(a.doc, '')
       out.push(`- milestone ${a.milestone}; ${a.mutates ? 'changes the deck' : 'read'}; transports ${[...a.transportSet].join(' ')}; ${a.implemented ? '**implemented**' : '*not implemented (501)*'}`)
+      out.push(`- access: ${capabilityLine(a.capability)}`)
       out.push(`- CLI: ${a.cli ? `\`studio ${a.cli}\`` : '—'}${a.reportsErrors ? `; exits ${a.findingsExitCode ?? FINDINGS_EXIT_CODE} when the result reports errors ([exit codes](errors.md))` : ''}`)
       out.push(`- MCP: ${a.mcp ? `\`${a.mcp}\`` : '—'}`)
       if (a.transportSet.has('H')) out.push(`- HTTP: \`POST /api/actions/${a.id}\``)

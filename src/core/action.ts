@@ -54,6 +54,11 @@ export interface ActionSpec<I = any, O = any, P = any> {
    * no capability on a deck (the caller's own account, an access request), the action checks its own rule.
    */
   capability?: Capability | null
+  /**
+   * The input field naming the deck whose access decides the call, where the action locks no deck
+   * (share.* name theirs with `id`); defaults to `id` in the share group.
+   */
+  accessField?: string
   /** Extra lock keys held for the whole call (e.g. `template-<slug>`), beside the guarded deck's. */
   locks?: (input: I) => string[] | Promise<string[]>
   /** What the action does beyond `mutates`, as facts; the MCP tool hints derive from them (`toolAnnotations`). */
@@ -210,10 +215,24 @@ export function defineAction<I = any, O = any, P = any>(spec: ActionSpec<I, O, P
   const input = properties?.baseRevision && !properties.baseTag ? { ...spec.input, properties: { ...properties, baseTag: BaseTag } } : spec.input
   return {
     ...spec,
+    capability: spec.capability !== undefined ? spec.capability : defaultCapability(spec),
+    accessField: spec.accessField ?? (spec.group === 'share' ? 'id' : undefined),
     input,
     transportSet: new Set(letters as TransportLetter[]),
     implemented: typeof spec.run === 'function',
   }
+}
+
+/**
+ * The capability an action needs where it declares none: the admin group's is admin; the account
+ * group's is none (the caller's own record: each action checks its own rule); a share write needs
+ * share; any other write needs write, any other read read (docs/access.md lists every action's).
+ */
+function defaultCapability(spec: Pick<ActionSpec, 'group' | 'mutates'>): Capability | null {
+  if (spec.group === 'admin') return 'admin'
+  if (spec.group === 'account') return null
+  if (spec.group === 'share') return spec.mutates ? 'share' : 'read'
+  return spec.mutates ? 'write' : 'read'
 }
 
 /** The description served by `studio actions show` and `GET /api/actions/{id}`. */

@@ -1,7 +1,8 @@
 /**
  * dispatch(): the one path every call takes, whatever the transport.
  *
- *   the deck it names exists (404) → validate → principal → lock the deck → repair a crashed write → revision guard → lease check
+ *   with accounts: the caller's role on the deck it names, and the action's capability (403)
+ *   → the deck it names exists (404) → validate → principal → lock the deck → repair a crashed write → revision guard → lease check
  *   → handler (pure: reads, then stages) → normalize and validate the staged documents
  *   → atomic writes and one git commit → the normalized result
  *
@@ -73,12 +74,23 @@ export const templateKey = (slug: string) => `template-${slug}`
 
 export async function dispatch(action: Action, input: Record<string, unknown>, options: CallOptions): Promise<CallResult> {
   if (!action.transportSet.has(options.transport)) fail('not_found', `Action ${action.id} is not offered on this transport.`)
+  // With accounts, who may call comes first (before "not built", before "no such deck": a caller with
+  // no role on a deck learns nothing about it), under no lock and before any revision is compared.
+  let role = options.role
+  const caller = options.caller
+  if (caller) {
+    const { checkAccess } = await import('../identity/roles.js')
+    const resolved = await checkAccess(options.ws, action, caller, action.capability ? await accessDeck(action, input, options) : undefined)
+    if (resolved) role = resolved.role
+  }
   if (!action.run) fail('not_implemented', `${action.id} is declared (milestone ${action.milestone}) but not implemented on this instance.`, { details: { implemented: false } })
   if (action.mutates) refuseMissingDeck(action, input, options)
   await validateInput(action.id, validationSchema(action.input), input)
-  const principal = principalFor(options.author, options.transport, options.email, options.role)
-  // The one role check: whichever transport called, an action declaring a capability needs it.
-  if (action.capability && !(await allowed(principal, action.capability, options.ws, () => deckNamed(options)))) fail('forbidden', `${action.id} needs the right to ${CAPABILITY_WORDS[action.capability]} on this deck, which your role (${principal.role}) does not give.`)
+  const principal = principalFor(options.author, options.transport, options.email, role)
+  if (caller?.principalId) principal.id = caller.principalId
+  // The one role check: whichever transport called, an action declaring a capability needs it (with a
+  // caller it was checked above; on a checkout the caller owns every deck and administers the studio).
+  if (!caller && action.capability && action.capability !== 'admin' && !(await allowed(principal, action.capability, options.ws, () => deckNamed(options)))) fail('forbidden', `${action.id} needs the right to ${CAPABILITY_WORDS[action.capability]} on this deck, which your role (${principal.role}) does not give.`)
   // Outside a workspace nothing is written: no commit, and no file (a render, an export, a bundle) in the package's folder.
   // Renders and exports of a deck keep their intermediates under the workspace's .studio/, so they are
   // refused even with --out elsewhere; export check reads a file of the caller's and writes its report
@@ -88,7 +100,32 @@ export async function dispatch(action: Action, input: Record<string, unknown>, o
   // never committed is not listed; a revision is read after the repair, not before).
   const notes = options.ws.embedded || action.id === 'deck.repair' ? [] : await repairIfPending(options.ws)
   const call = new Call(action, input, options, principal, notes)
-  return call.run()
+  const out = await call.run()
+  // A deck a signed-in person makes is theirs: its access record names them owner (after the commit).
+  if (caller?.principalId && CREATES_DECK.has(action.id)) {
+    const id = (out.result as { id?: unknown } | null)?.id
+    if (typeof id === 'string') {
+      const [{ identityOf }, { createAccessRecord }] = await Promise.all([import('../identity/db.js'), import('../identity/access-record.js')])
+      const identity = await identityOf(options.ws)
+      if (identity) await identity.write((tx) => createAccessRecord(tx, id, caller.principalId!))
+    }
+  }
+  return out
+}
+
+/** Actions whose answer's `id` is a deck they made. */
+const CREATES_DECK = new Set(['deck.create', 'deck.copy'])
+
+/**
+ * The deck whose access decides a call: the input field the action names its deck with (deck.trash
+ * `id`, share.* `id`), else the deck the call names (--deck, ?deck=, the MCP session's), else the
+ * workspace default.
+ */
+async function accessDeck(action: Action, input: Record<string, unknown>, options: CallOptions): Promise<string | undefined> {
+  const field = action.deck?.kind === 'field' ? action.deck.field : action.accessField
+  if (field) return typeof input[field] === 'string' ? (input[field] as string) : undefined
+  if (options.deck !== undefined) return options.deck
+  return options.ws.defaultDeckId().catch(() => undefined)
 }
 
 const DECK_ID = /^[a-z0-9]+(?:-[a-z0-9]+)*$/

@@ -32,20 +32,50 @@ export const accountMe = defineAction({
   mutates: false,
   transports: 'CMHP',
   input: obj({ avatarPng: opt(str({ minLength: 1, description: 'CLI: write the mark as a PNG to this path.' })) }),
-  output: planned(
-    result({
-      principal: Principal,
-      trust: str({ description: 'The trust state.' }),
-      label: str({ description: 'The display name.' }),
-      mark: str({ description: 'The avatar mark (SVG).' }),
-      avatar: Avatar,
-      sessions: arr(obj({ id: str(), device: str(), createdAt: IsoTime, lastSeenAt: IsoTime, current: bool() }), { description: 'Sign-in sessions.' }),
-    }),
-  ),
+  output: result({
+    principal: Principal,
+    trust: str({ description: 'The trust state: verified (signed in by mail or passkey) or unverified.' }),
+    label: str({ description: 'The display name.' }),
+    mark: str({ description: 'The avatar mark (SVG).' }),
+    avatar: Avatar,
+    sessions: arr(obj({ id: str(), device: str(), createdAt: IsoTime, lastSeenAt: IsoTime, current: bool() }), { description: 'Sign-in sessions.' }),
+  }),
   cli: 'account me --avatar-png <avatarPng>',
   mcp: 'deck_get_me',
   example: {},
+  human: (r: { label: string; trust: string; principal: { id: string; kind: string } }) => `${r.label} (${r.principal.kind}, ${r.trust}, ${r.principal.id})`,
+  run: async (ctx) => {
+    const { ownAccount } = await import('../../identity/account.js')
+    const { principalById, labelOf } = await import('../../identity/principals.js')
+    const { listedSessions } = await import('./sessions.js')
+    const { identity, caller, principalId } = await ownAccount(ctx)
+    const row = await principalById(identity.db, principalId)
+    if (!row) fail('unauthorized', 'Sign in first: this call is about your account, and this request carries none.')
+    const label = labelOf(row)
+    let avatar: { variant: 'initials' | 'glyph' | 'dither' | 'picture'; initials?: string; salt?: number } = { variant: 'initials' }
+    try {
+      if (row.avatar) avatar = { ...avatar, ...(JSON.parse(row.avatar) as object) }
+    } catch {
+      // A stored choice that does not parse shows the initials.
+    }
+    const initials = avatar.initials ?? initialsOf(label)
+    return {
+      principal: { id: row.id, kind: row.kind },
+      trust: row.trust,
+      label,
+      mark: `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><circle cx="16" cy="16" r="16" fill="#222"/><text x="16" y="21" font-size="13" text-anchor="middle" fill="#fff" font-family="sans-serif">${escapeXml(initials)}</text></svg>`,
+      avatar: { variant: avatar.variant, ...(avatar.initials ? { initials: avatar.initials } : {}), ...(typeof avatar.salt === 'number' ? { salt: avatar.salt } : {}) },
+      sessions: await listedSessions(identity.db, principalId, caller.sessionId),
+    }
+  },
 })
+
+function initialsOf(label: string): string {
+  const words = label.split(/[\s@._-]+/u).filter(Boolean)
+  return (words.length > 1 ? words[0][0] + words[1][0] : (words[0] ?? '?').slice(0, 2)).toUpperCase()
+}
+
+const escapeXml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
 
 export const accountSetName = defineAction({
   id: 'account.setName',

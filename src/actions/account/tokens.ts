@@ -1,6 +1,8 @@
 import { defineAction } from '../../core/action.js'
 import { arr, bool, int, IsoTime, nullable, obj, oneOf, opt, str } from '../../model/schema.js'
-import { planned, result, RevisionIfWritten, written } from '../../model/results.js'
+import { result, RevisionIfWritten, written } from '../../model/results.js'
+import { fail } from '../../core/errors.js'
+import type { Scope } from '../../core/access.js'
 
 export const SCOPES = ['read', 'comment', 'write', 'export', 'share', 'admin'] as const
 const TokenId = str({ minLength: 1, maxLength: 120, description: 'API key id.' })
@@ -19,10 +21,23 @@ export const accountTokensCreate = defineAction({
     scopes: arr(oneOf(SCOPES), { minItems: 1, uniqueItems: true, description: 'Scopes: read, comment, write, export, share, admin.' }),
     expiresAt: opt({ ...IsoTime, description: 'Expiry; none when absent.' }),
   }),
-  output: planned(written({ token: Token, secret: str({ description: 'The secret, shown once.' }), revision: RevisionIfWritten })),
+  output: written({ token: Token, secret: str({ description: 'The secret, shown once.' }), revision: RevisionIfWritten }),
   cli: 'account tokens create --to <to> --name <name> --scope <scopes> --expires <expiresAt>',
   mcp: null,
-  example: { name: 'CI export', scopes: ['read', 'export'], expiresAt: '2026-01-01T00:00:00Z' },
+  example: { name: 'CI export', scopes: ['read', 'export'], expiresAt: '2030-01-01T00:00:00Z' },
+  human: (r: { token: { id: string; name: string }; secret: string }) => `Key ${r.token.id} (${r.token.name}). Its secret, shown this once:\n${r.secret}`,
+  run: async (ctx, input: { name: string; scopes: Scope[]; expiresAt?: string }) => {
+    const { ownAccount } = await import('../../identity/account.js')
+    const { requirePerson } = await import('../../identity/roles.js')
+    const { mintKey } = await import('../../identity/keys.js')
+    const { identity, caller, principalId } = await ownAccount(ctx)
+    if (ctx.transport === 'M') fail('refused', 'API keys are never created over MCP.')
+    requirePerson(caller, 'create an API key')
+    // A key never mints keys: it could give itself scopes it was not given.
+    if (caller.keyId) fail('forbidden', 'An API key cannot create API keys: sign in on the page, or use the deployment\'s bearer with admin.bootstrap.')
+    const minted = await identity.write((tx) => mintKey(tx, principalId, { name: input.name, scopes: input.scopes, expiresAt: input.expiresAt ?? null }))
+    return { token: minted.record, secret: minted.secret }
+  },
 })
 
 export const accountTokensList = defineAction({
@@ -34,10 +49,18 @@ export const accountTokensList = defineAction({
   mutates: false,
   transports: 'CMHP',
   input: obj({}),
-  output: planned(result({ tokens: arr(Token, { description: "The caller's keys, without secrets." }) })),
+  output: result({ tokens: arr(Token, { description: "The caller's keys, without secrets." }) }),
   cli: 'account tokens list --to <to>',
   mcp: 'deck_list_tokens',
   example: {},
+  human: (r: { tokens: { id: string; name: string; scopes: string[]; expiresAt: string | null }[] }) =>
+    r.tokens.length ? r.tokens.map((t) => `${t.id}  ${t.name}  [${t.scopes.join(', ')}]${t.expiresAt ? `  expires ${t.expiresAt}` : ''}`).join('\n') : 'No API keys.',
+  run: async (ctx) => {
+    const { ownAccount } = await import('../../identity/account.js')
+    const { keysOf } = await import('../../identity/keys.js')
+    const { identity, principalId } = await ownAccount(ctx)
+    return { tokens: await keysOf(identity.db, principalId) }
+  },
 })
 
 export const accountTokensRevoke = defineAction({
@@ -49,9 +72,17 @@ export const accountTokensRevoke = defineAction({
   mutates: true,
   transports: 'CMHP',
   input: obj({ tokenId: TokenId }),
-  output: planned(written({ token: { ...Token, description: 'The revoked key.' }, closedSessions: int({ minimum: 0, description: 'MCP sessions closed.' }), revision: RevisionIfWritten })),
+  output: written({ token: { ...Token, description: 'The revoked key.' }, closedSessions: int({ minimum: 0, description: 'MCP sessions closed.' }), revision: RevisionIfWritten }),
   cli: 'account tokens revoke <tokenId> --to <to>',
   mcp: 'deck_revoke_token',
   annotations: { destructive: true, idempotent: true },
   example: { tokenId: 'k1' },
+  run: async (ctx, input: { tokenId: string }) => {
+    const { ownAccount } = await import('../../identity/account.js')
+    const { revokeKey } = await import('../../identity/keys.js')
+    const { closeKeySessions } = await import('../../identity/auth.js')
+    const { identity, principalId } = await ownAccount(ctx)
+    const token = await identity.write((tx) => revokeKey(tx, principalId, input.tokenId))
+    return { token, closedSessions: await closeKeySessions(token.id) }
+  },
 })

@@ -104,6 +104,7 @@ export const materialList = defineAction({
   group: 'asset',
   milestone: 'M10',
   mutates: false,
+  capability: null,
   transports: 'CMHP',
   input: obj({ materialId: opt({ ...MaterialId, description: 'Only this catalog entry.' }) }),
   output: result({

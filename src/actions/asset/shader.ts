@@ -19,6 +19,7 @@ export const shaderList = defineAction({
   group: 'asset',
   milestone: 'M10',
   mutates: false,
+  capability: null,
   transports: 'CMHP',
   input: obj({ materialId: opt({ ...MaterialId, description: 'Only this library entry.' }) }),
   output: result({

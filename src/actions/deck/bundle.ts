@@ -35,6 +35,7 @@ export const deckPack = defineAction({
   group: 'deck',
   milestone: 'M1',
   mutates: false,
+  capability: 'download',
   transports: 'C',
   input: obj({
     id: DeckId,

@@ -54,6 +54,7 @@ export const deckCreate = defineAction({
   group: 'deck',
   milestone: 'M1',
   mutates: true,
+  capability: null,
   transports: 'CMHP',
   deck: { kind: 'none' },
   locks: async (input: { name: string; id?: string }) => [deckKey(input.id ?? (await slugOf(input.name)))],
@@ -73,6 +74,8 @@ export const deckCreate = defineAction({
   example: { name: 'Annual report', from: 'blank' },
   annotations: { destructive: false },
   run: async (ctx, input: { name: string; from?: string; id?: string }) => {
+    // With accounts a deck has an owner: a signed-in person (the engine makes its access record) or the deployment.
+    if (ctx.caller) (await import('../../identity/roles.js')).requirePerson(ctx.caller, 'create a deck')
     const id = input.id ?? (await slugOf(input.name))
     if (RESERVED_DECK_IDS.has(id)) fail('invalid_input', `"${id}" is reserved.`, { pointer: '/id' })
     if (ctx.ws.deckExists(id) || existsSync(ctx.ws.deckDir(id))) fail('id_taken', `A deck "${id}" already exists; pass another --id.`, { pointer: '/id' })
@@ -100,6 +103,7 @@ export const deckCopy = defineAction({
   group: 'deck',
   milestone: 'M1',
   mutates: true,
+  capability: 'read',
   transports: 'CMHP',
   deck: { kind: 'field', field: 'id' },
   locks: async (input: { name: string; newId?: string }) => [deckKey(input.newId ?? (await slugOf(input.name)))],
@@ -219,6 +223,7 @@ export const deckSetDefault = defineAction({
   group: 'deck',
   milestone: 'M1',
   mutates: true,
+  capability: 'admin',
   transports: 'CMHP',
   deck: { kind: 'none' },
   locks: () => ['workspace-config'],

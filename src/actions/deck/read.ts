@@ -125,6 +125,7 @@ export const deckList = defineAction({
   group: 'deck',
   milestone: 'M1',
   mutates: false,
+  capability: null,
   transports: 'CMHP',
   input: obj({ includeTrashed: opt(bool({ description: 'Include decks in the trash.' })) }),
   output: result({
@@ -146,7 +147,10 @@ export const deckList = defineAction({
   example: { includeTrashed: true },
   run: async (ctx, input: { includeTrashed?: boolean }) => {
     const decks = []
+    // With accounts: the decks the caller may read (src/identity/roles.ts); every deck on a checkout.
+    const readable = ctx.caller && !ctx.caller.root ? await (await import('../../identity/roles.js')).canRead(ctx.ws, ctx.caller) : undefined
     for (const id of await ctx.ws.deckIds()) {
+      if (readable && !(await readable(id))) continue
       const doc = await ctx.load(id)
       const m = doc.manifest
       if (m.trashedAt && !input.includeTrashed) continue

@@ -27,6 +27,7 @@ export const exportRun = defineAction<any, any>({
   group: 'export',
   milestone: 'M6',
   mutates: false,
+  capability: 'export',
   transports: 'CMHP',
   input: obj({
     format: oneOf(['pptx', 'pdf'], { description: 'The file format.' }),
@@ -254,6 +255,7 @@ export const exportText = defineAction({
   group: 'export',
   milestone: 'M2',
   mutates: false,
+  capability: 'export',
   transports: 'CMHP',
   input: obj({
     slideIds,
@@ -312,6 +314,7 @@ export const exportMarkdown = defineAction({
   group: 'export',
   milestone: 'M2',
   mutates: false,
+  capability: 'export',
   transports: 'CMH',
   input: obj({
     slideIds,
@@ -379,6 +382,7 @@ export const buildRun = defineAction({
   group: 'export',
   milestone: 'M5',
   mutates: false,
+  capability: 'export',
   transports: 'CMHP',
   input: obj({
     out: FilePath('The HTML file to write (over HTTP and MCP: inside the workspace).'),

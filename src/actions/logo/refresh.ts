@@ -9,6 +9,7 @@ export const logoRefresh = defineAction({
   group: 'logo',
   milestone: 'M10',
   mutates: false,
+  capability: 'admin',
   transports: 'CMH',
   input: obj({ dryRun: opt(bool({ description: 'Answer counts, index date, last failure and progress, with no fetch and no write.' })) }),
   output: result({

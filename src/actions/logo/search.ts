@@ -9,6 +9,7 @@ export const logoSearch = defineAction({
   group: 'logo',
   milestone: 'M10',
   mutates: false,
+  capability: null,
   transports: 'CMHP',
   input: obj({
     query: str({ minLength: 1, description: 'Company name, slug, alias or category.' }),

@@ -58,6 +58,7 @@ export const notificationMarkRead = defineAction({
   group: 'notification',
   milestone: 'M8',
   mutates: true,
+  capability: 'read',
   transports: 'CMHP',
   input: obj(
     {
@@ -81,6 +82,7 @@ export const notificationSettings = defineAction({
   group: 'notification',
   milestone: 'M8',
   mutates: true,
+  capability: 'read',
   transports: 'CMHP',
   input: obj({
     level: opt(oneOf(['all', 'forYou', 'none'], { description: 'Which events notify the caller on this deck.' })),

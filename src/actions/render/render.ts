@@ -104,6 +104,7 @@ export const renderSlide = defineAction({
   group: 'render',
   milestone: 'M5',
   mutates: false,
+  capability: 'export',
   transports: 'CMHP',
   input: obj({
     slideIds,
@@ -136,6 +137,7 @@ export const renderSheet = defineAction({
   group: 'render',
   milestone: 'M5',
   mutates: false,
+  capability: 'export',
   transports: 'CMHP',
   input: obj({
     slideIds,
@@ -202,6 +204,7 @@ export const fontList = defineAction({
   group: 'render',
   milestone: 'M5',
   mutates: false,
+  capability: null,
   transports: 'CMHP',
   input: obj({}),
   output: result({

@@ -28,6 +28,7 @@ export const shaderRender = defineAction<RenderInput, any>({
   group: 'render',
   milestone: 'M10',
   mutates: false,
+  capability: null,
   transports: 'CMHP',
   input: obj({
     materialId: MaterialId,

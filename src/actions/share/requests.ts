@@ -10,6 +10,7 @@ export const shareRequestAccess = defineAction({
   group: 'share',
   milestone: 'M9',
   mutates: true,
+  capability: null,
   transports: 'MHP',
   ...ACCESS_RECORD,
   input: obj({
@@ -31,6 +32,7 @@ export const shareListRequests = defineAction({
   group: 'share',
   milestone: 'M9',
   mutates: false,
+  capability: 'share',
   transports: 'CMHP',
   input: obj({ id: ShareDeck }),
   output: planned(result({ requests: arr(AccessRequest, { description: 'Pending requests.' }) })),

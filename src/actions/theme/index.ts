@@ -11,6 +11,7 @@ export const themeList = defineAction({
   group: 'theme',
   milestone: 'M1',
   mutates: false,
+  capability: null,
   transports: 'CMHP',
   input: obj({}),
   output: result({

@@ -8,6 +8,8 @@
  *   to is 403 (DNS rebinding), whatever the path, even with a valid token. A wildcard bind answers to
  *   the loopback names, the machine's own addresses and the names given with `--allow-host`, never
  *   to any name. An Origin must be this server: scheme, name and port. Two Host headers are 400.
+ * - With accounts (src/identity/auth.ts) an API key or link token is a bearer as well, and a session
+ *   or link cookie is a credential off loopback; who they name is the identity module's to answer.
  * - Bodies are counted while they stream, for Content-Length and chunked alike; past the cap the
  *   request is answered 413 before any action runs.
  */
@@ -17,6 +19,7 @@ import { isIP } from 'node:net'
 import { networkInterfaces } from 'node:os'
 import ipaddr from 'ipaddr.js'
 import { fail, StudioError } from '../../core/errors.js'
+import { presentsAccountCredential } from '../../identity/credentials.js'
 
 export const BODY_LIMIT = 1024 * 1024
 /** The function body cap of hosted deployments, for bundle uploads (configurable: --bundle-limit, STUDIO_BUNDLE_LIMIT). */
@@ -148,7 +151,11 @@ function originAllowed(origin: string, policy: EdgePolicy): boolean {
  * or returns whether the caller is local. `anonymous` routes (the page's HTML, script, style and the
  * catalogue's fonts) are served without a token off loopback; Host and Origin still apply.
  */
-export function checkEdge(req: IncomingMessage, policy: EdgePolicy, options: { requireToken?: boolean; anonymous?: boolean } = {}): { loopback: boolean } {
+export function checkEdge(
+  req: IncomingMessage,
+  policy: EdgePolicy,
+  options: { requireToken?: boolean; anonymous?: boolean; accounts?: boolean } = {},
+): { loopback: boolean; staticBearer: boolean } {
   const host = req.headers.host
   if (!host) throw new StudioError('forbidden', 'A Host header is required.')
   if (hostHeaderCount(req) > 1) throw new StudioError('invalid_input', 'The request carries more than one Host header.')
@@ -157,15 +164,21 @@ export function checkEdge(req: IncomingMessage, policy: EdgePolicy, options: { r
   if (origin !== undefined && !originAllowed(origin, policy)) throw new StudioError('forbidden', `Origin "${origin}" is not allowed.`)
   const loopback = isLoopbackAddress(req.socket.remoteAddress)
   const presented = bearerOf(req)
+  const staticBearer = Boolean(policy.token) && tokenMatches(presented, policy.token!)
+  // With accounts an API key or a link token is a bearer too, and a session or link cookie a
+  // credential off loopback (src/identity/auth.ts judges them; a bad one is 401 there).
+  const accountBearer = Boolean(options.accounts) && presented !== undefined && !staticBearer && presentsAccountCredential(req.headers)
+  if (accountBearer && !options.requireToken) return { loopback, staticBearer }
   // On loopback a token is needed only where the route asks for one; one that is sent must still be right.
   // An anonymous route (the page's own files, which hold no deck) needs none off loopback either.
-  const needToken = (!loopback && !options.anonymous) || options.requireToken || (presented !== undefined && policy.token !== undefined)
+  const cookieCredential = Boolean(options.accounts) && presented === undefined && presentsAccountCredential(req.headers)
+  const needToken = (!loopback && !options.anonymous && !cookieCredential) || options.requireToken || (presented !== undefined && (policy.token !== undefined || Boolean(options.accounts)))
   if (needToken) {
-    if (!policy.token || !tokenMatches(presented, policy.token)) {
+    if (!policy.token || !staticBearer) {
       throw new StudioError('unauthorized', loopback ? 'A valid bearer token is required.' : 'A bearer token is required off loopback.')
     }
   }
-  return { loopback }
+  return { loopback, staticBearer }
 }
 
 /** Reads a body up to `limit` bytes, counting while it streams; 413 past the cap. */

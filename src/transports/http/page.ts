@@ -19,6 +19,8 @@ import { basename, extname, join, relative, resolve, sep } from 'node:path'
 import { findAction } from '../../actions/index.js'
 import { defineAction, type ActionContext } from '../../core/action.js'
 import { dispatch } from '../../core/engine.js'
+import type { Caller } from '../../identity/caller.js'
+import { takeCookies } from '../../identity/account.js'
 import { fail } from '../../core/errors.js'
 import { arr, bool, int, obj, oneOf, openObj, opt, SlideId, str } from '../../model/schema.js'
 import { orderedSlides, type DeckDoc } from '../../model/deck.js'
@@ -108,6 +110,8 @@ export interface PageContext {
   send(res: ServerResponse, status: number, body: unknown, headers?: Record<string, string>): void
   /** A language model a connected MCP client offers (sampling), for assist.propose. */
   assistant?: (deckId: string | undefined) => Assistant | undefined
+  /** Who the request is, where the studio has accounts (src/identity/auth.ts). */
+  caller?: Caller
 }
 
 /** Internal read behind GET /page/view: the renderer's HTML of slides with every block's box. */
@@ -298,7 +302,7 @@ export async function handlePage(req: IncomingMessage, res: ServerResponse, url:
     if (known) input.revision = /^\d+$/.test(known) ? Number(known) : known
     const fontKey = url.searchParams.get('fontKey')
     if (fontKey) input.fontKey = fontKey
-    const { result } = await dispatch(viewAction, input, { ws: page.ws, transport: 'P', deck })
+    const { result } = await dispatch(viewAction, input, { ws: page.ws, transport: 'P', deck, caller: page.caller })
     page.send(res, 200, result)
     return true
   }
@@ -367,8 +371,11 @@ export async function handlePage(req: IncomingMessage, res: ServerResponse, url:
       ...(named === undefined && local.name && local.email ? { email: local.email } : {}),
       force,
       ...(typeof client === 'string' ? { clientId: client } : {}),
+      caller: page.caller,
       assistant: () => page.assistant?.(deck),
     })
+    const cookies = takeCookies(page.caller)
+    if (cookies.length) res.setHeader('set-cookie', cookies)
     page.send(res, 200, result ?? null)
     return true
   }

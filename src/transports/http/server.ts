@@ -22,6 +22,9 @@ import { mkdirInside } from '../../store/safe-open.js'
 import { deckUnpack, packDeck, unpackInto } from '../../actions/deck/bundle.js'
 import { BODY_LIMIT, BUNDLE_LIMIT, checkEdge, isLoopbackHost, pathSegment, policyFor, readBody, type EdgePolicy } from './edge.js'
 import { handlePage, isPublicPagePath, pageMethods } from './page.js'
+import { accountsOn } from '../../identity/credentials.js'
+import type { Caller } from '../../identity/caller.js'
+import { takeCookies } from '../../identity/account.js'
 
 export interface ServeOptions {
   ws: Workspace
@@ -192,6 +195,8 @@ function receiveAction(source: (ctx: ActionContext) => Promise<string | Buffer>)
     mutates: true,
     transports: 'H',
     deck: { kind: 'none' },
+    // It may replace any deck: with accounts, the deployment's or an administrator's.
+    capability: 'admin',
     input: obj({ as: opt(DeckId), replace: opt(bool()), fromUrl: opt(str({ pattern: '^https?://' })) }),
     output: deckUnpack.output,
     cli: null,
@@ -209,6 +214,8 @@ const packAction = defineAction({
   milestone: 'M4',
   mutates: false,
   transports: 'H',
+  capability: 'download',
+  deck: { kind: 'field', field: 'id' },
   input: obj({ id: DeckId }),
   output: openObj('Not JSON: the bundle zip is the response body.'),
   cli: null,
@@ -284,7 +291,16 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     const url = new URL(req.url ?? '/', 'http://studio.invalid')
     const path = url.pathname
     const isBundle = path === '/api/decks/bundle' || /^\/api\/decks\/[^/]+\/bundle$/.test(path)
-    checkEdge(req, policy, { requireToken: isBundle && Boolean(token), anonymous: isPublicPagePath(path) })
+    const accounts = accountsOn(options.ws)
+    const isAuth = path.startsWith('/auth/')
+    const edge = checkEdge(req, policy, { requireToken: isBundle && Boolean(token), anonymous: isPublicPagePath(path) || isAuth, accounts })
+    // Who the request is, where the studio has accounts (src/identity/auth.ts); undefined on a checkout.
+    // The static bearer is the deployment itself (root) with or without accounts: admin.bootstrap asks for it.
+    const caller: Caller | undefined = accounts
+      ? await (await import('../../identity/auth.js')).authenticate(options.ws, { headers: req.headers, method: req.method, remoteAddress: req.socket.remoteAddress }, { staticBearer: edge.staticBearer })
+      : edge.staticBearer
+        ? { root: true, kind: 'deployment', admin: true }
+        : undefined
     const base = `http://${req.headers.host}`
     const allowed = methodsOf(path)
     if (allowed && !allowed.includes(req.method ?? 'GET')) {
@@ -305,7 +321,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
           return send(res, 400, { jsonrpc: '2.0', error: { code: -32700, message: 'Parse error: the body is not valid JSON.' }, id: null })
         }
       }
-      await (await mcpHandler()).handle(req, res, body, { deck: bind.deck, author: bind.author, force: bind.force })
+      await (await mcpHandler()).handle(req, res, body, { deck: bind.deck, author: bind.author, force: bind.force, ...(caller ? { caller } : {}) })
       return
     }
     if (method === 'GET' && path === '/api/agent') return send(res, 200, cached(`agent ${base}`, () => discovery.agentManifest({ baseUrl: base, defaultDeck: options.deck })))
@@ -332,8 +348,10 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       if (!action || !action.transportSet.has('H')) fail('not_found', `No action "${described[1]}" on HTTP.`)
       const input = withIfMatch(action, parseJsonObject(await readBody(req, BODY_LIMIT)), req)
       const bind = binding(req, url, options.deck)
-      const { result } = await dispatch(action, input, { ws: options.ws, transport: 'H', deck: bind.deck, author: bind.author, force: bind.force, assistant: () => mcp?.sampler(bind.deck) })
+      const { result } = await dispatch(action, input, { ws: options.ws, transport: 'H', deck: bind.deck, author: bind.author, force: bind.force, caller, assistant: () => mcp?.sampler(bind.deck) })
       const tag = (result as { tag?: unknown } | null)?.tag
+      const cookies = takeCookies(caller)
+      if (cookies.length) res.setHeader('set-cookie', cookies)
       return send(res, 200, result ?? null, typeof tag === 'string' ? { etag: `"${tag}"` } : {})
     }
     if (path === '/api/decks/bundle' && method === 'POST') {
@@ -354,16 +372,17 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
         if (replace === '' || replace === '1' || replace === 'true') input.replace = true
         source = async () => body
       }
-      const { result } = await dispatch(receiveAction(source), input, { ws: options.ws, transport: 'H', author: bind.author ?? 'agent:push' })
+      const { result } = await dispatch(receiveAction(source), input, { ws: options.ws, transport: 'H', author: bind.author ?? 'agent:push', caller })
       return send(res, 200, result)
     }
     const pull = /^\/api\/decks\/([^/]+)\/bundle$/.exec(path)
     if (pull && method === 'GET') {
-      const { result } = await dispatch(packAction, { id: pathSegment(pull[1]) }, { ws: options.ws, transport: 'H' })
+      const { result } = await dispatch(packAction, { id: pathSegment(pull[1]) }, { ws: options.ws, transport: 'H', caller })
       const packed = result as { zip: Buffer; doc: { manifest: { revision: number } } }
       return send(res, 200, packed.zip, { 'content-type': 'application/zip', 'x-studio-revision': String(packed.doc.manifest.revision) })
     }
-    if (await handlePage(req, res, url, method, { ws: options.ws, defaultDeck: options.deck, openDeck: options.openDeck, send, assistant: (deck) => mcp?.sampler(deck) })) return
+    if (isAuth && accounts && (await (await import('./auth-routes.js')).handleAuth(req, res, url, method, { ws: options.ws, send, caller, policy }))) return
+    if (await handlePage(req, res, url, method, { ws: options.ws, defaultDeck: options.deck, openDeck: options.openDeck, send, caller, assistant: (deck) => mcp?.sampler(deck) })) return
     fail('not_found', `Nothing at ${method} ${path}.`)
   }
 

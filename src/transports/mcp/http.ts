@@ -20,6 +20,8 @@ import { toStudioError } from '../../core/errors.js'
 import type { Workspace } from '../../store/workspace.js'
 import type { Assistant } from '../../core/action.js'
 import { createMcpServer, refreshTools } from './server.js'
+import type { Caller } from '../../identity/caller.js'
+import { holdKeySession } from '../../identity/auth.js'
 
 /** What the page's rooms (src/realtime/room.ts) offer MCP sessions. */
 export interface McpRoomHooks {
@@ -46,13 +48,24 @@ export interface McpBinding {
   deck?: string
   author?: string
   force?: boolean
+  /** Who opened the session (its initialize request's credentials), where the studio has accounts: every call of the session is theirs. */
+  caller?: Caller
 }
 
 interface McpHttpSession {
   transport: StreamableHTTPServerTransport
   server: Server
+  /** Who opened it: a later request of the session must present the same credential. */
+  caller?: Caller
   /** The deck bound at initialize (or the server's default). */
   deck?: string
+}
+
+/** Whether a request's caller is the one that opened the session (the session id alone opens nothing). */
+function sameCaller(opened: Caller | undefined, now: Caller | undefined): boolean {
+  if (!opened) return true
+  if (!now) return false
+  return Boolean(opened.root) === Boolean(now.root) && opened.keyId === now.keyId && opened.principalId === now.principalId
 }
 
 /** A JSON-RPC error answer outside any session (the SDK's own answers have the same shape). */
@@ -85,6 +98,7 @@ export class McpHttpHandler {
     if (header !== undefined) {
       const session = typeof header === 'string' ? this.sessions.get(header) : undefined
       if (!session) return rpcError(res, 404, -32001, 'Session not found: initialize a new session (POST /mcp without mcp-session-id).')
+      if (!sameCaller(session.caller, binding.caller)) return rpcError(res, 403, -32001, 'This session was opened with another credential: present the one that opened it.')
       return session.transport.handleRequest(req, res, body)
     }
     if (method !== 'POST' || !isInitializeRequest(body)) {
@@ -112,6 +126,7 @@ export class McpHttpHandler {
       deck,
       author: binding.author,
       force: binding.force,
+      ...(binding.caller ? { caller: binding.caller } : {}),
       pageAttached: () => (room ? room.attached(deck) : (this.options.pageAttached?.(deck) ?? false)),
       ...(room ? { gotoSlide: (deckId: string, slideId: string) => void room.goto(deckId, slideId, agentKey) } : {}),
       adopted: (deckId) => {
@@ -129,14 +144,17 @@ export class McpHttpHandler {
       sessionIdGenerator: () => randomUUID(),
       enableJsonResponse: false,
       onsessioninitialized: (id) => {
-        entry = { transport, server, deck }
+        entry = { transport, server, deck, ...(binding.caller ? { caller: binding.caller } : {}) }
         this.sessions.set(id, entry)
         if (room && deck) room.agentJoin(agentKey, deck, author())
       },
     })
     // Set before connect(): the SDK chains it ahead of the server's own close handling.
+    // A session opened with an API key dies with the key (account.tokens.revoke closes it at once).
+    const release = binding.caller?.keyId ? holdKeySession(binding.caller.keyId, () => server.close()) : undefined
     transport.onclose = () => {
       if (transport.sessionId) this.sessions.delete(transport.sessionId)
+      release?.()
       room?.agentLeave(agentKey)
     }
     await server.connect(transport)

@@ -15,6 +15,7 @@
  * workspace default until it creates a deck with `deck_create`, and in the deck it created from then
  * on. It listens to `studioEvents` for revisions of its deck and removes that listener when it closes.
  */
+import type { Caller } from '../../identity/caller.js'
 import { AsyncLocalStorage } from 'node:async_hooks'
 import { Server } from '@modelcontextprotocol/sdk/server/index.js'
 import {
@@ -60,6 +61,8 @@ export interface McpSession {
   adopted?: (deckId: string) => void
   author?: string
   force?: boolean
+  /** Who opened the session, where the studio has accounts (bound at initialize, src/identity/auth.ts). */
+  caller?: Caller
   /** True while a studio page is attached: only then is `deck_goto_slide` listed. */
   pageAttached?: () => boolean
   /** Moves the attached page to a slide; without it `deck_goto_slide` answers 501 even with a page attached. */
@@ -193,7 +196,7 @@ export function createMcpServer(session: McpSession): Server {
   /** The session's deck: bound at the start, else the one it last created (undefined: the workspace default). */
   let sessionDeck = session.deck
   const call = (action: Action, input: Record<string, unknown>) =>
-    dispatch(action, input, { ws, transport: 'M', deck: sessionDeck, author: session.author, force: session.force })
+    dispatch(action, input, { ws, transport: 'M', deck: sessionDeck, author: session.author, force: session.force, ...(session.caller ? { caller: session.caller } : {}) })
 
   /** The request a tool call is serving, so notifications it causes travel on that request's stream. */
   const currentRequest = new AsyncLocalStorage<RequestId>()
