@@ -12,8 +12,10 @@
  */
 import { DEFAULT_SETTINGS, type Role, type ShareSettings, type Via } from '../core/access.js'
 import type { Caller } from './caller.js'
-import type { IdentityTx } from './db.js'
-import type { DeckAccessTable, LinkTable } from './schema.js'
+import { sql } from 'kysely'
+import { fail } from '../core/errors.js'
+import type { Identity, IdentityTx } from './db.js'
+import type { AccessRequestTable, DeckAccessTable, GrantTable, LinkTable } from './schema.js'
 
 export interface CallerRole {
   role: Role
@@ -110,4 +112,175 @@ export async function roleOn(db: IdentityTx, caller: Caller | undefined, deckId:
     }
   }
   return best
+}
+
+/** How long share.get keeps showing a dead link. */
+export const DEAD_LINK_DAYS = 30
+
+/** The whole record as stored, read at one moment (`now`): what share.get and every share write start from. */
+export interface FullRecord {
+  row: DeckAccessTable
+  settings: ShareSettings
+  /** Live grants (an expired grant counts as dead at read time and is left out). */
+  grants: GrantTable[]
+  links: LinkTable[]
+  /** Links dead (revoked, rotated, stopped, expired) within the last DEAD_LINK_DAYS days. */
+  deadLinks: LinkTable[]
+  requests: (AccessRequestTable & { label: string })[]
+  now: string
+}
+
+/** The pending ownership offer stored on the record. */
+export interface OwnerOfferRow {
+  principalId?: string
+  email?: string
+  by: string
+  at: string
+}
+
+export function pendingOfferOf(row: Pick<DeckAccessTable, 'pending_owner'>): OwnerOfferRow | null {
+  if (!row.pending_owner) return null
+  try {
+    const raw = JSON.parse(row.pending_owner) as OwnerOfferRow
+    return raw && typeof raw === 'object' && (typeof raw.principalId === 'string' || typeof raw.email === 'string') ? raw : null
+  } catch {
+    return null
+  }
+}
+
+/** When a link stopped giving access (its death, or its expiry once past), or null while it is live. */
+export function linkEndedAt(link: Pick<LinkTable, 'dead_at' | 'expires_at'>, now: string): string | null {
+  if (link.dead_at) return link.dead_at
+  if (link.expires_at !== null && link.expires_at <= now) return link.expires_at
+  return null
+}
+
+/** Reads the deck's whole record, or null when it has none. */
+export async function readRecord(db: IdentityTx, deckId: string, now = new Date().toISOString()): Promise<FullRecord | null> {
+  const row = await accessRow(db, deckId)
+  if (!row) return null
+  const since = new Date(Date.parse(now) - DEAD_LINK_DAYS * 86_400_000).toISOString()
+  const grants = (await db.selectFrom('grants').selectAll().where('deck_id', '=', deckId).orderBy('created_at').orderBy('id').execute()).filter((g) => g.expires_at === null || g.expires_at > now)
+  const links: LinkTable[] = []
+  const deadLinks: LinkTable[] = []
+  for (const link of await db.selectFrom('links').selectAll().where('deck_id', '=', deckId).orderBy('created_at').orderBy('id').execute()) {
+    const ended = linkEndedAt(link, now)
+    if (ended === null) links.push(link)
+    else if (ended >= since) deadLinks.push(link)
+  }
+  const requests = await db
+    .selectFrom('access_requests')
+    .leftJoin('principals', 'principals.id', 'access_requests.requester_id')
+    .selectAll('access_requests')
+    .select(['principals.name as pname', 'principals.email as pemail'])
+    .where('access_requests.deck_id', '=', deckId)
+    .where('access_requests.status', '=', 'pending')
+    .orderBy('access_requests.created_at')
+    .execute()
+  return {
+    row,
+    settings: settingsOf(row),
+    grants,
+    links,
+    deadLinks,
+    requests: requests.map(({ pname, pemail, ...r }) => ({ ...r, label: pname ?? pemail ?? r.email ?? r.requester_id })),
+    now,
+  }
+}
+
+/** A principal or an address, as the share actions' `who` and `to` inputs name one. */
+export type Who = { principal: string } | { email: string }
+
+export const whoOfGrant = (g: Pick<GrantTable, 'principal_id' | 'email'>): Who => (g.principal_id ? { principal: g.principal_id } : { email: g.email ?? '' })
+
+export function shownGrant(g: GrantTable) {
+  return { who: whoOfGrant(g), role: g.role, expiresAt: g.expires_at }
+}
+
+/** A link as results show it: never its token; its hash only where `withHash` (owner and editors). */
+export function shownLink(link: LinkTable, now: string, withHash: boolean) {
+  const ended = linkEndedAt(link, now)
+  return {
+    id: link.id,
+    role: link.role,
+    label: link.label,
+    expiresAt: link.expires_at,
+    createdAt: link.created_at,
+    ...(withHash ? { tokenHash: link.token_hash } : {}),
+    ...(ended ? { endedAt: ended } : {}),
+  }
+}
+
+export function shownRequest(r: FullRecord['requests'][number]) {
+  return { id: r.id, requester: r.label, email: r.email, role: r.role, message: r.message, at: r.created_at }
+}
+
+export function offerTarget(row: Pick<DeckAccessTable, 'pending_owner'>): string | null {
+  const offer = pendingOfferOf(row)
+  return offer ? (offer.principalId ?? offer.email ?? null) : null
+}
+
+/**
+ * The record as a caller may see it: owner and editors (whoever holds the share capability, and the
+ * checkout and the deployment) the whole of it with hashed tokens and dead links; anyone else only
+ * the owner, the general access mode and their own grant.
+ */
+export function recordView(record: FullRecord, full: boolean, own?: (g: GrantTable) => boolean) {
+  const { row, now } = record
+  const general = { mode: row.general_mode, role: row.general_role }
+  if (!full) {
+    return { general, grants: record.grants.filter((g) => own?.(g) ?? false).map(shownGrant), owner: row.owner_id, revision: row.revision }
+  }
+  return {
+    general,
+    grants: record.grants.map(shownGrant),
+    links: record.links.map((l) => shownLink(l, now, true)),
+    deadLinks: record.deadLinks.map((l) => shownLink(l, now, true)),
+    settings: record.settings,
+    requests: record.requests.map(shownRequest),
+    owner: row.owner_id,
+    pendingOwner: offerTarget(row),
+    revision: row.revision,
+  }
+}
+
+/**
+ * The one write path of an access record: `change` runs in one IMMEDIATE transaction after the
+ * guard, a conditional `UPDATE deck_access SET revision = revision + 1 WHERE deck_id = ? AND
+ * revision = ?`. No row updated: the record moved since `baseRevision` was read (or there is none),
+ * and the call is refused 409 stale_revision with `currentRevision` and `current` (the record as
+ * `view` shows it to this caller); the transaction rolls back, so nothing of `change` lands.
+ */
+export async function writeAccess<T>(
+  identity: Identity,
+  deckId: string,
+  baseRevision: number,
+  view: (record: FullRecord) => unknown,
+  change: (tx: IdentityTx, record: FullRecord) => Promise<T>,
+  by: string | null = null,
+): Promise<{ out: T; revision: number }> {
+  return identity.write(async (tx) => {
+    const now = new Date().toISOString()
+    await guardRevision(tx, deckId, baseRevision, view, by, now)
+    const record = (await readRecord(tx, deckId, now))!
+    const out = await change(tx, record)
+    return { out, revision: baseRevision + 1 }
+  })
+}
+
+/** The guard itself, inside a transaction already open: bumps the revision from `baseRevision`, or refuses 409. */
+export async function guardRevision(tx: IdentityTx, deckId: string, baseRevision: number, view: (record: FullRecord) => unknown, by: string | null, now = new Date().toISOString()): Promise<number> {
+  const updated = await tx
+    .updateTable('deck_access')
+    .set({ revision: sql`revision + 1`, updated_at: now, updated_by: by })
+    .where('deck_id', '=', deckId)
+    .where('revision', '=', baseRevision)
+    .executeTakeFirst()
+  if (Number(updated.numUpdatedRows) > 0) return baseRevision + 1
+  const current = await readRecord(tx, deckId, now)
+  if (!current) fail('not_found', `Deck "${deckId}" has no access record yet (no owner): admin.assignOwner gives it one.`)
+  fail('stale_revision', `baseRevision ${baseRevision} is stale: the access record of deck "${deckId}" is at revision ${current.row.revision}. Re-read and retry.`, {
+    currentRevision: current.row.revision,
+    current: view(current),
+  })
 }

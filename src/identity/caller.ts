@@ -44,4 +44,6 @@ export interface Caller {
   links?: ReadonlyMap<string, LinkPass>
   /** The request's address, for rate limits (share.requestAccess). */
   ip?: string
+  /** The origin the request reached (`http://host:port`), for the links an answer hands back where STUDIO_PUBLIC_URL is unset. */
+  origin?: string
 }

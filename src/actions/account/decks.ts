@@ -1,6 +1,7 @@
 import { defineAction } from '../../core/action.js'
 import { arr, DeckId, int, obj, oneOf, str } from '../../model/schema.js'
-import { planned, result, RevisionIfWritten, written } from '../../model/results.js'
+import { result } from '../../model/results.js'
+import { decks } from './decks-run.js'
 
 export const accountDecks = defineAction({
   id: 'account.decks',
@@ -11,8 +12,7 @@ export const accountDecks = defineAction({
   mutates: false,
   transports: 'CMHP',
   input: obj({ view: oneOf(['owned', 'shared', 'recent', 'trash', 'all'], { description: 'Which decks: owned, shared with the caller, recent, trash, or all (admins).' }) }),
-  output: planned(
-    result({
+  output: result({
       decks: arr(
         obj({
           id: DeckId,
@@ -25,8 +25,9 @@ export const accountDecks = defineAction({
         { description: "The caller's deck index." },
       ),
     }),
-  ),
   cli: 'account decks --view <view>',
   mcp: 'deck_list_my_decks',
   example: { view: 'owned' },
+  capability: null,
+  run: decks,
 })

@@ -1,7 +1,8 @@
 import { defineAction } from '../../core/action.js'
 import { arr, bool, obj, oneOf, opt, Role, str } from '../../model/schema.js'
-import { planned, result, written } from '../../model/results.js'
+import { result, written } from '../../model/results.js'
 import { ACCESS_RECORD, AccessRecord, AccessRevision, AccessRevisionAfter, LinkId, ShareDeck, ShareSettings } from './schemas.js'
+import * as run from './run.js'
 
 export const shareSetGeneralAccess = defineAction({
   id: 'share.setGeneralAccess',
@@ -18,10 +19,12 @@ export const shareSetGeneralAccess = defineAction({
     role: opt({ ...Role, default: 'viewer', description: 'Role of link visitors (default viewer).' }),
     baseRevision: AccessRevision,
   }),
-  output: planned(written({ access: AccessRecord, url: opt(str({ description: 'The /s/ URL, answered once when a token was minted.' })), revision: AccessRevisionAfter })),
+  output: (written({ access: AccessRecord, url: opt(str({ description: 'The /s/ URL, answered once when a token was minted.' })), revision: AccessRevisionAfter })),
   cli: 'share access <id> --mode <mode> --role <role>',
   mcp: 'deck_set_general_access',
   example: { id: 'quarterly-review', mode: 'link', role: 'commenter', baseRevision: 3 },
+  capability: 'share',
+  run: run.setGeneralAccess,
 })
 
 export const shareStop = defineAction({
@@ -34,11 +37,13 @@ export const shareStop = defineAction({
   transports: 'CMHP',
   ...ACCESS_RECORD,
   input: obj({ id: ShareDeck, baseRevision: AccessRevision }),
-  output: planned(written({ access: AccessRecord, revoked: arr(LinkId, { description: 'The links revoked.' }), revision: AccessRevisionAfter })),
+  output: (written({ access: AccessRecord, revoked: arr(LinkId, { description: 'The links revoked.' }), revision: AccessRevisionAfter })),
   cli: 'share stop <id>',
   mcp: 'deck_stop_sharing',
   annotations: { destructive: true, idempotent: true },
   example: { id: 'quarterly-review', baseRevision: 3 },
+  capability: 'share',
+  run: run.stop,
 })
 
 export const shareSettings = defineAction({
@@ -59,9 +64,11 @@ export const shareSettings = defineAction({
     allowHtmlBlocks: opt(bool({ description: 'HTML blocks run in this deck.' })),
     baseRevision: AccessRevision,
   }),
-  output: planned(written({ settings: ShareSettings, revision: AccessRevisionAfter })),
+  output: (written({ settings: ShareSettings, revision: AccessRevisionAfter })),
   cli: 'share settings <id> --editors-can-share <editorsCanShare> --viewers-can-download <viewersCanDownload> --viewers-can-see-comments <viewersCanSeeComments> --show-names-to-link-visitors <showNamesToLinkVisitors> --allow-html-blocks <allowHtmlBlocks>',
   mcp: 'deck_share_settings',
   annotations: { idempotent: true },
   example: { id: 'quarterly-review', editorsCanShare: false, viewersCanDownload: true, baseRevision: 3 },
+  capability: 'share',
+  run: run.settings,
 })

@@ -1,8 +1,9 @@
 import { defineAction } from '../../core/action.js'
 import { int, IsoTime, nullable, obj, oneOf, opt } from '../../model/schema.js'
-import { planned, result } from '../../model/results.js'
+import { result } from '../../model/results.js'
 import { emailInto } from './cli.js'
 import { AccessRecord, Capabilities, PrincipalOrEmail, ShareDeck, Via } from './schemas.js'
+import * as run from './run.js'
 
 export const shareGet = defineAction({
   id: 'share.get',
@@ -13,18 +14,18 @@ export const shareGet = defineAction({
   mutates: false,
   transports: 'CMHP',
   input: obj({ id: ShareDeck }),
-  output: planned(
-    result({
-      access: AccessRecord,
-      role: oneOf(['owner', 'viewer', 'commenter', 'editor'], { description: "The caller's role." }),
-      via: Via,
-      capabilities: Capabilities,
-      revision: int({ minimum: 0, description: "The access record's revision." }),
-    }),
-  ),
+  output: result({
+    access: AccessRecord,
+    role: oneOf(['owner', 'viewer', 'commenter', 'editor'], { description: "The caller's role." }),
+    via: Via,
+    capabilities: Capabilities,
+    revision: int({ minimum: 0, description: "The access record's revision." }),
+  }),
   cli: 'share get <id>',
   mcp: 'deck_get_share',
   example: { id: 'quarterly-review' },
+  capability: 'read',
+  run: run.get,
 })
 
 export const shareCheck = defineAction({
@@ -36,16 +37,16 @@ export const shareCheck = defineAction({
   mutates: false,
   transports: 'CMHP',
   input: obj({ id: ShareDeck, who: opt({ ...PrincipalOrEmail, description: 'The principal or email to check; the caller when absent.' }) }),
-  output: planned(
-    result({
-      role: { ...nullable(oneOf(['owner', 'viewer', 'commenter', 'editor'])), description: 'The effective role, or null without access.' },
-      via: nullable(Via),
-      expiresAt: { ...nullable(IsoTime), description: 'When the grant expires.' },
-      capabilities: Capabilities,
-    }),
-  ),
+  output: result({
+    role: { ...nullable(oneOf(['owner', 'viewer', 'commenter', 'editor'])), description: 'The effective role, or null without access.' },
+    via: nullable(Via),
+    expiresAt: { ...nullable(IsoTime), description: 'When the grant expires.' },
+    capabilities: Capabilities,
+  }),
   cli: 'share check <id> --email <email>',
   mcp: 'deck_check_access',
   cliInput: emailInto('who'),
   example: { id: 'quarterly-review', who: { email: 'ana@example.com' } },
+  capability: 'read',
+  run: run.check,
 })

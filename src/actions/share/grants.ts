@@ -1,8 +1,9 @@
 import { defineAction } from '../../core/action.js'
 import { arr, bool, IsoTime, nullable, obj, oneOf, opt, Role, str } from '../../model/schema.js'
-import { planned, result, written } from '../../model/results.js'
+import { result, written } from '../../model/results.js'
 import { emailInto, expiryOf } from './cli.js'
 import { ACCESS_RECORD, AccessRevision, AccessRevisionAfter, Grant, PrincipalOrEmail, ShareDeck } from './schemas.js'
+import * as run from './run.js'
 
 export const shareInvite = defineAction({
   id: 'share.invite',
@@ -21,16 +22,16 @@ export const shareInvite = defineAction({
     notify: opt(bool({ default: true, description: 'Send the invitation mail (default on).' })),
     baseRevision: AccessRevision,
   }),
-  output: planned(
-    written({
-      results: arr(obj({ email: str(), outcome: oneOf(['sent', 'queued', 'no-mail']) }), { description: 'Per address: sent, queued or no-mail.' }),
-      link: str({ description: 'The deck link for hand delivery.' }),
-      revision: AccessRevisionAfter,
-    }),
-  ),
+  output: written({
+    results: arr(obj({ email: str(), outcome: oneOf(['sent', 'queued', 'no-mail']) }), { description: 'Per address: sent, queued or no-mail.' }),
+    link: str({ description: 'The deck link for hand delivery.' }),
+    revision: AccessRevisionAfter,
+  }),
   cli: 'share invite <id> --email <emails> --role <role> --message <message> --no-notify',
   mcp: 'deck_invite',
   example: { id: 'quarterly-review', emails: ['ana@example.com'], role: 'editor', message: 'Please check the numbers.', baseRevision: 3 },
+  capability: 'share',
+  run: run.invite,
 })
 
 export const shareSetRole = defineAction({
@@ -43,12 +44,14 @@ export const shareSetRole = defineAction({
   transports: 'CMHP',
   ...ACCESS_RECORD,
   input: obj({ id: ShareDeck, who: PrincipalOrEmail, role: { ...Role, description: 'The new role.' }, baseRevision: AccessRevision }),
-  output: planned(written({ grant: Grant, revision: AccessRevisionAfter })),
+  output: (written({ grant: Grant, revision: AccessRevisionAfter })),
   cli: 'share role <id> --email <email> --role <role>',
   mcp: 'deck_set_role',
   cliInput: emailInto('who'),
   annotations: { idempotent: true },
   example: { id: 'quarterly-review', who: { email: 'ana@example.com' }, role: 'commenter', baseRevision: 3 },
+  capability: 'share',
+  run: run.setRole,
 })
 
 export const shareRemove = defineAction({
@@ -58,16 +61,17 @@ export const shareRemove = defineAction({
   group: 'share',
   milestone: 'M9',
   mutates: true,
-  capability: null,
   transports: 'CMHP',
   ...ACCESS_RECORD,
   input: obj({ id: ShareDeck, who: PrincipalOrEmail, baseRevision: AccessRevision }),
-  output: planned(written({ removed: { ...Grant, description: 'The grant removed.' }, revision: AccessRevisionAfter })),
+  output: (written({ removed: { ...Grant, description: 'The grant removed.' }, revision: AccessRevisionAfter })),
   cli: 'share remove <id> --email <email>',
   mcp: 'deck_remove_access',
   cliInput: emailInto('who'),
   annotations: { destructive: true, idempotent: true },
   example: { id: 'quarterly-review', who: { email: 'ana@example.com' }, baseRevision: 3 },
+  capability: null,
+  run: run.remove,
 })
 
 export const shareSetExpiry = defineAction({
@@ -85,7 +89,7 @@ export const shareSetExpiry = defineAction({
     expiresAt: { ...nullable(IsoTime), description: 'ISO time within one year, or null to clear.' },
     baseRevision: AccessRevision,
   }),
-  output: planned(written({ grant: { ...Grant, description: 'The grant with its expiry.' }, revision: AccessRevisionAfter })),
+  output: (written({ grant: { ...Grant, description: 'The grant with its expiry.' }, revision: AccessRevisionAfter })),
   cli: 'share expire <id> --email <email> --at <expiresAt>',
   mcp: 'deck_set_access_expiry',
   cliInput: (parsed) => {
@@ -94,4 +98,6 @@ export const shareSetExpiry = defineAction({
   },
   annotations: { idempotent: true },
   example: { id: 'quarterly-review', who: { email: 'ana@example.com' }, expiresAt: '2025-09-30T00:00:00Z', baseRevision: 3 },
+  capability: 'share',
+  run: run.setExpiry,
 })

@@ -1,8 +1,9 @@
 import { defineAction } from '../../core/action.js'
 import { arr, int, IsoTime, obj, opt, Role, str } from '../../model/schema.js'
-import { planned, result, written } from '../../model/results.js'
+import { result, written } from '../../model/results.js'
 import { expiryOf } from './cli.js'
 import { ACCESS_RECORD, AccessRevision, AccessRevisionAfter, LinkId, ShareDeck, ShareLink } from './schemas.js'
+import * as run from './run.js'
 
 export const shareCreateLink = defineAction({
   id: 'share.createLink',
@@ -20,11 +21,13 @@ export const shareCreateLink = defineAction({
     expiresAt: opt({ ...IsoTime, description: 'Expiry (ISO time; on the CLI also 7d, 30d or 90d); no expiry when absent.' }),
     baseRevision: AccessRevision,
   }),
-  output: planned(written({ link: ShareLink, url: str({ description: 'The link URL, answered once.' }), revision: AccessRevisionAfter })),
+  output: (written({ link: ShareLink, url: str({ description: 'The link URL, answered once.' }), revision: AccessRevisionAfter })),
   cli: 'share link <id> --role <role> --label <label> --expires <expiresAt>',
   mcp: 'deck_create_share_link',
   cliInput: (parsed) => (parsed.input.expiresAt === undefined ? parsed.input : { ...parsed.input, expiresAt: expiryOf(parsed.input.expiresAt) }),
   example: { id: 'quarterly-review', role: 'viewer', label: 'Board', expiresAt: '2025-12-31T00:00:00Z', baseRevision: 3 },
+  capability: 'share',
+  run: run.createLink,
 })
 
 export const shareRevokeLink = defineAction({
@@ -37,11 +40,13 @@ export const shareRevokeLink = defineAction({
   transports: 'CMHP',
   ...ACCESS_RECORD,
   input: obj({ id: ShareDeck, linkId: LinkId, baseRevision: AccessRevision }),
-  output: planned(written({ link: { ...ShareLink, description: 'The revoked link.' }, revision: AccessRevisionAfter })),
+  output: (written({ link: { ...ShareLink, description: 'The revoked link.' }, revision: AccessRevisionAfter })),
   cli: 'share revoke-link <id> <linkId>',
   mcp: 'deck_revoke_share_link',
   annotations: { destructive: true, idempotent: true },
   example: { id: 'quarterly-review', linkId: 'l1', baseRevision: 3 },
+  capability: 'share',
+  run: run.revokeLink,
 })
 
 export const shareRotateLink = defineAction({
@@ -54,11 +59,13 @@ export const shareRotateLink = defineAction({
   transports: 'CMHP',
   ...ACCESS_RECORD,
   input: obj({ id: ShareDeck, linkId: LinkId, baseRevision: AccessRevision }),
-  output: planned(written({ link: ShareLink, url: str({ description: 'The new URL, answered once.' }), revision: AccessRevisionAfter })),
+  output: (written({ link: ShareLink, url: str({ description: 'The new URL, answered once.' }), revision: AccessRevisionAfter })),
   cli: 'share rotate-link <id> <linkId>',
   mcp: 'deck_rotate_share_link',
   annotations: { destructive: true },
   example: { id: 'quarterly-review', linkId: 'l1', baseRevision: 3 },
+  capability: 'share',
+  run: run.rotateLink,
 })
 
 export const shareListLinks = defineAction({
@@ -68,19 +75,18 @@ export const shareListLinks = defineAction({
   group: 'share',
   milestone: 'M9',
   mutates: false,
-  capability: 'share',
   transports: 'CMHP',
   input: obj({ id: ShareDeck }),
-  output: planned(
-    result({
-      links: arr(ShareLink, { description: 'Live links, without tokens.' }),
-      deadLinks: arr(ShareLink, { description: 'Links revoked, rotated or expired in the last 30 days.' }),
-      revision: int({ minimum: 0, description: "The access record's revision." }),
-    }),
-  ),
+  output: result({
+    links: arr(ShareLink, { description: 'Live links, without tokens.' }),
+    deadLinks: arr(ShareLink, { description: 'Links revoked, rotated or expired in the last 30 days.' }),
+    revision: int({ minimum: 0, description: "The access record's revision." }),
+  }),
   cli: 'share links <id>',
   mcp: 'deck_list_share_links',
   example: { id: 'quarterly-review' },
+  capability: 'share',
+  run: run.listLinks,
 })
 
 export const shareSetLinkRole = defineAction({
@@ -93,9 +99,11 @@ export const shareSetLinkRole = defineAction({
   transports: 'CMHP',
   ...ACCESS_RECORD,
   input: obj({ id: ShareDeck, linkId: LinkId, role: { ...Role, description: 'New role the link gives.' }, baseRevision: AccessRevision }),
-  output: planned(written({ link: ShareLink, revision: AccessRevisionAfter })),
+  output: (written({ link: ShareLink, revision: AccessRevisionAfter })),
   cli: 'share link-role <id> <linkId> --role <role>',
   mcp: 'deck_set_share_link_role',
   annotations: { idempotent: true },
   example: { id: 'quarterly-review', linkId: 'l1', role: 'commenter', baseRevision: 3 },
+  capability: 'share',
+  run: run.setLinkRole,
 })

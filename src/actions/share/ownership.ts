@@ -1,10 +1,11 @@
 import { defineAction } from '../../core/action.js'
 import { obj } from '../../model/schema.js'
-import { planned, written } from '../../model/results.js'
+import { written } from '../../model/results.js'
 import { emailInto } from './cli.js'
 import { ACCESS_RECORD, AccessRevision, AccessRevisionAfter, OwnerOffer, PrincipalOrEmail, ShareDeck } from './schemas.js'
+import * as run from './run.js'
 
-const offer = planned(written({ ...OwnerOffer, revision: AccessRevisionAfter }))
+const offer = (written({ ...OwnerOffer, revision: AccessRevisionAfter }))
 
 export const shareTransferOwnership = defineAction({
   id: 'share.transferOwnership',
@@ -21,6 +22,8 @@ export const shareTransferOwnership = defineAction({
   mcp: 'deck_transfer_ownership',
   cliInput: emailInto('to'),
   example: { id: 'quarterly-review', to: { email: 'ana@example.com' }, baseRevision: 3 },
+  capability: 'share',
+  run: run.transferOwnership,
 })
 
 export const shareAcceptOwnership = defineAction({
@@ -30,7 +33,6 @@ export const shareAcceptOwnership = defineAction({
   group: 'share',
   milestone: 'M9',
   mutates: true,
-  capability: null,
   transports: 'CMHP',
   ...ACCESS_RECORD,
   input: obj({ id: ShareDeck, baseRevision: AccessRevision }),
@@ -38,6 +40,8 @@ export const shareAcceptOwnership = defineAction({
   cli: 'share accept-ownership <id>',
   mcp: 'deck_accept_ownership',
   example: { id: 'quarterly-review', baseRevision: 3 },
+  capability: null,
+  run: run.acceptOwnership,
 })
 
 export const shareDeclineOwnership = defineAction({
@@ -47,7 +51,6 @@ export const shareDeclineOwnership = defineAction({
   group: 'share',
   milestone: 'M9',
   mutates: true,
-  capability: null,
   transports: 'CMHP',
   ...ACCESS_RECORD,
   input: obj({ id: ShareDeck, baseRevision: AccessRevision }),
@@ -55,6 +58,8 @@ export const shareDeclineOwnership = defineAction({
   cli: 'share decline-ownership <id>',
   mcp: 'deck_decline_ownership',
   example: { id: 'quarterly-review', baseRevision: 3 },
+  capability: null,
+  run: run.declineOwnership,
 })
 
 export const shareCancelOwnership = defineAction({
@@ -71,4 +76,6 @@ export const shareCancelOwnership = defineAction({
   cli: 'share cancel-ownership <id>',
   mcp: 'deck_cancel_ownership_transfer',
   example: { id: 'quarterly-review', baseRevision: 3 },
+  capability: 'share',
+  run: run.cancelOwnership,
 })

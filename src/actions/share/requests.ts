@@ -1,7 +1,8 @@
 import { defineAction } from '../../core/action.js'
 import { arr, bool, nullable, obj, opt, Role, str } from '../../model/schema.js'
-import { planned, result, RevisionIfWritten, written } from '../../model/results.js'
+import { result, RevisionIfWritten, written } from '../../model/results.js'
 import { ACCESS_RECORD, AccessRequest, AccessRevision, AccessRevisionAfter, Grant, ShareDeck } from './schemas.js'
+import * as run from './run.js'
 
 export const shareRequestAccess = defineAction({
   id: 'share.requestAccess',
@@ -10,7 +11,6 @@ export const shareRequestAccess = defineAction({
   group: 'share',
   milestone: 'M9',
   mutates: true,
-  capability: null,
   transports: 'MHP',
   ...ACCESS_RECORD,
   input: obj({
@@ -19,10 +19,12 @@ export const shareRequestAccess = defineAction({
     message: opt(str({ maxLength: 2000, description: 'Message to the owner.' })),
     email: opt(str({ format: 'email', description: 'Reply address; required for anonymous callers.' })),
   }),
-  output: planned(written({ message: str({ description: 'The one fixed sentence.' }), revision: RevisionIfWritten })),
+  output: (written({ message: str({ description: 'The one fixed sentence.' }), revision: RevisionIfWritten })),
   cli: null,
   mcp: 'deck_request_access',
   example: { id: 'quarterly-review', role: 'editor', message: 'I present this on Friday.' },
+  capability: null,
+  run: run.requestAccess,
 })
 
 export const shareListRequests = defineAction({
@@ -32,13 +34,14 @@ export const shareListRequests = defineAction({
   group: 'share',
   milestone: 'M9',
   mutates: false,
-  capability: 'share',
   transports: 'CMHP',
   input: obj({ id: ShareDeck }),
-  output: planned(result({ requests: arr(AccessRequest, { description: 'Pending requests.' }) })),
+  output: (result({ requests: arr(AccessRequest, { description: 'Pending requests.' }) })),
   cli: 'share requests <id>',
   mcp: 'deck_list_access_requests',
   example: { id: 'quarterly-review' },
+  capability: 'share',
+  run: run.listRequests,
 })
 
 export const shareRespond = defineAction({
@@ -57,14 +60,14 @@ export const shareRespond = defineAction({
     notify: opt(bool({ description: 'Tell the requester.' })),
     baseRevision: AccessRevision,
   }),
-  output: planned(
-    written({
-      request: { ...AccessRequest, description: 'The answered request.' },
-      grant: { ...nullable(Grant), description: 'The grant written when approved; null when declined.' },
-      revision: AccessRevisionAfter,
-    }),
-  ),
+  output: written({
+    request: { ...AccessRequest, description: 'The answered request.' },
+    grant: { ...nullable(Grant), description: 'The grant written when approved; null when declined.' },
+    revision: AccessRevisionAfter,
+  }),
   cli: 'share respond <id> <requestId> --grant <grant> --notify',
   mcp: 'deck_respond_access_request',
   example: { id: 'quarterly-review', requestId: 'r1', grant: 'commenter', notify: true, baseRevision: 3 },
+  capability: 'share',
+  run: run.respond,
 })

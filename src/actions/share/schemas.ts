@@ -51,15 +51,16 @@ export const OwnerOffer = { owner: str({ description: 'The owner.' }), pendingOw
 export const AccessRecord = obj(
   {
     general: obj({ mode: oneOf(['restricted', 'link']), role: Role }, { description: 'General access.' }),
-    grants: arr(Grant),
-    links: arr(ShareLink),
-    deadLinks: arr(ShareLink, { description: 'Links revoked, rotated or expired in the last 30 days.' }),
-    settings: ShareSettings,
-    requests: arr(AccessRequest),
-    ...OwnerOffer,
+    grants: arr(Grant, { description: 'Live grants; a viewer or commenter (anyone without the share capability) reads only their own.' }),
+    links: opt(arr(ShareLink, { description: 'Live links with hashed tokens (owner and editors only).' })),
+    deadLinks: opt(arr(ShareLink, { description: 'Links revoked, rotated or expired in the last 30 days (owner and editors only).' })),
+    settings: opt(ShareSettings),
+    requests: opt(arr(AccessRequest, { description: 'Pending access requests (owner and editors only).' })),
+    owner: str({ description: 'The owner.' }),
+    pendingOwner: opt({ ...nullable(str()), description: 'The pending owner, or null (owner and editors only).' }),
     revision: int({ minimum: 0 }),
   },
-  { description: 'The access record of a deck (a viewer reads only the owner, the general access mode, their grant and their capabilities).' },
+  { description: 'The access record of a deck (a caller without the share capability reads only the owner, the general access mode, their grant and their capabilities).' },
 )
 
 export const Capabilities = arr(str(), { description: 'What the role allows.' })

@@ -25,6 +25,7 @@ import { handlePage, isPublicPagePath, pageMethods } from './page.js'
 import { accountsOn } from '../../identity/credentials.js'
 import type { Caller } from '../../identity/caller.js'
 import { takeCookies } from '../../identity/account.js'
+import { handleShareLink, isShareLinkPath } from './share-routes.js'
 
 export interface ServeOptions {
   ws: Workspace
@@ -114,6 +115,8 @@ function sendError(res: ServerResponse, error: unknown): void {
   if (failure.code === 'payload_too_large') headers.connection = 'close'
   const allow = (failure.extra.details as { allow?: string[] } | undefined)?.allow
   if (failure.code === 'method_not_allowed' && allow) headers.allow = allow.join(', ')
+  const retryAfter = (failure.extra.details as { retryAfter?: number } | undefined)?.retryAfter
+  if (failure.code === 'rate_limited' && retryAfter) headers['retry-after'] = String(retryAfter)
   send(res, failure.status, problem(failure), headers)
 }
 
@@ -132,6 +135,7 @@ function methodsOf(path: string): string[] | undefined {
   if (['/api/agent', '/openapi.json', '/llms.txt'].includes(path) || /^\/docs\/[a-z0-9-]+\.md$/.test(path)) return ['GET', 'HEAD']
   const page = pageMethods(path)
   if (page) return page
+  if (isShareLinkPath(path)) return ['GET', 'HEAD']
   if (/^\/api\/actions\/[^/]+$/.test(path)) return ['GET', 'HEAD', 'POST']
   if (path === '/api/decks/bundle') return ['POST']
   if (/^\/api\/decks\/[^/]+\/bundle$/.test(path)) return ['GET', 'HEAD']
@@ -293,7 +297,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     const isBundle = path === '/api/decks/bundle' || /^\/api\/decks\/[^/]+\/bundle$/.test(path)
     const accounts = accountsOn(options.ws)
     const isAuth = path.startsWith('/auth/')
-    const edge = checkEdge(req, policy, { requireToken: isBundle && Boolean(token), anonymous: isPublicPagePath(path) || isAuth, accounts })
+    const edge = checkEdge(req, policy, { requireToken: isBundle && Boolean(token), anonymous: isPublicPagePath(path) || isAuth || isShareLinkPath(path), accounts })
     // Who the request is, where the studio has accounts (src/identity/auth.ts); undefined on a checkout.
     // The static bearer is the deployment itself (root) with or without accounts: admin.bootstrap asks for it.
     const caller: Caller | undefined = accounts
@@ -309,6 +313,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     // HEAD is answered as GET; node:http sends the headers and leaves the body out.
     const method = req.method === 'HEAD' ? 'GET' : (req.method ?? 'GET')
 
+    if (method === 'GET' && (await handleShareLink(req, res, path, options.ws, token))) return
     if (path === '/mcp') {
       const bind = binding(req, url, options.deck)
       let body: unknown
