@@ -55,8 +55,9 @@ async function post<T>(path: string, body: unknown): Promise<T> {
 export const CHECK_MAIL = 'Check your mail: if this address can sign in here, a sign-in link is on its way. It works once, for 15 minutes.'
 
 /** Asks for a sign-in link by mail; `next` is where the link lands after signing in. */
-export async function sendMagicLink(email: string, next: string): Promise<void> {
-  await post('/auth/mail', { email, next })
+export async function sendMagicLink(email: string, next: string): Promise<string> {
+  const answer = await post<{ message?: string }>('/auth/mail', { email, next })
+  return answer?.message ? `Check your mail. ${answer.message}` : CHECK_MAIL
 }
 
 const b64url = {
@@ -73,30 +74,28 @@ const b64url = {
   },
 }
 
-/** Signs in with a passkey: the server's challenge, the authenticator's answer, the server's verdict (it sets the cookie). */
+/** Signs in with a passkey (a discoverable credential): the server's challenge, the authenticator's answer, the server's verdict (it sets the cookie). */
 export async function passkeySignIn(): Promise<void> {
   if (!window.PublicKeyCredential) throw new ApiError(0, 'unsupported', 'This browser does not support passkeys: use the link by mail.', {})
-  const options = await post<any>('/auth/passkey/options', {})
-  const publicKey: PublicKeyCredentialRequestOptions = {
-    ...options,
-    challenge: b64url.decode(options.challenge),
-    allowCredentials: (options.allowCredentials ?? []).map((c: any) => ({ ...c, id: b64url.decode(c.id) })),
-  }
+  const { challengeId, options } = await post<{ challengeId: string; options: any }>('/auth/passkey/login/options', {})
+  const publicKey: PublicKeyCredentialRequestOptions = { ...options, challenge: b64url.decode(options.challenge), allowCredentials: [] }
   const credential = (await navigator.credentials.get({ publicKey })) as PublicKeyCredential | null
   if (!credential) throw new ApiError(0, 'cancelled', 'No passkey was chosen.', {})
   const r = credential.response as AuthenticatorAssertionResponse
-  await post('/auth/passkey/verify', {
+  const response = {
     id: credential.id,
     rawId: b64url.encode(credential.rawId),
     type: credential.type,
     clientExtensionResults: credential.getClientExtensionResults(),
+    authenticatorAttachment: credential.authenticatorAttachment,
     response: {
       clientDataJSON: b64url.encode(r.clientDataJSON),
       authenticatorData: b64url.encode(r.authenticatorData),
       signature: b64url.encode(r.signature),
       userHandle: b64url.encode(r.userHandle),
     },
-  })
+  }
+  await post('/auth/passkey/login/verify', { challengeId, response })
   await refreshMe()
 }
 

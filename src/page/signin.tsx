@@ -5,13 +5,13 @@
  * re-authentication prompt the sharing settings ask for.
  */
 import { useState } from 'preact/hooks'
-import { CHECK_MAIL, passkeySignIn, sendMagicLink } from './account.js'
+import { passkeySignIn, sendMagicLink } from './account.js'
 import { ThemeToggle } from './decklist.js'
 import { messageOf } from './store.js'
 
 export function SignInForm({ next, intro }: { next: string; intro?: string }) {
   const [email, setEmail] = useState('')
-  const [sent, setSent] = useState(false)
+  const [sent, setSent] = useState<string | null>(null)
   const [error, setError] = useState<string | null>(null)
   const [busy, setBusy] = useState(false)
   const submit = async (event: Event) => {
@@ -20,8 +20,7 @@ export function SignInForm({ next, intro }: { next: string; intro?: string }) {
     setBusy(true)
     setError(null)
     try {
-      await sendMagicLink(email.trim(), next)
-      setSent(true)
+      setSent(await sendMagicLink(email.trim(), next))
     } catch (e) {
       setError(messageOf(e))
     } finally {
@@ -42,7 +41,7 @@ export function SignInForm({ next, intro }: { next: string; intro?: string }) {
       {intro ? <p>{intro}</p> : null}
       {sent ? (
         <p class="check-mail" role="status">
-          {CHECK_MAIL}
+          {sent}
         </p>
       ) : (
         <form onSubmit={submit}>

@@ -116,6 +116,7 @@ describe('people and access in the page', { timeout: 300_000 }, () => {
     await page.getByRole('button', { name: 'Email me a sign-in link' }).click()
     assert.equal(await page.locator('.check-mail').innerText(), first)
     await page.goto(await mailedLink(OWNER, since))
+    await page.getByRole('button', { name: 'Sign in' }).click()
     // Signed in: the deck list, and the account menu names the person.
     await page.getByRole('heading', { name: 'New deck' }).waitFor()
     await page.getByRole('button', { name: /^Account|owner/ }).first().waitFor()
