@@ -33,6 +33,8 @@ describe('accounts over one served studio', () => {
   let ws: TestWorkspace
   let server: Served
   let url: string
+  /** The administrator's first key (admin.bootstrap). */
+  let adminKey: string
 
   async function call(id: string, input: object, options: { deck?: string; cookie?: string; bearer?: string; site?: string | null; origin?: string } = {}): Promise<Answer> {
     const headers: Record<string, string> = { 'content-type': 'application/json' }
@@ -84,6 +86,7 @@ describe('accounts over one served studio', () => {
     assert.match(bearer.body.secret, /^studio_key_/)
     assert.deepEqual(bearer.body.token.scopes, ['read', 'comment', 'write', 'export', 'share', 'admin'])
     issued.add(bearer.body.secret)
+    adminKey = bearer.body.secret
     // The key is an administrator's: it reads the captured mail; a key is not the static bearer.
     assert.equal((await call('admin.mail.list', {}, { bearer: bearer.body.secret })).status, 200)
     const again = await call('admin.bootstrap', { email: 'ops2@example.com' }, { bearer: bearer.body.secret })
@@ -204,6 +207,20 @@ describe('accounts over one served studio', () => {
     await client.close().catch(() => undefined)
     assert.equal((await call('deck.get', {}, { bearer: secret, deck: 'eve-deck' })).status, 401)
     assert.deepEqual((await call('account.tokens.list', {}, { cookie })).body.tokens, [])
+  })
+
+  it('sends --to forms to the named studio with the remembered or given bearer, errors in the one shape', async () => {
+    const env = { XDG_CONFIG_HOME: join(ws.dir, '.studio', 'no-config'), STUDIO_TOKEN: adminKey }
+    const listed = await studio(ws.dir, ['account', 'tokens', 'list', '--to', url, '--json'], { env })
+    assert.equal(listed.code, 0, listed.stdout + listed.stderr)
+    assert.deepEqual(listed.json.tokens.map((t: { name: string }) => t.name), ['bootstrap'])
+    const mail = await studio(ws.dir, ['admin', 'mail', '--to', url, '--json'], { env })
+    assert.equal(mail.code, 0, mail.stdout + mail.stderr)
+    assert.ok(mail.json.messages.length > 0)
+    const anonymous = await studio(ws.dir, ['account', 'sessions', '--to', url, '--json'], { env: { ...env, STUDIO_TOKEN: '' } })
+    assert.equal(anonymous.json.code, 'unauthorized')
+    assert.equal(anonymous.json.status, 401)
+    assert.notEqual(anonymous.code, 0)
   })
 
   it('keeps every session and key secret out of the database, the log, git and a bundle', async () => {

@@ -33,7 +33,7 @@ async function readHosts(): Promise<Record<string, { token: string }>> {
 }
 
 /** The token for a studio: the flag, else the one remembered for it, else STUDIO_TOKEN. */
-async function tokenFor(origin: string, given?: string): Promise<string | undefined> {
+export async function tokenFor(origin: string, given?: string): Promise<string | undefined> {
   if (given) return given
   return (await readHosts())[origin]?.token ?? (process.env.STUDIO_TOKEN || undefined)
 }
@@ -51,7 +51,7 @@ async function rememberToken(origin: string, token: string): Promise<void> {
 }
 
 /** Turns a studio's error answer into ours; network failures say which studio did not answer. */
-async function studioRequest(url: string, init: { method: string; headers: Record<string, string>; body?: Buffer | string }) {
+export async function studioRequest(url: string, init: { method: string; headers: Record<string, string>; body?: Buffer | string }) {
   const { request } = await import('undici')
   let response
   try {

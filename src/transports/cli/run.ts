@@ -96,6 +96,13 @@ async function runOnce(action: Action, form: Form, argv: Record<string, unknown>
   let spinner: { stop(): void; text: string } | undefined
   try {
     const input = await buildInput(action, form, argv, given)
+    // `--to <studio>` (account.*, admin.*): the call goes to that studio over HTTP, as its caller.
+    if (typeof given.to === 'string' && form.flags.some((f) => f.name === 'to') && !('to' in properties(action.input))) {
+      const result = await remoteCall(action, input, given.to, given.deck as string | undefined)
+      if (json) process.stdout.write(JSON.stringify(result, null, 2) + '\n')
+      else process.stdout.write(renderHuman(action, result) + '\n')
+      return
+    }
     const ws = Workspace.find({ root: given.root as string | undefined })
     const deck = given.deck as string | undefined
     const takesRevision = 'baseRevision' in properties(action.input)
@@ -147,6 +154,32 @@ async function runOnce(action: Action, form: Form, argv: Record<string, unknown>
     if (failure.extra.pointer !== undefined) process.stderr.write(chalk.dim(`  at ${failure.extra.pointer || '/'}\n`))
     if (failure.code === 'stale_revision') process.stderr.write(chalk.dim(`  current revision: ${failure.extra.currentRevision} (use --json to see the current document)\n`))
   }
+}
+
+/**
+ * Sends one call to another studio (`--to <address>`): `POST <address>/api/actions/<id>` with the
+ * bearer remembered for that address in ~/.config/studio/hosts.json, else STUDIO_TOKEN (an API key or
+ * the deployment's bearer). Its error answer becomes ours: the same shape and exit code as a local call's.
+ */
+async function remoteCall(action: Action, input: Record<string, unknown>, to: string, deck: string | undefined): Promise<unknown> {
+  let origin: string
+  try {
+    const url = new URL(to)
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('scheme')
+    origin = url.origin
+  } catch {
+    fail('invalid_input', `--to takes a studio's address (http://host:port or https://name), not "${to}".`, { path: 'to' })
+  }
+  if (!action.transportSet.has('H')) fail('not_found', `${action.id} is not offered over HTTP, so not with --to.`)
+  const { studioRequest, tokenFor } = await import('../../actions/deck/transfer.js')
+  const token = await tokenFor(origin)
+  const { body } = await studioRequest(`${origin}/api/actions/${encodeURIComponent(action.id)}${deck ? `?deck=${encodeURIComponent(deck)}` : ''}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    body: JSON.stringify(input),
+  })
+  const text = body.toString('utf8')
+  return text ? JSON.parse(text) : null
 }
 
 function renderHuman(action: Action, result: unknown): string {
