@@ -95,6 +95,8 @@ const cliBuild = await build({
   external: [
     'typescript', 'ts-node', 'archiver', 'yauzl', 'ajv', 'ajv-formats', 'sharp', 'playwright-core',
     'pptxgenjs', 'pdf-lib', '@modelcontextprotocol/sdk', 'undici', 'jsdom', 'dompurify',
+    // better-sqlite3 finds its native binding relative to its own folder (the identity database).
+    'better-sqlite3',
     // ws requires its optional native helpers (bufferutil, utf-8-validate) inside try blocks.
     'ws',
     // A native addon finds its .node file beside its own package; passkeys load only on /auth/passkey.
