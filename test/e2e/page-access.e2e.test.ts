@@ -147,7 +147,8 @@ describe('people and access in the page', { timeout: 300_000 }, () => {
     assert.ok(!(await dialog.innerText()).includes(url.split('/s/')[1]))
     await dialog.getByRole('button', { name: 'Close share' }).click()
 
-    // The visitor opens the link in another browser.
+    // The visitor opens the link in another browser: it names the address the owner's page reached.
+    assert.equal(new URL(url).origin, new URL(server.url).origin)
     await guest.goto(url)
     await guest.waitForURL(new RegExp(`/d/${deck}`))
     await guest.locator('.canvas .frame').first().waitFor()
@@ -210,7 +211,7 @@ describe('people and access in the page', { timeout: 300_000 }, () => {
     const got = await (await callAs(owner, 'share.get', { id: deck }, deck)).json()
     const other = await callAs(owner, 'share.invite', { id: deck, emails: ['ana@example.com'], role: 'viewer', notify: false, baseRevision: got.revision }, deck)
     assert.equal(other.status(), 200, await other.text())
-    await dialog.getByLabel('General access').selectOption('link')
+    await dialog.getByRole('combobox', { name: 'General access' }).selectOption('link')
     const notice = dialog.locator('.notice')
     await notice.waitFor()
     assert.match(await notice.innerText(), /not done/)

@@ -305,6 +305,8 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       : edge.staticBearer
         ? { root: true, kind: 'deployment', admin: true }
         : undefined
+    // The origin the request reached (its Host passed the edge), for the /s/ links share answers hand back.
+    if (caller && req.headers.host) caller.origin = `http://${req.headers.host}`
     const base = `http://${req.headers.host}`
     const allowed = methodsOf(path)
     if (allowed && !allowed.includes(req.method ?? 'GET')) {
