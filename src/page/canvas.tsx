@@ -92,6 +92,8 @@ export function Canvas({ view }: { view: SlideView }) {
   const pendingNudge = useRef<{ dx: number; dy: number; ids: string[]; timer?: number } | null>(null)
   const slideId = view.id
   const slide = doc?.slides[slideId]
+  // A viewer or commenter selects (to comment) but moves, resizes and types nothing.
+  const writable = store.can('write')
   const model = useModel()
 
   useLayoutEffect(() => {
@@ -264,7 +266,7 @@ export function Canvas({ view }: { view: SlideView }) {
     sendPresence({ selection: next })
     const at = toSheet(event)
     const locked = next.some((s) => byId.get(s)?.locked)
-    if (!locked && next.includes(id)) drag.current = { kind: 'move', startX: at.x, startY: at.y, ids: next, moved: false }
+    if (!locked && writable && next.includes(id)) drag.current = { kind: 'move', startX: at.x, startY: at.y, ids: next, moved: false }
     ;(event.currentTarget as HTMLElement).setPointerCapture(event.pointerId)
   }
 
@@ -400,6 +402,7 @@ export function Canvas({ view }: { view: SlideView }) {
     const mod = event.ctrlKey || event.metaKey
     const ids = selection.includes(item.id) ? selection : [item.id]
     const arrows: Record<string, [number, number]> = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] }
+    if (!writable && event.key !== ' ' && event.key !== 'Escape') return
     if (arrows[event.key] && !mod) {
       event.preventDefault()
       if (ids.some((id) => byId.get(id)?.locked)) return store.say('Locked objects do not move; unlock them in the inspector.')
@@ -481,7 +484,7 @@ export function Canvas({ view }: { view: SlideView }) {
           }}
         />
         <div class="overlay" style={{ '--slide-ink': slideInk(view.html) }} onPointerDown={onBackgroundPointerDown} role="group" aria-label="Objects on this slide: Tab to reach them, Enter to edit text, arrows to nudge">
-          <Prompts slideId={slideId} prompts={prompts} scale={scale} editing={editing} onEdit={(id) => store.set({ selection: [id], editing: id })} />
+          {writable ? <Prompts slideId={slideId} prompts={prompts} scale={scale} editing={editing} onEdit={(id) => store.set({ selection: [id], editing: id })} /> : null}
           {items.map((item) => {
             const b = frameBox(item)
             const isSelected = selection.includes(item.id)
@@ -504,10 +507,10 @@ export function Canvas({ view }: { view: SlideView }) {
                   transform: `rotate(${one?.id === item.id && preview.angle !== undefined ? preview.angle : item.angle}deg)`,
                 }}
                 onPointerDown={(e) => onFramePointerDown(e, item.id)}
-                onDblClick={() => TEXT_KINDS.has(item.kind) && store.set({ selection: [item.id], editing: item.id })}
+                onDblClick={() => writable && TEXT_KINDS.has(item.kind) && store.set({ selection: [item.id], editing: item.id })}
                 onKeyDown={(e) => onFrameKey(e, item)}
               >
-                {one?.id === item.id && !item.locked && editing !== item.id ? (
+                {one?.id === item.id && !item.locked && writable && editing !== item.id ? (
                   <>
                     {HANDLES.map((h) => (
                       <span key={h} class={`handle h-${h}`} aria-hidden="true" data-handle={h} onPointerDown={(e) => onHandlePointerDown(e, h)} />

@@ -12,7 +12,7 @@
 import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks'
 import { ApiError, call } from './api.js'
 import { EMOJI_CHARS } from './emoji.js'
-import { messageOf, store, type ViewItem } from './store.js'
+import { isRefusal, messageOf, store, type ViewItem } from './store.js'
 
 // The shapes the comment actions answer, defined once in src/comments (type imports: nothing of it is bundled).
 export type { Anchor } from '../comments/anchor.js'
@@ -58,7 +58,8 @@ export function loadComments(full = false): Promise<void> {
     for (const thread of answer.threads) threads.set(thread.id, thread)
     patch({ deckId, threads, revision: answer.baseRevision, forMe: new Set(mine.threads.map((t) => t.id)), off: answer.switchedOff === true, ...(answer.switchedOff ? { draft: null } : {}) })
   })
-  loading = run.catch((error) => store.say(`Comments: ${messageOf(error)}`, 'error'))
+  // A viewer's 403 is no news: the panel says comments are not shown to viewers.
+  loading = run.catch((error) => (isRefusal(error) && store.state.accounts ? undefined : store.say(`Comments: ${messageOf(error)}`, 'error')))
   return loading
 }
 
@@ -234,6 +235,17 @@ const FILTERS = [
 ] as const
 
 export function CommentsPanel() {
+  if (store.state.access && !store.can('readComments')) {
+    return (
+      <div class="comments-panel">
+        <p class="meta">You are a {store.state.access.role}: this deck's owner does not show comments to viewers.</p>
+      </div>
+    )
+  }
+  return <Threads />
+}
+
+function Threads() {
   const { comments, doc, current } = store.state
   const threads = [...comments.threads.values()].filter((t) =>
     comments.filter === 'forMe' ? comments.forMe.has(t.id) : t.state === comments.filter,

@@ -4,6 +4,7 @@ import { call, get } from './api.js'
 import { Sheet } from './sheet.js'
 import { messageOf, store } from './store.js'
 import { navigate } from './nav.js'
+import { AccountDialogs, AccountMenu } from './accountmenu.js'
 
 interface DeckRow {
   id: string
@@ -63,7 +64,10 @@ export function DeckList() {
     <div class="decklist">
       <header class="bar" role="banner">
         <h1 class="brand">Deck Studio</h1>
-        <ThemeToggle />
+        <div class="toolbar end">
+          <AccountMenu />
+          <ThemeToggle />
+        </div>
       </header>
       <main id="main" class="decklist-main">
         <section aria-labelledby="new-deck-title" class="card new-deck">
@@ -123,6 +127,7 @@ export function DeckList() {
           )}
         </section>
       </main>
+      <AccountDialogs />
     </div>
   )
 }

@@ -17,6 +17,7 @@ import { arrange, newSlide, removeBlocks, renameDeck, setLayout, setNotes } from
 import { ExportMenu } from './exports.js'
 import { joinRoom, leaveRoom, sendPresence } from './room.js'
 import { Roster } from './roster.js'
+import { AccountDialogs, AccountMenu } from './accountmenu.js'
 import { commentOnSelection, CommentsPanel, loadComments, NotesPins, useCommentShortcut } from './comments.js'
 
 export function Editor() {
@@ -76,6 +77,10 @@ export function Editor() {
   const view = current ? views.get(current) : undefined
   const openThreads = [...store.state.comments.threads.values()].filter((t) => t.state === 'open').length
   const slide = current ? doc.slides[current] : undefined
+  // With accounts the page offers only what the caller's role allows (the server refuses the rest anyway).
+  const canWrite = store.can('write')
+  const canComment = store.can('comment')
+  const canShare = store.state.accounts && store.state.access !== null
   return (
     <div class="editor">
       <header class="bar" role="banner">
@@ -89,8 +94,10 @@ export function Editor() {
         >
           Deck Studio
         </a>
-        <DeckTitle title={doc.manifest.title} />
+        {canWrite ? <DeckTitle title={doc.manifest.title} /> : <h1 class="deck-title read-only">{doc.manifest.title}</h1>}
         <div class="toolbar" role="toolbar" aria-label="Editing">
+          {canWrite ? (
+            <>
           <button type="button" onClick={() => void store.undo()} disabled={!canUndo} aria-keyshortcuts="Control+Z" title={canUndo ? `Undo ${canUndo.toLowerCase()} (Ctrl+Z)` : 'Nothing to undo'}>
             Undo
           </button>
@@ -102,7 +109,14 @@ export function Editor() {
           <Menu label="Arrange" disabled={!selection.length || !current}>
             {(close) => <ArrangeMenu close={close} />}
           </Menu>
-          <ExportMenu />
+            </>
+          ) : (
+            <span class="role-note" data-role={store.state.access?.role ?? ''}>
+              {store.state.access?.role ? `You can ${canComment ? 'view and comment' : 'view'} (${store.state.access.role})` : 'Checking access…'}
+            </span>
+          )}
+          {store.can('export') ? <ExportMenu /> : null}
+          {canComment ? (
           <button
             type="button"
             onPointerDown={(e) => e.preventDefault()}
@@ -112,12 +126,19 @@ export function Editor() {
           >
             Comment
           </button>
+          ) : null}
         </div>
         <div class="toolbar end">
           <span class="saving" aria-hidden="true">
             {busy ? 'Saving…' : `Revision ${doc.manifest.revision}`}
           </span>
           <Roster />
+          {canShare ? (
+            <button type="button" onClick={() => store.set({ dialog: 'share' })} aria-haspopup="dialog">
+              Share
+            </button>
+          ) : null}
+          <AccountMenu />
           <ThemeToggle />
           <button type="button" class="comments-toggle" aria-pressed={panel === 'comments'} aria-controls="side-panel" onClick={() => store.set({ panel: panel === 'comments' ? 'inspector' : 'comments' })}>
             Comments{openThreads ? ` (${openThreads})` : ''}
@@ -136,11 +157,12 @@ export function Editor() {
       <Sidebar />
       <main id="main" class="stage" aria-label="Slide">
         {view ? <Canvas view={view} /> : <div class="canvas-wrap">{slide ? <p>Drawing the slide…</p> : <p>This deck has no slides: add one with New slide.</p>}</div>}
-        {slide && current ? <Notes key={current} slideId={current} notes={slide.notes ?? ''} /> : null}
+        {slide && current ? <Notes key={current} slideId={current} notes={slide.notes ?? ''} readOnly={!canWrite} /> : null}
       </main>
       <aside class="panel" id="side-panel" aria-label={panel === 'history' ? 'History' : panel === 'comments' ? 'Comments panel' : 'Inspector'}>
-        {panel === 'history' ? <History /> : panel === 'comments' ? <CommentsPanel /> : <Inspector />}
+        {panel === 'history' ? <History /> : panel === 'comments' ? <CommentsPanel /> : canWrite ? <Inspector /> : <ReadOnlyPanel />}
       </aside>
+      <AccountDialogs />
     </div>
   )
 }
@@ -172,7 +194,7 @@ function DeckTitle({ title }: { title: string }) {
 }
 
 /** A menu button: the popup holds buttons; Escape or a click outside closes it and focus returns. */
-export function Menu({ label, disabled, children }: { label: string; disabled?: boolean; children: (close: () => void) => ComponentChildren }) {
+export function Menu({ label, disabled, children, icon }: { label: string; disabled?: boolean; children: (close: () => void) => ComponentChildren; icon?: ComponentChildren }) {
   const [open, setOpen] = useState(false)
   const ref = useRef<HTMLDivElement>(null)
   const button = useRef<HTMLButtonElement>(null)
@@ -191,6 +213,7 @@ export function Menu({ label, disabled, children }: { label: string; disabled?: 
   return (
     <div class="menu" ref={ref} onKeyDown={(e) => e.key === 'Escape' && open && (e.stopPropagation(), close())}>
       <button type="button" ref={button} aria-expanded={open} aria-controls={id} disabled={disabled} onClick={() => setOpen(!open)}>
+        {icon}
         {label} <span aria-hidden="true">▾</span>
       </button>
       {open ? (
@@ -277,7 +300,7 @@ function ArrangeMenu({ close }: { close: () => void }) {
 }
 
 /** Speaker notes under the canvas: one write per pause in typing (slide.update notes.set). */
-function Notes({ slideId, notes }: { slideId: string; notes: string }) {
+function Notes({ slideId, notes, readOnly }: { slideId: string; notes: string; readOnly?: boolean }) {
   const [value, setValue] = useState(notes)
   const base = useRef(notes)
   const timer = useRef<number>()
@@ -309,7 +332,8 @@ function Notes({ slideId, notes }: { slideId: string; notes: string }) {
       <textarea
         id="notes"
         value={value}
-        placeholder="Notes for the presenter (plain text)"
+        readOnly={readOnly}
+        placeholder={readOnly ? '' : 'Notes for the presenter (plain text)'}
         onFocus={() => (focused.current = true)}
         onBlur={() => {
           focused.current = false
@@ -326,3 +350,14 @@ function Notes({ slideId, notes }: { slideId: string; notes: string }) {
   )
 }
 
+
+/** Beside the slide for a viewer or commenter: what they may do here, instead of the inspector. */
+function ReadOnlyPanel() {
+  const role = store.state.access?.role
+  return (
+    <div class="read-only-panel">
+      <h2>{role ? `You are a ${role}` : 'Reading your access…'}</h2>
+      <p>{store.can('comment') ? 'You can read the deck and comment on it; only its editors change it.' : 'You can read the deck; only its editors change it.'}</p>
+    </div>
+  )
+}

@@ -12,17 +12,28 @@ import { DeckList } from './decklist.js'
 import { Editor } from './editor.js'
 import { Messages } from './messages.js'
 import { route } from './nav.js'
+import { loadAccount, signedIn } from './account.js'
+import { SignIn } from './signin.js'
+import { AccessRequest } from './request.js'
 
 function App() {
   const [, redraw] = useReducer((n: number, _: number) => n + 1, 0)
   useEffect(() => store.subscribe(() => redraw(0)), [])
-  const { route: r, appearance } = store.state
+  const { route: r, appearance, accounts, denied } = store.state
   useEffect(() => {
     document.documentElement.dataset.theme = appearance
   }, [appearance])
   return (
     <>
-      {r.page === 'list' ? <DeckList /> : <Editor />}
+      {r.page === 'signin' ? (
+        <SignIn />
+      ) : r.page === 'deck' && denied === r.deckId ? (
+        <AccessRequest deckId={r.deckId} />
+      ) : r.page === 'list' ? (
+        accounts && !signedIn() ? <SignIn /> : <DeckList />
+      ) : (
+        <Editor />
+      )}
       <Messages />
     </>
   )
@@ -32,5 +43,6 @@ addEventListener('popstate', route)
 // `studio serve --deck X` opens X at `/`; the deck list stays one click away (the brand link).
 const start = location.pathname === '/' ? await get<{ deck: string | null }>('/page/start').catch(() => null) : null
 if (start?.deck && location.pathname === '/') history.replaceState(null, '', `/d/${start.deck}${location.search}`)
+await loadAccount().catch(() => undefined)
 route()
 render(<App />, document.getElementById('app')!)

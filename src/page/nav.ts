@@ -12,7 +12,9 @@ export function navigate(path: string, replace = false): void {
 export function route(): void {
   const match = /^\/d\/([a-z0-9]+(?:-[a-z0-9]+)*)(?:\/([A-Za-z0-9][A-Za-z0-9_-]*))?\/?$/.exec(location.pathname)
   const present = new URLSearchParams(location.search).get('present')
-  if (match) {
+  if (location.pathname === '/signin') {
+    store.set({ route: { page: 'signin' }, doc: null, current: null, selection: [], editing: null, mode: 'edit' })
+  } else if (match) {
     const [, deckId, slideId] = match
     if (store.deckId !== deckId) void store.open(deckId, slideId)
     else if (slideId && store.state.doc?.slides[slideId] && store.state.current !== slideId) store.set({ current: slideId, selection: [], editing: null })

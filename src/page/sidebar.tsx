@@ -18,6 +18,7 @@ export function Sidebar() {
   }, [current, Boolean(doc)])
   if (!doc) return null
   const order = slideOrder(doc)
+  const writable = store.can('write')
 
   const onDrop = (event: DragEvent, sectionId: string, target?: string, after?: boolean) => {
     event.preventDefault()
@@ -69,7 +70,7 @@ export function Sidebar() {
                     role="none"
                     class={`thumb ${id === current ? 'current' : ''} ${slide.skip ? 'skipped' : ''} ${marker}`}
                     data-slide={id}
-                    draggable
+                    draggable={writable}
                     onDragStart={(e) => {
                       e.dataTransfer!.setData('text/x-studio-slide', id)
                       e.dataTransfer!.effectAllowed = 'move'
@@ -102,6 +103,7 @@ export function Sidebar() {
                       onKeyDown={(e) => thumbKeys(e, doc, id)}
                     />
                     {/* Out of the Tab order: the same commands are the option's keys (S, Ctrl+D, Delete). */}
+                    {writable ? (
                     <div class="thumb-tools">
                       <button type="button" tabIndex={-1} class="tool" aria-pressed={slide.skip === true} aria-label={`${slide.skip ? 'Show' : 'Skip'} slide ${n}`} title={slide.skip ? 'Show in the slideshow (S)' : 'Skip in the slideshow (S)'} onClick={() => skipSlides([id], !slide.skip)}>
                         {slide.skip ? 'Show' : 'Skip'}
@@ -113,6 +115,7 @@ export function Sidebar() {
                         Remove
                       </button>
                     </div>
+                    ) : null}
                   </div>
                 )
               })}
@@ -149,6 +152,8 @@ function thumbKeys(event: KeyboardEvent, doc: DeckDoc, id: string) {
   const order = slideOrder(doc)
   const at = order.indexOf(id)
   const mod = event.ctrlKey || event.metaKey
+  // A viewer or commenter moves through the slides; the keys that change them do nothing.
+  if (!store.can('write') && (event.altKey || mod || ['Delete', 'Backspace', 's', 'S'].includes(event.key))) return
   if (event.altKey && (event.key === 'ArrowDown' || event.key === 'ArrowUp')) {
     event.preventDefault()
     const section = sectionOf(doc, id)!

@@ -100,7 +100,7 @@ export interface RosterEntry {
 }
 
 export interface State {
-  route: { page: 'list' } | { page: 'deck'; deckId: string; slideId?: string }
+  route: { page: 'list' } | { page: 'signin' } | { page: 'deck'; deckId: string; slideId?: string }
   doc: DeckDoc | null
   loading: boolean
   views: Map<string, SlideView>
@@ -126,6 +126,30 @@ export interface State {
   roster: RosterEntry[]
   room: 'off' | 'connecting' | 'live'
   following: string | null
+  /** Whether this studio has accounts (an identity database); without them every caller owns every deck. */
+  accounts: boolean
+  /** Who the page is (account.me), with accounts. */
+  account: Me | null
+  /** The page's role and capabilities on the open deck (share.check); null without accounts or until known. */
+  access: DeckAccess | null
+  /** The open deck answered 403: the access-request screen shows instead of the editor. */
+  denied: string | null
+  /** The account screen or dialog open over the page. */
+  dialog: 'share' | 'keys' | 'admin' | 'sessions' | null
+}
+
+export interface Me {
+  principal: { id: string; kind: 'person' | 'anonymous' | 'agent' }
+  trust?: string
+  label: string
+  mark?: string
+  admin?: boolean
+}
+export interface DeckAccess {
+  deckId: string
+  role: 'owner' | 'editor' | 'commenter' | 'viewer' | null
+  via?: string | null
+  capabilities: string[]
 }
 
 type Listener = () => void
@@ -164,6 +188,11 @@ export class Store {
       roster: [],
       room: 'off',
       following: null,
+      accounts: false,
+      account: null,
+      access: null,
+      denied: null,
+      dialog: null,
     }
   }
 
@@ -210,6 +239,8 @@ export class Store {
       canRedo: null,
       current: null,
       comments: { ...this.state.comments, deckId: null, threads: new Map(), revision: 0, forMe: new Set(), draft: null, expanded: null },
+      access: null,
+      denied: null,
     })
     try {
       // The first slide's view is asked for beside the document, so it can be shown as soon as both are here.
@@ -218,6 +249,7 @@ export class Store {
         `/page/view?deck=${encodeURIComponent(deckId)}&appearance=${appearance}&${slideId ? `slides=${encodeURIComponent(slideId)}` : 'limit=1'}${this.fontQuery()}`,
       ).catch(() => null)
       const doc = await call<DeckDoc>('deck.get', {}, deckId)
+      if (this.state.accounts) void this.loadAccess(deckId)
       const order = slideOrder(doc)
       const current = slideId && doc.slides[slideId] ? slideId : (order[0] ?? null)
       this.set({ doc, loading: false, current })
@@ -234,8 +266,26 @@ export class Store {
       await this.fetchViews(order)
     } catch (error) {
       this.set({ loading: false })
-      this.say(messageOf(error), 'error')
+      if (isRefusal(error) && this.deckId === deckId) this.set({ denied: deckId })
+      else this.say(messageOf(error), 'error')
     }
+  }
+
+  /** The page's role and capabilities on a deck, so it offers only what the server allows. */
+  async loadAccess(deckId: string): Promise<void> {
+    try {
+      const access = await call<Omit<DeckAccess, 'deckId'>>('share.check', { id: deckId })
+      if (this.deckId === deckId) this.set({ access: { deckId, role: access.role, via: access.via, capabilities: access.capabilities } })
+    } catch (error) {
+      if (isRefusal(error) && this.deckId === deckId) this.set({ denied: deckId })
+    }
+  }
+
+  /** Whether the page may offer a capability on the open deck: always without accounts, else as share.check said. */
+  can(capability: string): boolean {
+    const { accounts, access } = this.state
+    if (!accounts) return true
+    return Boolean(access && access.deckId === this.deckId && access.capabilities.includes(capability))
   }
 
   private fonts: CSSStyleSheet | null = null
@@ -390,6 +440,8 @@ export class Store {
       return undefined
     } catch (error) {
       this.say(`${intent.label}: ${messageOf(error)}`, 'error')
+      // Refused: what the page may offer may have changed (a role lowered, a link revoked); ask again.
+      if (isRefusal(error) && this.state.accounts) void this.loadAccess(deckId)
       if (error instanceof ApiError && error.status === 409 && error.body.current) this.adopt(error.body.current)
       return undefined
     } finally {
@@ -517,6 +569,11 @@ export function transitionConflict(current: DeckDoc, from: DeckDoc, to: DeckDoc)
     }
   }
   return null
+}
+
+/** A 403 from the engine: the caller has no access (or lost it: a revoked link, an expired grant). */
+export function isRefusal(error: unknown): boolean {
+  return error instanceof ApiError && error.status === 403
 }
 
 export function messageOf(error: unknown): string {

@@ -107,7 +107,8 @@ export async function handleAuth(req: IncomingMessage, res: ServerResponse, url:
 
   const magic = /^\/auth\/mail\/([^/]+)$/.exec(path)
   if (magic && method === 'GET') {
-    html(res, 200, `<h1>Sign in to Deck Studio</h1><form method="post"><button type="submit">Sign in</button></form>`)
+    // same-origin, not the server's no-referrer: under no-referrer a browser's form POST says Origin "null", which the edge refuses.
+    html(res, 200, `<h1>Sign in to Deck Studio</h1><form method="post"><button type="submit">Sign in</button></form>`, { 'referrer-policy': 'same-origin' })
     return true
   }
   if (magic && method === 'POST') {

@@ -27,6 +27,7 @@ import { orderedSlides, type DeckDoc } from '../../model/deck.js'
 import { packageRoot, type Workspace } from '../../store/workspace.js'
 import { readInsideSync } from '../../store/safe-open.js'
 import { ASSET_MIME } from '../../render/mime.js'
+import { identityExists } from '../../identity/db.js'
 import { BODY_LIMIT, pathSegment, readBody } from './edge.js'
 import type { Assistant } from '../../core/action.js'
 
@@ -66,7 +67,7 @@ export const PAGE_CSP = [
 
 /** Paths served to a browser without a token: the page's own files, which hold no deck. */
 export function isPublicPagePath(path: string): boolean {
-  return path === '/' || path === '/index.html' || /^\/d\/[^/]+(\/[^/]+)?\/?$/.test(path) || ['/page/app.js', '/page/app.css', '/page/app.js.map'].includes(path) || /^\/page\/fonts\/[^/]+$/.test(path)
+  return path === '/' || path === '/index.html' || path === '/signin' || /^\/d\/[^/]+(\/[^/]+)?\/?$/.test(path) || ['/page/app.js', '/page/app.css', '/page/app.js.map'].includes(path) || /^\/page\/fonts\/[^/]+$/.test(path)
 }
 
 /** The methods a page path answers; undefined for a path the page does not serve. */
@@ -279,7 +280,8 @@ export async function handlePage(req: IncomingMessage, res: ServerResponse, url:
   }
   if (method === 'GET' && path === '/page/start') {
     // What `/` opens: the deck `studio serve --deck X` names (behind the token, unlike the page's own files), else the list.
-    page.send(res, 200, { deck: page.openDeck ?? null })
+    // accounts: whether the page signs people in and asks what they may do (an identity database exists).
+    page.send(res, 200, { deck: page.openDeck ?? null, accounts: identityExists(page.ws) })
     return true
   }
   if (method === 'GET' && path === '/page/model.json') {

@@ -22,10 +22,10 @@ import { mkdirInside } from '../../store/safe-open.js'
 import { deckUnpack, packDeck, unpackInto } from '../../actions/deck/bundle.js'
 import { BODY_LIMIT, BUNDLE_LIMIT, checkEdge, isLoopbackHost, pathSegment, policyFor, readBody, type EdgePolicy } from './edge.js'
 import { handlePage, isPublicPagePath, pageMethods } from './page.js'
-import { handleShareLink, isShareLinkPath } from './share-routes.js'
 import { accountsOn } from '../../identity/credentials.js'
 import type { Caller } from '../../identity/caller.js'
 import { takeCookies } from '../../identity/account.js'
+import { handleShareLink, isShareLinkPath } from './share-routes.js'
 
 export interface ServeOptions {
   ws: Workspace
@@ -305,6 +305,8 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       : edge.staticBearer
         ? { root: true, kind: 'deployment', admin: true }
         : undefined
+    // The origin the request reached (its Host passed the edge), for the /s/ links share answers hand back.
+    if (caller && req.headers.host) caller.origin = `http://${req.headers.host}`
     const base = `http://${req.headers.host}`
     const allowed = methodsOf(path)
     if (allowed && !allowed.includes(req.method ?? 'GET')) {
