@@ -62,6 +62,7 @@ export const shareRemove = defineAction({
   group: 'share',
   milestone: 'M9',
   mutates: true,
+  capability: null,
   transports: 'CMHP',
   ...ACCESS_RECORD,
   input: obj({ id: ShareDeck, who: PrincipalOrEmail, baseRevision: AccessRevision }),

@@ -75,6 +75,7 @@ export const shareListLinks = defineAction({
   group: 'share',
   milestone: 'M9',
   mutates: false,
+  capability: 'share',
   transports: 'CMHP',
   input: obj({ id: ShareDeck }),
   output: result({

@@ -11,6 +11,7 @@ export const shareRequestAccess = defineAction({
   group: 'share',
   milestone: 'M9',
   mutates: true,
+  capability: null,
   transports: 'MHP',
   ...ACCESS_RECORD,
   input: obj({
@@ -33,6 +34,7 @@ export const shareListRequests = defineAction({
   group: 'share',
   milestone: 'M9',
   mutates: false,
+  capability: 'share',
   transports: 'CMHP',
   input: obj({ id: ShareDeck }),
   output: (result({ requests: arr(AccessRequest, { description: 'Pending requests.' }) })),
