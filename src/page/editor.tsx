@@ -80,7 +80,7 @@ export function Editor() {
   // With accounts the page offers only what the caller's role allows (the server refuses the rest anyway).
   const canWrite = store.can('write')
   const canComment = store.can('comment')
-  const canShare = store.state.accounts && store.state.access !== null
+  const canShare = store.state.accounts && store.can('share')
   return (
     <div class="editor">
       <header class="bar" role="banner">
