@@ -28,6 +28,7 @@ import { WebSocketServer, WebSocket, type RawData } from 'ws'
 import { ERROR_TITLES, errorType, fail, StudioError, toStudioError } from '../core/errors.js'
 import { studioEvents, type CommentsEvent, type FlagEvent, type PrincipalEvent, type RevisionEvent } from '../core/events.js'
 import { principalFor } from '../core/principal.js'
+import { accountsOn } from '../identity/credentials.js'
 import { flagOn } from '../store/flags.js'
 import { deckPrefs } from '../store/principals.js'
 import { RESERVED_DECK_IDS, type Workspace } from '../store/workspace.js'
@@ -160,12 +161,19 @@ export class RoomHub implements Rooms {
     // for every request: a foreign Host or Origin is 403 whatever the path.
     const token = url.searchParams.get('token')
     if (token !== null && req.headers.authorization === undefined) req.headers.authorization = `Bearer ${token}`
-    checkEdge(req, this.options.policy())
+    const edge = checkEdge(req, this.options.policy(), { accounts: accountsOn(this.options.ws) })
     const match = ROOM_PATH.exec(url.pathname)
     if (!match) fail('not_found', `Nothing to upgrade at ${url.pathname}: rooms are at /api/room/<deckId>.`)
     if (flagOn(this.options.ws, 'realtime')) fail('switched_off', 'The realtime room is switched off on this studio (kill switch realtime).', { details: { flag: 'realtime' } })
     // Deck ids are slugs: nothing in one needs percent-encoding, so the path segment is taken as it is.
     const deckId = match[1]
+    // With accounts a room is the deck's: whoever joins needs the read capability on it (the one 403
+    // sentence otherwise, whether the deck exists or not), checked as the engine checks an action.
+    if (accountsOn(this.options.ws)) {
+      const { authenticate } = await import('../identity/auth.js')
+      const caller = await authenticate(this.options.ws, { headers: req.headers, method: 'GET', remoteAddress: req.socket.remoteAddress }, { staticBearer: edge.staticBearer })
+      if (caller) await (await import('../identity/roles.js')).checkAccess(this.options.ws, { id: 'presence.join', capability: 'read' }, caller, DECK_RE.test(deckId) ? deckId : undefined)
+    }
     if (!DECK_RE.test(deckId) || RESERVED_DECK_IDS.has(deckId) || !this.options.ws.deckExists(deckId)) fail('not_found', `No deck "${deckId}".`)
     const clientId = url.searchParams.get('client') ?? ''
     if (!CLIENT_RE.test(clientId)) fail('invalid_input', 'The room needs ?client=<clientId>: 4 to 64 lowercase letters and digits (a tab mints 12).', { pointer: '/client' })

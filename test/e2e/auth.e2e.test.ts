@@ -14,6 +14,7 @@ import { after, before, describe, it } from 'node:test'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { request } from 'undici'
+import WebSocket from 'ws'
 import { NO_ACCESS } from '../../src/identity/roles.js'
 import { newUserWorkspace } from '../helpers/fixture.js'
 import { serve, studio, type Served, type TestWorkspace } from '../helpers/studio.js'
@@ -180,6 +181,32 @@ describe('accounts over one served studio', () => {
     const signedIn = await call('slide.remove', { slideId: 'title-1', baseRevision: 0 }, { deck: DECK, cookie })
     assert.equal(signedIn.status, 403)
     assert.equal(signedIn.body.message, NO_ACCESS)
+  })
+
+  it('keeps a deck\'s exported files and its room from a caller without access', async () => {
+    const exported = await call('export.markdown', { slideIds: 'all' }, { deck: DECK, bearer: TOKEN })
+    assert.equal(exported.status, 200, JSON.stringify(exported.body))
+    const path = `.studio/export/${DECK}.md`
+    const file = (headers: Record<string, string>) => request(`${url}/page/file?path=${encodeURIComponent(path)}`, { headers })
+    const refused = await file({})
+    assert.equal(refused.statusCode, 403)
+    assert.equal(JSON.parse(await refused.body.text()).message, NO_ACCESS)
+    const owner = await file({ authorization: `Bearer ${TOKEN}` })
+    assert.equal(owner.statusCode, 200)
+    assert.match(await owner.body.text(), /^# /m)
+    // The room of the deck: an upgrade without access is answered 403 before any socket opens.
+    const join = (headers: Record<string, string>) =>
+      new Promise<number>((resolve) => {
+        const socket = new WebSocket(`${url.replace(/^http/, 'ws')}/api/room/${DECK}?client=abcdefabcdef`, { headers })
+        socket.on('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0))
+        socket.on('open', () => {
+          socket.close()
+          resolve(101)
+        })
+        socket.on('error', () => resolve(-1))
+      })
+    assert.equal(await join({}), 403)
+    assert.equal(await join({ authorization: `Bearer ${TOKEN}` }), 101)
   })
 
   it('makes a deck its creator owns, lists only readable decks, and keeps the checkout the owner of every deck', async () => {

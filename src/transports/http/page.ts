@@ -337,6 +337,8 @@ export async function handlePage(req: IncomingMessage, res: ServerResponse, url:
     const shown = relative(page.ws.root, file).split(sep).join('/')
     const body = rel && /^\.studio\/(export|build|render|diff)\//.test(shown) ? workspaceFile(page.ws, file) : undefined
     if (!body) fail('not_found', `No exported file "${rel}".`)
+    // With accounts a file is its deck's: the download capability on the deck it belongs to.
+    if (page.caller) await (await import('../../identity/roles.js')).checkAccess(page.ws, { id: 'page.file', capability: 'download' }, page.caller, await fileDeck(page.ws, shown))
     sendFile(res, file, { 'content-disposition': `attachment; filename="${basename(file).replace(/[^A-Za-z0-9._-]/g, '_')}"`, 'cache-control': 'no-store' }, body)
     return true
   }
@@ -387,3 +389,19 @@ export async function handlePage(req: IncomingMessage, res: ServerResponse, url:
 
 /** The page's internal reads, whose input validators the build precompiles like the table's. */
 export const PAGE_ACTIONS = [viewAction]
+
+/**
+ * The deck a file under .studio/ belongs to: `.studio/render/<deckId>/…`, else the longest deck id
+ * the file's name begins with (`<deckId>-light.pptx`, `<deckId>.md`); undefined when none does (with
+ * accounts such a file is refused, as a deck the caller has no role on).
+ */
+async function fileDeck(ws: Workspace, shown: string): Promise<string | undefined> {
+  const parts = shown.split('/')
+  if (parts[1] === 'render' && parts.length > 3 && DECK_RE.test(parts[2])) return parts[2]
+  const name = parts[parts.length - 1]
+  let best: string | undefined
+  for (const id of await ws.deckIds()) {
+    if ((name === id || name.startsWith(`${id}-`) || name.startsWith(`${id}.`)) && id.length > (best?.length ?? 0)) best = id
+  }
+  return best
+}
