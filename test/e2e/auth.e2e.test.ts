@@ -238,8 +238,13 @@ describe('accounts over one served studio', () => {
     const listed = await call('account.tokens.list', {}, { cookie })
     assert.deepEqual(listed.body.tokens.map((t: { id: string }) => t.id), [made.body.token.id])
     assert.ok(!JSON.stringify(listed.body).includes(secret))
-    // A key makes no keys.
+    // A key makes no key that does more than it: a scope it lacks is refused, its own scopes are not
+    // (the command line's --to form has no other credential).
     assert.equal((await call('account.tokens.create', { name: 'more', scopes: ['write'] }, { bearer: secret })).status, 403)
+    const sub = await call('account.tokens.create', { name: 'sub', scopes: ['read'] }, { bearer: secret })
+    assert.equal(sub.status, 200, JSON.stringify(sub.body))
+    issued.add(sub.body.secret)
+    assert.equal((await call('account.tokens.revoke', { tokenId: sub.body.token.id }, { cookie })).status, 200)
     // Over HTTP: reads, but never writes (its scope), on its owner's deck only.
     assert.equal((await call('deck.get', {}, { bearer: secret, deck: 'eve-deck' })).status, 200)
     const write = await call('deck.rename', { name: 'No', baseRevision: 0 }, { bearer: secret, deck: 'eve-deck' })

@@ -11,7 +11,7 @@ const Token = obj({ id: TokenId, name: str(), scopes: arr(oneOf(SCOPES)), expire
 export const accountTokensCreate = defineAction({
   id: 'account.tokens.create',
   label: 'Create an API key',
-  doc: 'Mints an API key owned by the caller with a name, scopes and an optional expiry; the secret is shown once. Never offered over MCP and refused on a checkout.',
+  doc: 'Mints an API key owned by the caller with a name, scopes and an optional expiry; the secret is shown once. Never offered over MCP and refused on a checkout; a key creates only keys with scopes it has and no later expiry.',
   group: 'account',
   milestone: 'M9',
   mutates: true,
@@ -33,8 +33,16 @@ export const accountTokensCreate = defineAction({
     const { identity, caller, principalId } = await ownAccount(ctx)
     if (ctx.transport === 'M') fail('refused', 'API keys are never created over MCP.')
     requirePerson(caller, 'create an API key')
-    // A key never mints keys: it could give itself scopes it was not given.
-    if (caller.keyId) fail('forbidden', 'An API key cannot create API keys: sign in on the page, or use the deployment\'s bearer with admin.bootstrap.')
+    // A key mints only keys that do no more than it (the command line's `--to` form has no other
+    // credential): never a scope it lacks, never a later expiry than its own.
+    if (caller.keyId) {
+      const extra = input.scopes.filter((scope) => !caller.scopes?.has(scope))
+      if (extra.length) fail('forbidden', `An API key creates keys only with scopes it has itself; this one lacks ${extra.join(', ')}.`, { pointer: '/scopes' })
+      const own = await identity.db.selectFrom('api_keys').select('expires_at').where('id', '=', caller.keyId).executeTakeFirst()
+      if (own?.expires_at && (input.expiresAt === undefined || Date.parse(input.expiresAt) > Date.parse(own.expires_at))) {
+        fail('forbidden', `A key made by an API key expires no later than that key (${own.expires_at}).`, { pointer: '/expiresAt' })
+      }
+    }
     const minted = await identity.write((tx) => mintKey(tx, principalId, { name: input.name, scopes: input.scopes, expiresAt: input.expiresAt ?? null }))
     return { token: minted.record, secret: minted.secret }
   },
