@@ -117,6 +117,19 @@ describe('accounts over one served studio', () => {
     assert.deepEqual(await ask('ana@example.com'), await ask('nobody-yet@example.com'))
   })
 
+  it('limits sign-in mail per address, the same for an address with and without an account', async () => {
+    const ask = async (email: string) => {
+      const res = await request(`${url}/auth/mail`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email }) })
+      return { status: res.statusCode, retryAfter: res.headers['retry-after'], body: JSON.parse(await res.body.text()) }
+    }
+    for (let i = 0; i < 5; i++) assert.equal((await ask('flood@example.com')).status, 200)
+    const sixth = await ask('flood@example.com')
+    assert.equal(sixth.status, 429)
+    assert.equal(sixth.body.code, 'rate_limited')
+    assert.ok(Number(sixth.retryAfter) > 0, 'Retry-After')
+    assert.equal((await ask('other-flood@example.com')).status, 200, 'another address is not held up')
+  })
+
   it('refuses a cookie write that does not come from this studio (CSRF)', async () => {
     const cookie = await signIn('csrf@example.com')
     assert.equal((await call('account.sessions', {}, { cookie, site: null })).status, 403)
