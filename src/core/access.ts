@@ -9,6 +9,7 @@
  */
 import type { Principal } from './principal.js'
 import type { Workspace } from '../store/workspace.js'
+import { SCOPES, type Scope } from './scopes.js'
 
 export type Role = 'owner' | 'editor' | 'commenter' | 'viewer'
 /** The roles a grant, a link or general access can give (the owner is not given, it is transferred). */
@@ -25,9 +26,7 @@ export type GivenRole = (typeof GIVEN_ROLES)[number]
 export const CAPABILITIES = ['read', 'readComments', 'comment', 'write', 'export', 'download', 'share', 'admin', 'readActivity'] as const
 export type Capability = (typeof CAPABILITIES)[number]
 
-/** API-key scopes (account.tokens.create). */
-export const SCOPES = ['read', 'comment', 'write', 'export', 'share', 'admin'] as const
-export type Scope = (typeof SCOPES)[number]
+export { SCOPES, type Scope }
 
 /** The five switches of a deck's access record (share.settings), with their defaults. */
 export interface ShareSettings {

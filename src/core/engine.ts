@@ -13,7 +13,7 @@ import { isAbsolute, join, resolve, sep } from 'node:path'
 import { NETWORK_TRANSPORTS, type Action, type ActionContext, type Assistant, type DeckTarget, type TransportLetter } from './action.js'
 import { fail, StudioError } from './errors.js'
 import { principalFor, type Principal } from './principal.js'
-import { allowed, CAPABILITY_WORDS, type Role } from './access.js'
+import type { Role } from './access.js'
 import type { Caller } from '../identity/caller.js'
 import { emitRevision, markWriting } from './events.js'
 import { validateInput } from './validate.js'
@@ -82,10 +82,11 @@ export async function dispatch(action: Action, input: Record<string, unknown>, o
     const { checkAccess } = await import('../identity/roles.js')
     const resolved = await checkAccess(options.ws, action, caller, action.capability ? await accessDeck(action, input, options) : undefined)
     if (resolved) role = resolved.role
-  } else if (action.capability && action.capability !== 'admin' && !(await allowed({ role: role ?? 'owner' }, action.capability, options.ws, () => deckNamed(options)))) {
-    // Without a caller: a checkout owns every deck and administers the studio, unless the transport
-    // named a role (CallOptions.role).
-    fail('forbidden', `${action.id} needs the right to ${CAPABILITY_WORDS[action.capability]} on this deck, which your role (${role ?? 'owner'}) does not give.`)
+  } else if (role !== undefined && role !== 'owner' && action.capability && action.capability !== 'admin') {
+    // Without a caller: a checkout owns every deck and administers the studio (the owner has every
+    // deck capability, so the table is not even loaded), unless the transport named a role (CallOptions.role).
+    const { allowed, CAPABILITY_WORDS } = await import('./access.js')
+    if (!(await allowed({ role }, action.capability, options.ws, () => deckNamed(options)))) fail('forbidden', `${action.id} needs the right to ${CAPABILITY_WORDS[action.capability]} on this deck, which your role (${role}) does not give.`)
   }
   if (!action.run) fail('not_implemented', `${action.id} is declared (milestone ${action.milestone}) but not implemented on this instance.`, { details: { implemented: false } })
   if (action.mutates) refuseMissingDeck(action, input, options)
@@ -499,9 +500,10 @@ class Call implements ActionContext {
       const changedSlides: string[] = []
       for (const rel of files.keys()) if (rel.startsWith('slides/')) changedSlides.push(rel.slice(7, -5))
       for (const slideId of changedSlides) this.checkLease(deckId, slideId, before)
-      for (const slideId of changedSlides) if (next.slides[slideId]) refuseNewHtmlBlocks(this.ws, this.action.id, before?.slides[slideId], next.slides[slideId])
       const [issue] = await documentIssues(next, changedSlides.filter((id) => files.get(`slides/${id}.json`) !== null), { assets: () => deckAssetIds(this.ws, deckId, this.files, this.copies, this.removedDirs) })
       if (issue) fail(issue.code ?? 'invalid_input', `The resulting deck would be invalid: ${issue.pointer} ${issue.message}.`, { pointer: issue.pointer, path: issue.path })
+      // After the model's check: only valid slides are looked at for HTML blocks.
+      for (const slideId of changedSlides) if (next.slides[slideId]) refuseNewHtmlBlocks(this.ws, this.action.id, before?.slides[slideId], next.slides[slideId])
       revisions[deckId] = next.manifest.revision
       finalDocs.set(deckId, next)
       changedDecks.add(deckId)

@@ -4,7 +4,7 @@ import { result, RevisionIfWritten, written } from '../../model/results.js'
 import { fail } from '../../core/errors.js'
 import type { Scope } from '../../core/access.js'
 
-export const SCOPES = ['read', 'comment', 'write', 'export', 'share', 'admin'] as const
+import { SCOPES } from '../../core/scopes.js'
 const TokenId = str({ minLength: 1, maxLength: 120, description: 'API key id.' })
 const Token = obj({ id: TokenId, name: str(), scopes: arr(oneOf(SCOPES)), expiresAt: nullable(IsoTime), createdAt: IsoTime, lastUsedAt: nullable(IsoTime) }, { description: 'An API key record (never its secret).' })
 

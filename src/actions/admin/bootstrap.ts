@@ -1,7 +1,7 @@
 import { defineAction } from '../../core/action.js'
 import { arr, IsoTime, nullable, obj, str } from '../../model/schema.js'
 import { RevisionIfWritten, written } from '../../model/results.js'
-import { SCOPES } from '../../core/access.js'
+import { SCOPES } from '../../core/scopes.js'
 import { fail } from '../../core/errors.js'
 
 export const adminBootstrap = defineAction({
