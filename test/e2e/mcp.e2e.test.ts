@@ -75,8 +75,9 @@ describe('MCP over stdio (studio mcp)', () => {
       assert.equal(tool.description, action.doc)
       assert.equal(tool.title, action.label)
     }
-    const unbuilt = ACTIONS.find((a) => !a.implemented && a.mcp)!
-    assert.ok(!tools.some((t) => t.name === unbuilt.mcp), `${unbuilt.mcp} is declared but not implemented`)
+    // Every action declared with an MCP tool is built now (admin.migrateStorage, the last unbuilt one, has
+    // none); while one is not, it is listed by no tool.
+    for (const unbuilt of ACTIONS.filter((a) => !a.implemented && a.mcp)) assert.ok(!tools.some((t) => t.name === unbuilt.mcp), `${unbuilt.mcp} is declared but not implemented`)
     assert.ok(!tools.some((t) => t.name === 'deck_goto_slide'), 'no page is attached')
     assert.ok(!tools.some((t) => t.name === 'deck_remove'), 'deck.remove has no MCP tool')
     // Every tool's hints against its declaration: test/e2e/mcp-annotations.e2e.test.ts.
@@ -144,11 +145,14 @@ describe('MCP over stdio (studio mcp)', () => {
       assert.deepEqual([(error.data as { status: number }).status, (error.data as { code: string }).code], [404, 'not_found'])
       return true
     })
-    const unbuilt = ACTIONS.find((a) => !a.implemented && a.mcp)!
-    const later = await client.callTool({ name: unbuilt.mcp!, arguments: {} })
-    assert.equal(later.isError, true)
-    assert.equal((later.structuredContent as { status: number }).status, 501)
-    assert.equal((later.structuredContent as { code: string }).code, 'not_implemented')
+    // A declared-but-unbuilt tool answers 501 as a result (none is left with an MCP tool: the engine's
+    // 501 is held by test/unit/core/engine.unit.test.ts and, for admin.migrateStorage, the CLI and HTTP).
+    for (const unbuilt of ACTIONS.filter((a) => !a.implemented && a.mcp)) {
+      const later = await client.callTool({ name: unbuilt.mcp!, arguments: {} })
+      assert.equal(later.isError, true)
+      assert.equal((later.structuredContent as { status: number }).status, 501)
+      assert.equal((later.structuredContent as { code: string }).code, 'not_implemented')
+    }
     const goto = await client.callTool({ name: 'deck_goto_slide', arguments: { slideId: 'title-1' } })
     assert.equal(goto.isError, true)
     assert.equal((goto.structuredContent as { code: string }).code, 'not_found')

@@ -96,8 +96,9 @@ async function runOnce(action: Action, form: Form, argv: Record<string, unknown>
   let spinner: { stop(): void; text: string } | undefined
   try {
     const input = await buildInput(action, form, argv, given)
-    // `--to <studio>` (account.*, admin.*): the call goes to that studio over HTTP, as its caller.
-    if (typeof given.to === 'string' && form.flags.some((f) => f.name === 'to') && !('to' in properties(action.input))) {
+    // `--to <to>` naming a studio (account.*, admin.*; not `slide move --to <section>`): the call goes to
+    // that studio over HTTP, as its caller.
+    if (typeof given.to === 'string' && form.flags.some((f) => f.name === 'to' && f.placeholder === 'to') && !('to' in properties(action.input))) {
       const result = await remoteCall(action, input, given.to, given.deck as string | undefined)
       if (json) process.stdout.write(JSON.stringify(result, null, 2) + '\n')
       else process.stdout.write(renderHuman(action, result) + '\n')
