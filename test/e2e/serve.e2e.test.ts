@@ -211,7 +211,7 @@ describe('studio serve --deck of a deck not created yet', () => {
       assert.match(server.stderr(), /studio deck create <name> --id later/)
       const before = await call(server.url, '/api/actions/deck.info', { body: {} })
       assert.equal(before.status, 404, before.text)
-      assert.deepEqual((await call(server.url, '/page/start')).json, { deck: 'later' })
+      assert.deepEqual((await call(server.url, '/page/start')).json, { deck: 'later', accounts: false })
       const made = await studio(ws.dir, ['deck', 'create', 'Later on', '--id', 'later', '--json'])
       assert.equal(made.code, 0, made.stdout + made.stderr)
       const info = await call(server.url, '/api/actions/deck.info', { body: {} })
