@@ -218,7 +218,7 @@ describe('studio serve --deck of a deck not created yet', () => {
       assert.equal(info.status, 200, info.text)
       assert.equal(info.json.id, 'later')
       assert.equal(info.json.title, 'Later on')
-      assert.deepEqual((await call(server.url, '/page/start')).json, { deck: 'later' })
+      assert.deepEqual((await call(server.url, '/page/start')).json, { deck: 'later', accounts: false })
       await said(/deck later exists now/)
     } finally {
       await server.stop()
