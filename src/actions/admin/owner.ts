@@ -20,6 +20,6 @@ export const adminAssignOwner = defineAction({
   mcp: 'deck_assign_owner',
   cliInput: emailInto('to'),
   annotations: { idempotent: true },
-  example: { id: 'quarterly-review', to: { email: 'ana@example.com' }, baseRevision: 3 },
+  example: { id: 'quarterly-review', to: { email: 'ana@example.com' }, baseRevision: 0 },
   run: run.assignOwner,
 })

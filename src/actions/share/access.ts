@@ -22,7 +22,7 @@ export const shareSetGeneralAccess = defineAction({
   output: (written({ access: AccessRecord, url: opt(str({ description: 'The /s/ URL, answered once when a token was minted.' })), revision: AccessRevisionAfter })),
   cli: 'share access <id> --mode <mode> --role <role>',
   mcp: 'deck_set_general_access',
-  example: { id: 'quarterly-review', mode: 'link', role: 'commenter', baseRevision: 3 },
+  example: { id: 'quarterly-review', mode: 'link', role: 'commenter', baseRevision: 0 },
   capability: 'share',
   run: run.setGeneralAccess,
 })
@@ -41,7 +41,7 @@ export const shareStop = defineAction({
   cli: 'share stop <id>',
   mcp: 'deck_stop_sharing',
   annotations: { destructive: true, idempotent: true },
-  example: { id: 'quarterly-review', baseRevision: 3 },
+  example: { id: 'quarterly-review', baseRevision: 0 },
   capability: 'share',
   run: run.stop,
 })
@@ -68,7 +68,7 @@ export const shareSettings = defineAction({
   cli: 'share settings <id> --editors-can-share <editorsCanShare> --viewers-can-download <viewersCanDownload> --viewers-can-see-comments <viewersCanSeeComments> --show-names-to-link-visitors <showNamesToLinkVisitors> --allow-html-blocks <allowHtmlBlocks>',
   mcp: 'deck_share_settings',
   annotations: { idempotent: true },
-  example: { id: 'quarterly-review', editorsCanShare: false, viewersCanDownload: true, baseRevision: 3 },
+  example: { id: 'quarterly-review', editorsCanShare: false, viewersCanDownload: true, baseRevision: 0 },
   capability: 'share',
   run: run.settings,
 })

@@ -30,7 +30,7 @@ export const shareInvite = defineAction({
   }),
   cli: 'share invite <id> --email <emails> --role <role> --message <message> --no-notify',
   mcp: 'deck_invite',
-  example: { id: 'quarterly-review', emails: ['ana@example.com'], role: 'editor', message: 'Please check the numbers.', baseRevision: 3 },
+  example: { id: 'quarterly-review', emails: ['ana@example.com'], role: 'editor', message: 'Please check the numbers.', baseRevision: 0 },
   capability: 'share',
   run: run.invite,
 })
@@ -50,7 +50,7 @@ export const shareSetRole = defineAction({
   mcp: 'deck_set_role',
   cliInput: emailInto('who'),
   annotations: { idempotent: true },
-  example: { id: 'quarterly-review', who: { email: 'ana@example.com' }, role: 'commenter', baseRevision: 3 },
+  example: { id: 'quarterly-review', who: { email: 'ana@example.com' }, role: 'commenter', baseRevision: 0 },
   capability: 'share',
   run: run.setRole,
 })
@@ -71,7 +71,7 @@ export const shareRemove = defineAction({
   mcp: 'deck_remove_access',
   cliInput: emailInto('who'),
   annotations: { destructive: true, idempotent: true },
-  example: { id: 'quarterly-review', who: { email: 'ana@example.com' }, baseRevision: 3 },
+  example: { id: 'quarterly-review', who: { email: 'ana@example.com' }, baseRevision: 0 },
   run: run.remove,
 })
 
@@ -98,7 +98,7 @@ export const shareSetExpiry = defineAction({
     return { ...input, expiresAt: expiryOf(input.expiresAt, []) }
   },
   annotations: { idempotent: true },
-  example: { id: 'quarterly-review', who: { email: 'ana@example.com' }, expiresAt: '2025-09-30T00:00:00Z', baseRevision: 3 },
+  example: { id: 'quarterly-review', who: { email: 'ana@example.com' }, expiresAt: '2025-09-30T00:00:00Z', baseRevision: 0 },
   capability: 'share',
   run: run.setExpiry,
 })

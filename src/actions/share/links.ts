@@ -25,7 +25,7 @@ export const shareCreateLink = defineAction({
   cli: 'share link <id> --role <role> --label <label> --expires <expiresAt>',
   mcp: 'deck_create_share_link',
   cliInput: (parsed) => (parsed.input.expiresAt === undefined ? parsed.input : { ...parsed.input, expiresAt: expiryOf(parsed.input.expiresAt) }),
-  example: { id: 'quarterly-review', role: 'viewer', label: 'Board', expiresAt: '2025-12-31T00:00:00Z', baseRevision: 3 },
+  example: { id: 'quarterly-review', role: 'viewer', label: 'Board', expiresAt: '2025-12-31T00:00:00Z', baseRevision: 0 },
   capability: 'share',
   run: run.createLink,
 })
@@ -44,7 +44,7 @@ export const shareRevokeLink = defineAction({
   cli: 'share revoke-link <id> <linkId>',
   mcp: 'deck_revoke_share_link',
   annotations: { destructive: true, idempotent: true },
-  example: { id: 'quarterly-review', linkId: 'l1', baseRevision: 3 },
+  example: { id: 'quarterly-review', linkId: 'l1', baseRevision: 0 },
   capability: 'share',
   run: run.revokeLink,
 })
@@ -63,7 +63,7 @@ export const shareRotateLink = defineAction({
   cli: 'share rotate-link <id> <linkId>',
   mcp: 'deck_rotate_share_link',
   annotations: { destructive: true },
-  example: { id: 'quarterly-review', linkId: 'l1', baseRevision: 3 },
+  example: { id: 'quarterly-review', linkId: 'l1', baseRevision: 0 },
   capability: 'share',
   run: run.rotateLink,
 })
@@ -103,7 +103,7 @@ export const shareSetLinkRole = defineAction({
   cli: 'share link-role <id> <linkId> --role <role>',
   mcp: 'deck_set_share_link_role',
   annotations: { idempotent: true },
-  example: { id: 'quarterly-review', linkId: 'l1', role: 'commenter', baseRevision: 3 },
+  example: { id: 'quarterly-review', linkId: 'l1', role: 'commenter', baseRevision: 0 },
   capability: 'share',
   run: run.setLinkRole,
 })

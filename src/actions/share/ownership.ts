@@ -21,7 +21,7 @@ export const shareTransferOwnership = defineAction({
   cli: 'share transfer <id> --email <email>',
   mcp: 'deck_transfer_ownership',
   cliInput: emailInto('to'),
-  example: { id: 'quarterly-review', to: { email: 'ana@example.com' }, baseRevision: 3 },
+  example: { id: 'quarterly-review', to: { email: 'ana@example.com' }, baseRevision: 0 },
   capability: 'share',
   run: run.transferOwnership,
 })
@@ -40,7 +40,7 @@ export const shareAcceptOwnership = defineAction({
   output: offer,
   cli: 'share accept-ownership <id>',
   mcp: 'deck_accept_ownership',
-  example: { id: 'quarterly-review', baseRevision: 3 },
+  example: { id: 'quarterly-review', baseRevision: 0 },
   run: run.acceptOwnership,
 })
 
@@ -58,7 +58,7 @@ export const shareDeclineOwnership = defineAction({
   output: offer,
   cli: 'share decline-ownership <id>',
   mcp: 'deck_decline_ownership',
-  example: { id: 'quarterly-review', baseRevision: 3 },
+  example: { id: 'quarterly-review', baseRevision: 0 },
   run: run.declineOwnership,
 })
 
@@ -75,7 +75,7 @@ export const shareCancelOwnership = defineAction({
   output: offer,
   cli: 'share cancel-ownership <id>',
   mcp: 'deck_cancel_ownership_transfer',
-  example: { id: 'quarterly-review', baseRevision: 3 },
+  example: { id: 'quarterly-review', baseRevision: 0 },
   capability: 'share',
   run: run.cancelOwnership,
 })

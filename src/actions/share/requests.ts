@@ -67,7 +67,7 @@ export const shareRespond = defineAction({
   }),
   cli: 'share respond <id> <requestId> --grant <grant> --notify',
   mcp: 'deck_respond_access_request',
-  example: { id: 'quarterly-review', requestId: 'r1', grant: 'commenter', notify: true, baseRevision: 3 },
+  example: { id: 'quarterly-review', requestId: 'r1', grant: 'commenter', notify: true, baseRevision: 0 },
   capability: 'share',
   run: run.respond,
 })
