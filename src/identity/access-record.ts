@@ -127,6 +127,8 @@ export interface FullRecord {
   /** Links dead (revoked, rotated, stopped, expired) within the last DEAD_LINK_DAYS days. */
   deadLinks: LinkTable[]
   requests: (AccessRequestTable & { label: string })[]
+  /** The owner's name and address, for the people a share dialog lists (never their principal id alone). */
+  owner: { name: string | null; email: string | null }
   now: string
 }
 
@@ -177,8 +179,10 @@ export async function readRecord(db: IdentityTx, deckId: string, now = new Date(
     .where('access_requests.status', '=', 'pending')
     .orderBy('access_requests.created_at')
     .execute()
+  const owner = await db.selectFrom('principals').select(['name', 'email']).where('id', '=', row.owner_id).executeTakeFirst()
   return {
     row,
+    owner: { name: owner?.name ?? null, email: owner?.email ?? null },
     settings: settingsOf(row),
     grants,
     links,
@@ -229,7 +233,8 @@ export function recordView(record: FullRecord, full: boolean, own?: (g: GrantTab
   const { row, now } = record
   const general = { mode: row.general_mode, role: row.general_role }
   if (!full) {
-    return { general, grants: record.grants.filter((g) => own?.(g) ?? false).map(shownGrant), owner: row.owner_id, revision: row.revision }
+    // Someone without the share capability reads the owner's name, never their address.
+    return { general, grants: record.grants.filter((g) => own?.(g) ?? false).map(shownGrant), owner: row.owner_id, ownerLabel: record.owner.name ?? null, revision: row.revision }
   }
   return {
     general,
@@ -239,6 +244,7 @@ export function recordView(record: FullRecord, full: boolean, own?: (g: GrantTab
     settings: record.settings,
     requests: record.requests.map(shownRequest),
     owner: row.owner_id,
+    ownerLabel: record.owner.name ?? record.owner.email,
     pendingOwner: offerTarget(row),
     revision: row.revision,
   }

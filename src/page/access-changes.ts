@@ -35,6 +35,7 @@ export interface AccessRecord {
   settings?: Record<SettingName, boolean>
   requests?: AccessRequest[]
   owner: string
+  ownerLabel?: string | null
   pendingOwner?: string | null
   revision: number
 }

@@ -118,7 +118,7 @@ function People({ record, canShare, write }: { record: AccessRecord; canShare: b
       <h3 id="share-people">People with access</h3>
       <ul class="people">
         <li>
-          <span class="who">{record.owner}</span>
+          <span class="who">{record.ownerLabel ?? record.owner}</span>
           <span class="role-tag">Owner</span>
         </li>
         {(record.grants ?? []).map((g) => {

@@ -171,7 +171,9 @@ describe('sharing on one served studio with accounts', () => {
     const viewer = await ok('vera', 'share.get', { id: DECK })
     assert.equal(viewer.role, 'viewer')
     assert.equal(viewer.via, 'grant')
-    assert.deepEqual(Object.keys(viewer.access).sort(), ['general', 'grants', 'owner', 'revision'])
+    assert.deepEqual(Object.keys(viewer.access).sort(), ['general', 'grants', 'owner', 'ownerLabel', 'revision'])
+    // The owner's name where they set one, never their address, for someone who cannot share.
+    assert.ok(viewer.access.ownerLabel === null || !String(viewer.access.ownerLabel).includes('@'), String(viewer.access.ownerLabel))
     assert.deepEqual(viewer.access.grants, [{ who: { email: 'vera@example.com' }, role: 'viewer', expiresAt: null }])
     assert.ok(!viewer.capabilities.includes('share'))
     const editor = await ok('eddie', 'share.get', { id: DECK })

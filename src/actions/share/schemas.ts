@@ -57,6 +57,7 @@ export const AccessRecord = obj(
     settings: opt(ShareSettings),
     requests: opt(arr(AccessRequest, { description: 'Pending access requests (owner and editors only).' })),
     owner: str({ description: 'The owner.' }),
+    ownerLabel: opt({ ...nullable(str()), description: "The owner's name (or, for owner and editors, their address where they set no name)." }),
     pendingOwner: opt({ ...nullable(str()), description: 'The pending owner, or null (owner and editors only).' }),
     revision: int({ minimum: 0 }),
   },
