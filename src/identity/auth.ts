@@ -133,25 +133,36 @@ export function recentlyAuthenticated(caller: Caller | undefined, minutes: numbe
   return typeof at === 'string' && now - Date.parse(at) <= minutes * MINUTE
 }
 
-/** Closers of open MCP sessions by the API key that opened them (src/transports/mcp/http.ts registers them). */
-const keySessions = new Map<string, Set<() => Promise<void>>>()
+/**
+ * Closers of open MCP sessions by the credential that opened them (src/transports/mcp/http.ts registers
+ * them): `key:<id>` for an API key, `session:<id>` for a sign-in session cookie. Revoking the credential
+ * (account.tokens.revoke, account.signOut) closes its sessions at once, streams included.
+ */
+const credentialSessions = new Map<string, Set<() => Promise<void>>>()
 
-/** Registers an MCP session opened with a key; answers the function that unregisters it. */
-export function holdKeySession(keyId: string, close: () => Promise<void>): () => void {
-  let set = keySessions.get(keyId)
-  if (!set) keySessions.set(keyId, (set = new Set()))
+/** The credential an MCP session is held by: the caller's key, else its sign-in session, else none. */
+export function credentialOf(caller: Caller | undefined): string | undefined {
+  if (caller?.keyId) return `key:${caller.keyId}`
+  if (caller?.sessionId) return `session:${caller.sessionId}`
+  return undefined
+}
+
+/** Registers an MCP session opened with a credential (see credentialOf); answers the function that unregisters it. */
+export function holdMcpSession(credential: string, close: () => Promise<void>): () => void {
+  let set = credentialSessions.get(credential)
+  if (!set) credentialSessions.set(credential, (set = new Set()))
   set.add(close)
   return () => {
     set!.delete(close)
-    if (!set!.size) keySessions.delete(keyId)
+    if (!set!.size) credentialSessions.delete(credential)
   }
 }
 
-/** Closes every MCP session a key opened in this process (the key was revoked); answers how many. */
-export async function closeKeySessions(keyId: string): Promise<number> {
-  const set = keySessions.get(keyId)
+/** Closes every MCP session a credential opened in this process (it was revoked); answers how many. */
+export async function closeMcpSessions(credential: string): Promise<number> {
+  const set = credentialSessions.get(credential)
   if (!set) return 0
-  keySessions.delete(keyId)
+  credentialSessions.delete(credential)
   const closers = [...set]
   await Promise.all(closers.map((close) => close().catch(() => undefined)))
   return closers.length

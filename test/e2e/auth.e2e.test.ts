@@ -291,6 +291,41 @@ describe('accounts over one served studio', () => {
     assert.deepEqual((await call('account.tokens.list', {}, { cookie })).body.tokens, [])
   })
 
+  it('closes the MCP sessions a signed-out session opened, and answers a sign-out sent over its own session', async () => {
+    const first = await signIn('gus@example.com')
+    const second = await signIn('gus@example.com')
+    const open = async (cookie: string) => {
+      const mcp = new Client({ name: 'sign-out-test', version: '1.0.0' })
+      const through = new StreamableHTTPClientTransport(new URL(`${url}/mcp`), { requestInit: { headers: { cookie, 'sec-fetch-site': 'same-origin' } } })
+      await mcp.connect(through)
+      assert.ok(!(await mcp.callTool({ name: 'deck_list_sessions', arguments: {} })).isError)
+      return { mcp, sessionId: through.sessionId! }
+    }
+    /** A raw request of the session with the cookie that opened it: 404 once the session is closed. */
+    const again = async (sessionId: string, cookie: string) => {
+      const res = await request(`${url}/mcp`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-06-18', cookie, 'sec-fetch-site': 'same-origin' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'deck_list_sessions', arguments: {} } }),
+      })
+      await res.body.text()
+      return res.statusCode
+    }
+    // Signed out from elsewhere: the session's MCP session is gone, not merely refused to a stranger.
+    const a = await open(first)
+    const ended = await call('account.signOut', { all: true }, { cookie: second })
+    assert.equal(ended.status, 200, JSON.stringify(ended.body))
+    assert.equal(await again(a.sessionId, first), 404)
+    await a.mcp.close().catch(() => undefined)
+    // Signed out over the MCP session the cookie opened: the call is answered, then the session closes.
+    const b = await open(second)
+    const self = await b.mcp.callTool({ name: 'deck_sign_out', arguments: {} })
+    assert.ok(!self.isError, JSON.stringify(self))
+    assert.equal((self.structuredContent as { signedOut: string[] }).signedOut.length, 1)
+    assert.equal(await again(b.sessionId, second), 404)
+    await b.mcp.close().catch(() => undefined)
+  })
+
   it('sends --to forms to the named studio with the remembered or given bearer, errors in the one shape', async () => {
     const env = { XDG_CONFIG_HOME: join(ws.dir, '.studio', 'no-config'), STUDIO_TOKEN: adminKey }
     const listed = await studio(ws.dir, ['account', 'tokens', 'list', '--to', url, '--json'], { env })

@@ -36,7 +36,7 @@ export async function listedSessions(db: import('../../identity/db.js').Identity
 export const accountSignOut = defineAction({
   id: 'account.signOut',
   label: 'Sign out',
-  doc: 'Ends one sign-in session, every other session with all, or the current session when neither is named.',
+  doc: 'Ends one sign-in session, every other session with all, or the current session when neither is named; the MCP sessions they opened close.',
   group: 'account',
   milestone: 'M9',
   mutates: true,
@@ -65,6 +65,9 @@ export const accountSignOut = defineAction({
       return ended
     })
     if (caller.sessionId && signedOut.includes(caller.sessionId)) setCookie(caller, sessionCookie(SESSION_COOKIE, null))
+    // The MCP sessions those sign-ins opened close now, their open streams included.
+    const { closeMcpSessions } = await import('../../identity/auth.js')
+    await Promise.all(signedOut.map((id) => closeMcpSessions(`session:${id}`)))
     return { signedOut }
   },
 })

@@ -88,9 +88,9 @@ export const accountTokensRevoke = defineAction({
   run: async (ctx, input: { tokenId: string }) => {
     const { ownAccount } = await import('../../identity/account.js')
     const { revokeKey } = await import('../../identity/keys.js')
-    const { closeKeySessions } = await import('../../identity/auth.js')
+    const { closeMcpSessions } = await import('../../identity/auth.js')
     const { identity, principalId } = await ownAccount(ctx)
     const token = await identity.write((tx) => revokeKey(tx, principalId, input.tokenId))
-    return { token, closedSessions: await closeKeySessions(token.id) }
+    return { token, closedSessions: await closeMcpSessions(`key:${token.id}`) }
   },
 })

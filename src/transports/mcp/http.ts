@@ -21,7 +21,7 @@ import type { Workspace } from '../../store/workspace.js'
 import type { Assistant } from '../../core/action.js'
 import { createMcpServer, refreshTools } from './server.js'
 import type { Caller } from '../../identity/caller.js'
-import { holdKeySession } from '../../identity/auth.js'
+import { credentialOf, holdMcpSession } from '../../identity/auth.js'
 
 /** What the page's rooms (src/realtime/room.ts) offer MCP sessions. */
 export interface McpRoomHooks {
@@ -59,6 +59,8 @@ interface McpHttpSession {
   caller?: Caller
   /** The deck bound at initialize (or the server's default). */
   deck?: string
+  /** POST requests of the session still being answered (a revocation closes the session after them). */
+  answering: Set<Promise<void>>
 }
 
 /** Whether a request's caller is the one that opened the session (the session id alone opens nothing). */
@@ -99,6 +101,11 @@ export class McpHttpHandler {
       const session = typeof header === 'string' ? this.sessions.get(header) : undefined
       if (!session) return rpcError(res, 404, -32001, 'Session not found: initialize a new session (POST /mcp without mcp-session-id).')
       if (!sameCaller(session.caller, binding.caller)) return rpcError(res, 403, -32001, 'This session was opened with another credential: present the one that opened it.')
+      if (method === 'POST') {
+        const answered = new Promise<void>((resolve) => res.once('close', () => resolve()))
+        session.answering.add(answered)
+        void answered.then(() => session.answering.delete(answered))
+      }
       return session.transport.handleRequest(req, res, body)
     }
     if (method !== 'POST' || !isInitializeRequest(body)) {
@@ -144,14 +151,23 @@ export class McpHttpHandler {
       sessionIdGenerator: () => randomUUID(),
       enableJsonResponse: false,
       onsessioninitialized: (id) => {
-        entry = { transport, server, deck, ...(binding.caller ? { caller: binding.caller } : {}) }
+        entry = { transport, server, deck, answering: new Set(), ...(binding.caller ? { caller: binding.caller } : {}) }
         this.sessions.set(id, entry)
         if (room && deck) room.agentJoin(agentKey, deck, author())
       },
     })
     // Set before connect(): the SDK chains it ahead of the server's own close handling.
-    // A session opened with an API key dies with the key (account.tokens.revoke closes it at once).
-    const release = binding.caller?.keyId ? holdKeySession(binding.caller.keyId, () => server.close()) : undefined
+    // A session opened with an API key or a sign-in cookie dies with it (account.tokens.revoke and
+    // account.signOut close it at once, its open stream included).
+    // The session stops taking requests at once (a later one answers 404); it closes once the requests
+    // it is answering are answered, so revoking a credential over the session it opened still gets its answer.
+    const credential = credentialOf(binding.caller)
+    const revoke = async () => {
+      if (transport.sessionId) this.sessions.delete(transport.sessionId)
+      const answering = [...(entry?.answering ?? [])]
+      void Promise.all(answering).then(() => server.close().catch(() => {}))
+    }
+    const release = credential ? holdMcpSession(credential, revoke) : undefined
     transport.onclose = () => {
       if (transport.sessionId) this.sessions.delete(transport.sessionId)
       release?.()
