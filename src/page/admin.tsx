@@ -5,20 +5,21 @@ import { Dialog } from './dialog.js'
 import { messageOf } from './store.js'
 
 export const FLAGS = ['realtime', 'presence', 'comments', 'invites', 'email', 'exports', 'uploads', 'renderThumbs', 'materialize', 'htmlBlocks', 'signup', 'readOnly', 'maintenance'] as const
+/** What turning each switch on does: a checked switch stops what it names. */
 const FLAG_WORDS: Record<(typeof FLAGS)[number], string> = {
-  realtime: 'Live updates (the room)',
-  presence: 'Presence (who is here, pointers)',
-  comments: 'Comments',
-  invites: 'Invitations',
-  email: 'Outgoing mail',
-  exports: 'Exports',
-  uploads: 'Uploads of asset bytes',
-  renderThumbs: 'Rendered thumbnails',
-  materialize: 'Materializing decks',
-  htmlBlocks: 'HTML blocks',
-  signup: 'New principals (sign-up)',
-  readOnly: 'Read-only: every write refused',
-  maintenance: 'Maintenance: every write answers 503',
+  realtime: 'Stop live updates (the room)',
+  presence: 'Stop presence (who is here, pointers)',
+  comments: 'Stop comments',
+  invites: 'Stop invitations',
+  email: 'Stop outgoing mail',
+  exports: 'Stop exports',
+  uploads: 'Stop uploads of asset bytes',
+  renderThumbs: 'Stop rendered thumbnails',
+  materialize: 'Stop materializing decks',
+  htmlBlocks: 'Stop HTML blocks',
+  signup: 'Stop new principals (sign-up)',
+  readOnly: 'Read-only: refuse every write',
+  maintenance: 'Maintenance: every write and page call answers 503',
 }
 interface Flag {
   name: string
@@ -44,7 +45,7 @@ export function AdminSwitches({ onClose }: { onClose: () => void }) {
   }
   return (
     <Dialog title="Kill switches" onClose={onClose}>
-      <p class="meta">Each switch stops what it names on every instance within 5 seconds.</p>
+      <p class="meta">A switch turned on stops what it names, for every caller, on every instance within 5 seconds. Turn it off to allow it again.</p>
       {error ? (
         <p class="form-error" role="alert">
           {error}

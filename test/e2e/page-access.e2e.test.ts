@@ -13,11 +13,12 @@ import { createRequire } from 'node:module'
 import { join } from 'node:path'
 import { after, before, describe, it } from 'node:test'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
+import { request } from 'undici'
 import { identityOf, closeIdentities } from '../../src/identity/db.js'
 import { Workspace } from '../../src/store/workspace.js'
 import { CHROMIUM_FLAGS, findChromium } from '../../src/render/browser.js'
 import { newUserWorkspace } from '../helpers/fixture.js'
-import { ROOT, serve, type Served, type TestWorkspace } from '../helpers/studio.js'
+import { ROOT, serve, studio, type Served, type TestWorkspace } from '../helpers/studio.js'
 
 const require = createRequire(import.meta.url)
 const { chromium } = require('playwright-core') as typeof import('playwright-core')
@@ -220,5 +221,56 @@ describe('people and access in the page', { timeout: 300_000 }, () => {
     const now = await (await callAs(owner, 'share.get', { id: deck }, deck)).json()
     assert.equal(now.access.general.mode, 'restricted')
     await dialog.locator('.people li', { hasText: 'ana@example.com' }).waitFor()
+  })
+
+  it('manages API keys, sessions and (for an administrator) kill switches from the account menu, axe clean', async () => {
+    // The person at the checkout makes the owner an administrator.
+    const made = await studio(ws.dir, ['admin', 'bootstrap', '--email', OWNER, '--json'])
+    assert.equal(made.code, 0, made.stdout + made.stderr)
+    await page.reload()
+    const menu = async (item: string) => {
+      await page.getByRole('button', { name: /^Account|owner/ }).first().click()
+      await page.getByRole('button', { name: item }).click()
+    }
+    // API keys: made with a scope, the secret shown once, listed, revoked.
+    await menu('API keys…')
+    const keys = page.getByRole('dialog', { name: 'API keys' })
+    await keys.getByLabel('Name of the new key').fill('ci reader')
+    await keys.getByRole('button', { name: 'Create key' }).click()
+    const secret = await keys.getByRole('textbox', { name: 'Secret of the key “ci reader”' }).inputValue()
+    assert.match(secret, /^studio_key_/)
+    await keys.locator('tr', { hasText: 'ci reader' }).waitFor()
+    await inBoth(page, 'API keys', 'api-keys.png')
+    assert.equal((await request(`${server.url}/api/actions/deck.get?deck=${deck}`, { method: 'POST', headers: { authorization: `Bearer ${secret}`, 'content-type': 'application/json' }, body: '{}' })).statusCode, 200)
+    await keys.getByRole('button', { name: 'Revoke ci reader' }).click()
+    await keys.locator('tr', { hasText: 'ci reader' }).waitFor({ state: 'detached' })
+    // The key admin.bootstrap made is still listed.
+    await keys.locator('tr', { hasText: 'bootstrap' }).waitFor()
+    assert.equal((await request(`${server.url}/api/actions/deck.get?deck=${deck}`, { method: 'POST', headers: { authorization: `Bearer ${secret}`, 'content-type': 'application/json' }, body: '{}' })).statusCode, 401)
+    await keys.getByRole('button', { name: 'Close api keys' }).click()
+    // Sessions: this browser's, marked.
+    await menu('Sessions…')
+    const sessions = page.getByRole('dialog', { name: 'Sessions' })
+    await sessions.getByText('(this browser)').waitFor()
+    await inBoth(page, 'sessions')
+    await sessions.getByRole('button', { name: 'Close sessions' }).click()
+    // Kill switches: comments off stops a comment at once, on every transport; back on, it is allowed.
+    await menu('Kill switches…')
+    const switches = page.getByRole('dialog', { name: 'Kill switches' })
+    const comments = switches.getByRole('switch', { name: 'Stop comments' })
+    await comments.waitFor()
+    await page.waitForFunction(() => !document.querySelector('[data-flag="comments"] input')?.hasAttribute('disabled'))
+    await inBoth(page, 'kill switches', 'kill-switches.png')
+    await comments.check()
+    await switches.locator('[data-flag="comments"]', { hasText: 'changed' }).waitFor()
+    const manifest = (await (await callAs(owner, 'deck.get', {}, deck)).json()).manifest
+    const slideId = manifest.sections.flatMap((section: { slides: string[] }) => section.slides)[0]
+    const refused = await callAs(owner, 'comment.add', { anchor: { kind: 'slide', slideId }, body: { text: 'While switched off' } }, deck)
+    assert.equal(refused.status(), 503, await refused.text())
+    await comments.uncheck()
+    await page.waitForFunction(() => !(document.querySelector('[data-flag="comments"] input') as HTMLInputElement | null)?.checked)
+    const flag = await (await callAs(owner, 'admin.flag', { name: 'comments' })).json()
+    assert.equal(flag.on, false)
+    await switches.getByRole('button', { name: 'Close kill switches' }).click()
   })
 })
