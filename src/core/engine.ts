@@ -107,6 +107,9 @@ export async function dispatch(action: Action, input: Record<string, unknown>, o
   // never committed is not listed; a revision is read after the repair, not before).
   const notes = options.ws.embedded || action.id === 'deck.repair' ? [] : await repairIfPending(options.ws)
   const call = new Call(action, input, options, principal, notes)
+  // The commit that makes a signed-in person's deck names them, so a crash before the access record
+  // below is written loses no ownership (src/identity/roles.ts adopts the deck from this trailer).
+  if (caller?.principalId && CREATES_DECK.has(action.id)) call.trailer('Studio-Owner', caller.principalId)
   const out = await call.run()
   // A deck a signed-in person makes is theirs: its access record names them owner (after the commit).
   if (caller?.principalId && CREATES_DECK.has(action.id)) {

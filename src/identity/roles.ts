@@ -11,7 +11,7 @@ import type { Action } from '../core/action.js'
 import { capabilitiesOf, CAPABILITY_WORDS, DEFAULT_SETTINGS, type Capability } from '../core/access.js'
 import { fail } from '../core/errors.js'
 import type { Workspace } from '../store/workspace.js'
-import { roleOn, type CallerRole } from './access-record.js'
+import { accessRow, createAccessRecord, roleOn, type CallerRole } from './access-record.js'
 import type { Caller } from './caller.js'
 import { identityOf } from './db.js'
 
@@ -38,6 +38,7 @@ export async function checkAccess(ws: Workspace, action: Pick<Action, 'id' | 'ca
     return undefined
   }
   const identity = await identityOf(ws)
+  if (identity && deckId !== undefined) await adoptOrphan(ws, identity, deckId)
   const role: CallerRole | null =
     identity && deckId !== undefined
       ? await roleOn(identity.db, caller, deckId)
@@ -69,7 +70,31 @@ export function requirePerson(caller: Caller | undefined, what: string): void {
 export async function canRead(ws: Workspace, caller: Caller): Promise<(deckId: string) => Promise<boolean>> {
   const identity = await identityOf(ws)
   return async (deckId) => {
+    if (identity) await adoptOrphan(ws, identity, deckId)
     const role = identity ? await roleOn(identity.db, caller, deckId) : null
     return Boolean(role && (await has(ws, caller, role, 'read', deckId)))
   }
+}
+
+/** Decks found with no access record and no owner in their history (made on the checkout). */
+const ownerless = new Set<string>()
+
+/** The trailer naming who a deck.create or deck.copy commit made the new deck for (src/core/engine.ts). */
+export const OWNER_TRAILER = 'Studio-Owner'
+
+/**
+ * A deck that exists with no access record: the process that committed its creation died before it
+ * wrote the record (the record is written after the commit). The creating commit names its owner in a
+ * trailer, so the record is written now, from the newest such commit of the deck's folder; a deck made
+ * on the checkout (no trailer) stays without one, as before: the checkout and administrators own it.
+ */
+async function adoptOrphan(ws: Workspace, identity: NonNullable<Awaited<ReturnType<typeof identityOf>>>, deckId: string): Promise<void> {
+  const key = `${ws.root}\0${deckId}`
+  if (ownerless.has(key) || !ws.deckExists(deckId) || (await accessRow(identity.db, deckId))) return
+  const log = await ws.git.raw(['log', '-1', '--no-color', `--format=%(trailers:key=${OWNER_TRAILER},valueonly,separator=%x2C)`, `--grep=^${OWNER_TRAILER}: `, '--', ws.gitPath(`decks/${deckId}`)]).catch(() => '')
+  const owner = log.trim()
+  // A deck made on the checkout names no owner: asked once per process, not at every call.
+  if (!owner || owner.includes(',')) return void ownerless.add(key)
+  const known = await identity.db.selectFrom('principals').select('id').where('id', '=', owner).executeTakeFirst()
+  if (known) await identity.write((tx) => createAccessRecord(tx, deckId, owner))
 }

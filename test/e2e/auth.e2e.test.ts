@@ -13,6 +13,7 @@ import { join } from 'node:path'
 import { after, before, describe, it } from 'node:test'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
+import Database from 'better-sqlite3'
 import { request } from 'undici'
 import WebSocket from 'ws'
 import { NO_ACCESS } from '../../src/identity/roles.js'
@@ -239,6 +240,24 @@ describe('accounts over one served studio', () => {
     const local = await studio(ws.dir, ['account', 'tokens', 'create', '--name', 'x', '--scope', 'read', '--json'])
     assert.notEqual(local.code, 0)
     assert.match(local.json.message, /checkout/)
+  })
+
+  it("keeps a new deck its creator's when the process died between the deck's commit and its access record", async () => {
+    const cookie = await signIn('hal@example.com')
+    const created = await call('deck.create', { name: 'Hal deck' }, { cookie })
+    assert.equal(created.status, 200, JSON.stringify(created.body))
+    const me = (await call('account.me', {}, { cookie })).body.principal.id
+    // The commit that made it names its owner.
+    assert.match(await ws.git('log', '-1', '--format=%B', '--', 'decks/hal-deck'), new RegExp(`^Studio-Owner: ${me}$`, 'm'))
+    // The access record never written (the process was killed right after the commit).
+    const sqlite = new Database(join(ws.dir, '.studio', 'identity.db'))
+    assert.equal(sqlite.prepare('delete from deck_access where deck_id = ?').run('hal-deck').changes, 1)
+    sqlite.close()
+    // The creator still owns it; nobody else gains it.
+    assert.equal((await call('deck.get', {}, { cookie: await signIn('ivy@example.com'), deck: 'hal-deck' })).status, 403)
+    const read = await call('share.get', { id: 'hal-deck' }, { cookie, deck: 'hal-deck' })
+    assert.equal(read.status, 200, JSON.stringify(read.body))
+    assert.equal(read.body.access.owner, me)
   })
 
   it('creates, lists, scopes and revokes API keys over HTTP and MCP; revoking closes the key\'s MCP session', async () => {
