@@ -3,7 +3,7 @@
  * one IMMEDIATE transaction whose conditional revision bump is the guard. Nothing here touches git:
  * the access record is deployment state, never deck content.
  */
-import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible'
+import { consumeHourly, LIMITS } from '../../identity/limits.js'
 import type { ActionContext } from '../../core/action.js'
 import { capabilitiesOf, type Role } from '../../core/access.js'
 import { fail } from '../../core/errors.js'
@@ -312,24 +312,10 @@ export async function setExpiry(ctx: ActionContext, input: { id: string; who: Wh
 /** The one answer share.requestAccess gives, whatever happened. */
 export const REQUEST_SENTENCE = 'If this deck exists and you do not have that access yet, its owner has been asked; you will hear back by mail if you gave an address.'
 
-const requestLimit = () => Math.max(1, Number(process.env.STUDIO_ACCESS_REQUESTS_PER_HOUR) || 20)
-let limiter: { points: number; limiter: RateLimiterMemory } | undefined
-function limiterOf(): RateLimiterMemory {
-  const points = requestLimit()
-  if (!limiter || limiter.points !== points) limiter = { points, limiter: new RateLimiterMemory({ points, duration: 3600 }) }
-  return limiter.limiter
-}
-
 export async function requestAccess(ctx: ActionContext, input: { id: string; role: Given; message?: string; email?: string }) {
   const caller = ctx.caller
   if (!caller?.principalId && !caller?.root && ctx.caller && !input.email) fail('invalid_input', 'An anonymous request needs an email to answer to.', { pointer: '/email' })
-  try {
-    await limiterOf().consume(caller?.ip ?? 'local')
-  } catch (error) {
-    if (!(error instanceof RateLimiterRes)) throw error
-    const retryAfter = Math.max(1, Math.ceil(error.msBeforeNext / 1000))
-    fail('rate_limited', `Too many access requests from this address; retry in ${retryAfter} seconds.`, { details: { retryAfter } })
-  }
+  await consumeHourly([[LIMITS.accessRequestsPerClient, caller?.ip ?? 'local']], 'Too many access requests from this address')
   const identity = await identityOf0(ctx)
   if (!identity || !ctx.ws.deckExists(input.id) || !caller || caller.root) return { message: REQUEST_SENTENCE }
   const email = input.email?.normalize('NFC').trim().toLowerCase() ?? null

@@ -13,7 +13,7 @@
  *
  * Decoding and encoding only: the records are src/identity/'s.
  */
-import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible'
+import { consumeHourly, LIMITS } from '../../identity/limits.js'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { fail } from '../../core/errors.js'
 import { sessionCookie } from '../../identity/account.js'
@@ -280,21 +280,7 @@ document.getElementById('login').onclick = () => show(login())
 window.studioPasskey = { register, login }
 `
 
-const perHour = (name: string, fallback: number) => Math.max(1, Number(process.env[name]) || fallback)
-let mailLimits: { key: string; byAddress: RateLimiterMemory; byClient: RateLimiterMemory } | undefined
-
-/** Counts one sign-in mail against its address (STUDIO_SIGNIN_MAILS_PER_HOUR, 5) and its client (STUDIO_SIGNIN_MAILS_PER_CLIENT_HOUR, 60); 429 past either. */
-async function consumeMailLimit(email: string, client: string): Promise<void> {
-  const address = perHour('STUDIO_SIGNIN_MAILS_PER_HOUR', 5)
-  const perClient = perHour('STUDIO_SIGNIN_MAILS_PER_CLIENT_HOUR', 60)
-  const key = `${address}/${perClient}`
-  if (mailLimits?.key !== key) mailLimits = { key, byAddress: new RateLimiterMemory({ points: address, duration: 3600 }), byClient: new RateLimiterMemory({ points: perClient, duration: 3600 }) }
-  try {
-    await mailLimits.byClient.consume(client)
-    await mailLimits.byAddress.consume(email)
-  } catch (error) {
-    if (!(error instanceof RateLimiterRes)) throw error
-    const retryAfter = Math.max(1, Math.ceil(error.msBeforeNext / 1000))
-    fail('rate_limited', `Too many sign-in mails asked for; retry in ${retryAfter} seconds.`, { details: { retryAfter } })
-  }
+/** Counts one sign-in mail against its client and its address (src/identity/limits.ts); 429 past either. */
+function consumeMailLimit(email: string, client: string): Promise<void> {
+  return consumeHourly([[LIMITS.signinMailsPerClient, client], [LIMITS.signinMailsPerAddress, email]], 'Too many sign-in mails asked for')
 }
