@@ -214,7 +214,7 @@ export function Menu({ label, disabled, children, icon }: { label: string; disab
     <div class="menu" ref={ref} onKeyDown={(e) => e.key === 'Escape' && open && (e.stopPropagation(), close())}>
       <button type="button" ref={button} aria-expanded={open} aria-controls={id} disabled={disabled} onClick={() => setOpen(!open)}>
         {icon}
-        {label} <span aria-hidden="true">▾</span>
+        <span class="menu-label">{label}</span> <span aria-hidden="true">▾</span>
       </button>
       {open ? (
         <div class="menu-popup" id={id} role="group" aria-label={label}>

@@ -268,9 +268,10 @@ describe('people and access in the page', { timeout: 300_000 }, () => {
     const refused = await callAs(owner, 'comment.add', { anchor: { kind: 'slide', slideId }, body: { text: 'While switched off' } }, deck)
     assert.equal(refused.status(), 503, await refused.text())
     await comments.uncheck()
-    await page.waitForFunction(() => !(document.querySelector('[data-flag="comments"] input') as HTMLInputElement | null)?.checked)
-    const flag = await (await callAs(owner, 'admin.flag', { name: 'comments' })).json()
-    assert.equal(flag.on, false)
+    // The box unticks at the click; the switch is off once the page's admin.flag call has landed.
+    await until('the comments switch off', async () => (await (await callAs(owner, 'admin.flag', { name: 'comments' })).json()).on, (on) => on === false)
+    const allowed = await callAs(owner, 'comment.add', { anchor: { kind: 'slide', slideId }, body: { text: 'Switched back on' } }, deck)
+    assert.equal(allowed.status(), 200, await allowed.text())
     await switches.getByRole('button', { name: 'Close kill switches' }).click()
   })
 })
