@@ -98,16 +98,29 @@ export default class Serve extends Command {
         process.stdout.write(`studio serve: ${running.url}  (workspace ${ws.root}${deck ? `, deck ${deck}` : ''})\n`)
         process.stdout.write(`  agents: ${running.url}/llms.txt   MCP: ${running.url}/mcp   OpenAPI: ${running.url}/openapi.json\n`)
       }
-      const stop = async () => {
+      const { logLine } = await import('../src/transports/http/log.js')
+      logLine('info', 'listening', { url: running.url, deck: deck ?? null })
+      // The first SIGTERM or SIGINT drains: requests in flight finish (a begun write is committed and
+      // answered) for up to STUDIO_SHUTDOWN_GRACE_MS (25 s), new ones are refused; a second one exits now.
+      let stopping = false
+      const stop = async (signal: string) => {
+        if (stopping) {
+          logLine('warn', 'stopped before the requests in flight finished', { signal })
+          process.exit(1)
+        }
+        stopping = true
         waiting?.stop()
         mail?.stop()
-        await running.close()
+        const graceMs = Number(process.env.STUDIO_SHUTDOWN_GRACE_MS ?? 25_000)
+        const unfinished = await running.close({ graceMs: Number.isFinite(graceMs) && graceMs >= 0 ? graceMs : 25_000 })
+        await (await import('../src/identity/db.js')).closeIdentities()
         await keep.releaseKept()
+        logLine(unfinished ? 'warn' : 'info', 'stopped', { signal, unfinished })
         process.exit(0)
       }
-      process.once('SIGINT', stop)
-      process.once('SIGTERM', stop)
-      if (flags.ttl) setTimeout(stop, flags.ttl * 1000)
+      process.on('SIGINT', () => void stop('SIGINT'))
+      process.on('SIGTERM', () => void stop('SIGTERM'))
+      if (flags.ttl) setTimeout(() => void stop('ttl'), flags.ttl * 1000)
       await new Promise(() => undefined)
     } catch (error) {
       const failure = toStudioError(error)

@@ -34,6 +34,7 @@ export const ERROR_CODES = {
   not_implemented: [501, 6],
   fetch_failed: [502, 1],
   switched_off: [503, 1],
+  shutting_down: [503, 1],
 } as const satisfies Record<string, readonly [number, number]>
 
 export type ErrorCode = keyof typeof ERROR_CODES
@@ -74,6 +75,7 @@ export const ERROR_TITLES: Record<ErrorCode, string> = {
   missing_program: 'Program missing',
   not_implemented: 'Not implemented',
   switched_off: 'Switched off',
+  shutting_down: 'Shutting down',
 }
 
 /** The RFC 9457 `type` of a code: a stable URN (docs/errors.md documents each). */
@@ -105,6 +107,7 @@ export const ERROR_DOCS: Record<ErrorCode, string> = {
   not_implemented: 'The action is declared in the table but not built on this instance (`implemented: false`).',
   name_refused: 'account.setName refused the name: one fixed sentence per rule, the same whatever the name, `details.reason` naming the rule (length, letter, control, bidi, reserved, confusable, taken). Nothing was stored.',
   switched_off: 'A kill switch (admin.flag) has turned this capability off on this studio; `details.flag` names the switch (docs/access.md lists what each of the 13 stops: `readOnly` every write, `maintenance` every write and every call of the page, `exports` export.* and build.*, `uploads` asset bytes, and so on). Nothing was written; retry once an admin turns it back on.',
+  shutting_down: 'This `studio serve` is stopping (SIGTERM or SIGINT): it finishes the requests it had begun, writes included, and takes no new one. Nothing was done; send the request again to another instance, or once the server is back (`GET /readyz` answers 200).',
   missing_program: 'A program the action runs is not installed (LibreOffice\'s `soffice`, poppler\'s `pdftoppm` or `pdfinfo`, a Python with fontTools): the message names it and the Debian package that provides it, `details.program` and `details.package` carry both. Nothing was written.',
 }
 

@@ -7,8 +7,9 @@
  * body is read under the cap, then it is routed. Every answer carries nosniff and no-referrer;
  * API answers are no-store.
  */
-import { randomBytes } from 'node:crypto'
-import { readFile, rm } from 'node:fs/promises'
+import { randomBytes, randomUUID } from 'node:crypto'
+import { constants } from 'node:fs'
+import { access, readFile, rm } from 'node:fs/promises'
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import { join } from 'node:path'
 import type { AddressInfo } from 'node:net'
@@ -26,6 +27,7 @@ import { accountsOn } from '../../identity/credentials.js'
 import type { Caller } from '../../identity/caller.js'
 import { takeCookies } from '../../identity/account.js'
 import { handleShareLink, isShareLinkPath } from './share-routes.js'
+import { logLine, logRequest, noteRequest } from './log.js'
 
 export interface ServeOptions {
   ws: Workspace
@@ -45,7 +47,13 @@ export interface ServeOptions {
 export interface RunningServer {
   url: string
   server: Server
-  close(): Promise<void>
+  /**
+   * Stops: readiness answers 503 at once, no new connection or request is taken (a request on a kept-alive
+   * socket answers 503 shutting_down), the requests in flight finish — a write that has begun is committed
+   * and answered — for up to `graceMs` (default: none, close at once), then every socket, MCP session and
+   * room closes. Answers how many requests were still running at the deadline (0 when all finished).
+   */
+  close(options?: { graceMs?: number }): Promise<number>
 }
 
 const DECK_RE = /^[a-z0-9]+(?:-[a-z0-9]+)*$/
@@ -132,7 +140,7 @@ async function readRevision(ws: Workspace, deck: string): Promise<number | undef
 
 /** The methods each path answers (HEAD wherever GET is); undefined for a path nothing serves. */
 function methodsOf(path: string): string[] | undefined {
-  if (['/api/agent', '/openapi.json', '/llms.txt'].includes(path) || /^\/docs\/[a-z0-9-]+\.md$/.test(path)) return ['GET', 'HEAD']
+  if (['/api/agent', '/openapi.json', '/llms.txt', '/healthz', '/readyz'].includes(path) || /^\/docs\/[a-z0-9-]+\.md$/.test(path)) return ['GET', 'HEAD']
   const page = pageMethods(path)
   if (page) return page
   if (isShareLinkPath(path)) return ['GET', 'HEAD']
@@ -246,6 +254,43 @@ async function fetchBundle(ctx: ActionContext, url: string, limit: number): Prom
 const FROM_URL_LIMIT = 500 * 1024 * 1024
 const FROM_URL_TIMEOUT_MS = 10 * 60 * 1000
 
+/**
+ * What /readyz checks: the workspace folder and its git repository can be read, the identity database
+ * answers (where accounts are on), and the server is not shutting down. Each check answers "ok" or why
+ * not, in words that name no path outside the workspace and no secret.
+ */
+async function readiness(ws: Workspace, draining: boolean): Promise<Record<string, string>> {
+  const checks: Record<string, string> = {}
+  checks.serving = draining ? 'failing: shutting down' : 'ok'
+  try {
+    await access(ws.root, constants.R_OK | constants.W_OK)
+    checks.workspace = 'ok'
+  } catch {
+    checks.workspace = 'failing: the workspace folder cannot be read and written'
+  }
+  if (!ws.embedded) {
+    try {
+      const head = await readFile(join(ws.git.gitDir, 'HEAD'), 'utf8')
+      checks.git = /^(ref: refs\/|[0-9a-f]{40})/.test(head) ? 'ok' : 'failing: the repository\'s HEAD is not a branch or a commit'
+    } catch {
+      checks.git = 'failing: the git repository cannot be read'
+    }
+  }
+  if (accountsOn(ws)) {
+    try {
+      const { identityOf } = await import('../../identity/db.js')
+      const { sql } = await import('kysely')
+      const identity = await identityOf(ws)
+      if (!identity) throw new Error('none')
+      await sql`select 1`.execute(identity.db)
+      checks.identity = 'ok'
+    } catch {
+      checks.identity = 'failing: the identity database does not answer'
+    }
+  }
+  return checks
+}
+
 export async function startServer(options: ServeOptions): Promise<RunningServer> {
   const token = options.token || undefined
   if (!isLoopbackHost(options.host) && !token) {
@@ -276,10 +321,32 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     return documents.get(key) as T
   }
 
+  // Shutting down (close()): readiness fails and new requests are refused while those in flight finish.
+  let draining = false
+  /** Requests being answered, but for MCP's event streams (GET /mcp), which last as long as their session. */
+  const inFlight = new Set<ServerResponse>()
+  let drained: (() => void) | undefined
   const server = createServer((req, res) => {
+    const started = performance.now()
+    const requestId = randomUUID()
+    let failure: { code: string; message: string } | undefined
     res.setHeader('x-content-type-options', 'nosniff')
     res.setHeader('referrer-policy', 'no-referrer')
+    res.setHeader('x-request-id', requestId)
+    const streams = req.method === 'GET' && (req.url ?? '').split('?', 1)[0] === '/mcp'
+    if (!streams) inFlight.add(res)
+    res.once('close', () => {
+      inFlight.delete(res)
+      if (draining && inFlight.size === 0) drained?.()
+      logRequest(req, res.statusCode, performance.now() - started, requestId, failure)
+    })
+    if (draining) {
+      res.setHeader('connection', 'close')
+      return sendError(res, new StudioError('shutting_down', 'This studio is shutting down and takes no new request; send it again to another instance, or once it is back.'))
+    }
     handle(req, res).catch((error) => {
+      const known = toStudioError(error)
+      if (known.status >= 500) failure = { code: known.code, message: known.message }
       if (!res.headersSent) sendError(res, error)
       else res.destroy()
     })
@@ -297,7 +364,8 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     const isBundle = path === '/api/decks/bundle' || /^\/api\/decks\/[^/]+\/bundle$/.test(path)
     const accounts = accountsOn(options.ws)
     const isAuth = path.startsWith('/auth/')
-    const edge = checkEdge(req, policy, { requireToken: isBundle && Boolean(token), anonymous: isPublicPagePath(path) || isAuth || isShareLinkPath(path), accounts })
+    const probe = path === '/healthz' || path === '/readyz'
+    const edge = checkEdge(req, policy, { requireToken: isBundle && Boolean(token), anonymous: isPublicPagePath(path) || isAuth || isShareLinkPath(path) || probe, accounts })
     // Who the request is, where the studio has accounts (src/identity/auth.ts); undefined on a checkout.
     // The static bearer is the deployment itself (root) with or without accounts: admin.bootstrap asks for it.
     const caller: Caller | undefined = accounts
@@ -307,6 +375,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
         : undefined
     // The origin the request reached (its Host passed the edge), for the /s/ links share answers hand back.
     if (caller && req.headers.host) caller.origin = `http://${req.headers.host}`
+    noteRequest(req, caller ? { caller } : {})
     const base = `http://${req.headers.host}`
     const allowed = methodsOf(path)
     if (allowed && !allowed.includes(req.method ?? 'GET')) {
@@ -315,6 +384,13 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     // HEAD is answered as GET; node:http sends the headers and leaves the body out.
     const method = req.method === 'HEAD' ? 'GET' : (req.method ?? 'GET')
 
+    // Liveness and readiness (docs/hosting.md): no credential needed, nothing about any deck in them.
+    if (method === 'GET' && path === '/healthz') return send(res, 200, { status: 'ok' }, { 'cache-control': 'no-store' })
+    if (method === 'GET' && path === '/readyz') {
+      const checks = await readiness(options.ws, draining)
+      const ready = Object.values(checks).every((c) => c === 'ok')
+      return send(res, ready ? 200 : 503, { status: ready ? 'ready' : 'unready', checks }, { 'cache-control': 'no-store' })
+    }
     if (method === 'GET' && (await handleShareLink(req, res, path, options.ws, caller))) return
     if (path === '/mcp') {
       const bind = binding(req, url, options.deck)
@@ -353,6 +429,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     if (described && method === 'POST') {
       const action = findAction(pathSegment(described[1]))
       if (!action || !action.transportSet.has('H')) fail('not_found', `No action "${described[1]}" on HTTP.`)
+      noteRequest(req, { action: action.id })
       const input = withIfMatch(action, parseJsonObject(await readBody(req, BODY_LIMIT)), req)
       const bind = binding(req, url, options.deck)
       const { result } = await dispatch(action, input, { ws: options.ws, transport: 'H', deck: bind.deck, author: bind.author, force: bind.force, caller, assistant: () => mcp?.sampler(bind.deck) })
@@ -406,11 +483,21 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   return {
     url: `http://${shownHost}:${address.port}`,
     server,
-    close: async () => {
+    close: async ({ graceMs = 0 } = {}) => {
+      draining = true
+      // No new connection from here; idle kept-alive sockets go now, busy ones after their answer.
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()))
+      server.closeIdleConnections?.()
+      if (inFlight.size > 0 && graceMs > 0) {
+        logLine('info', 'draining', { inFlight: inFlight.size, graceMs })
+        await Promise.race([new Promise<void>((resolve) => (drained = resolve)), new Promise<void>((resolve) => setTimeout(resolve, graceMs).unref())])
+      }
+      const unfinished = inFlight.size
       rooms.close()
       if (mcpLoading) await (await mcpLoading).closeAll()
       server.closeAllConnections?.()
-      await new Promise<void>((resolve) => server.close(() => resolve()))
+      await closed
+      return unfinished
     },
   }
 }

@@ -1,0 +1,161 @@
+/**
+ * Running `studio serve` as an operator does (docs/hosting.md): liveness and readiness without a
+ * credential, readiness naming the check that fails; structured logs (STUDIO_LOG=json), one line per
+ * request with no secret in it; and a graceful stop: SIGTERM lets a write that has begun commit and be
+ * answered, no new connection is taken meanwhile, and the process exits 0.
+ */
+import assert from 'node:assert/strict'
+import { spawn } from 'node:child_process'
+import { readFileSync, renameSync } from 'node:fs'
+import { connect } from 'node:net'
+import { join } from 'node:path'
+import { after, before, describe, it } from 'node:test'
+import { request } from 'undici'
+import { Workspace } from '../../src/store/workspace.js'
+import { startServer } from '../../src/transports/http/server.js'
+import { newUserWorkspace } from '../helpers/fixture.js'
+import { BIN, serve, type TestWorkspace } from '../helpers/studio.js'
+
+const TOKEN = 'static-bearer-for-serve-ops-0123456789'
+const DECK = 'quarterly-review'
+
+describe('studio serve for operators', () => {
+  let ws: TestWorkspace
+  before(async () => {
+    ws = await newUserWorkspace()
+  })
+  after(() => ws?.cleanup())
+
+  it('answers /healthz and /readyz without a credential, and readiness names the check that fails', async () => {
+    const served = await serve(ws.dir, [], { env: { STUDIO_TOKEN: TOKEN } })
+    try {
+      const get = async (path: string, method: 'GET' | 'HEAD' = 'GET', headers: Record<string, string> = {}) => {
+        const res = await request(`${served.url}${path}`, { method, headers })
+        const text = await res.body.text()
+        return { status: res.statusCode, body: text ? JSON.parse(text) : null }
+      }
+      assert.deepEqual(await get('/healthz'), { status: 200, body: { status: 'ok' } })
+      assert.equal((await get('/healthz', 'HEAD')).status, 200)
+      const ready = await get('/readyz')
+      assert.equal(ready.status, 200, JSON.stringify(ready.body))
+      assert.deepEqual(ready.body, { status: 'ready', checks: { serving: 'ok', workspace: 'ok', git: 'ok' } })
+      // A Host the edge does not serve is refused on the probes too.
+      assert.notEqual((await get('/healthz', 'GET', { host: 'studio.attacker.example' })).status, 200)
+      // The repository broken under it: not ready, and the answer says which check.
+      const head = join(ws.dir, '.git', 'HEAD')
+      renameSync(head, `${head}.away`)
+      try {
+        const broken = await get('/readyz')
+        assert.equal(broken.status, 503)
+        assert.equal(broken.body.status, 'unready')
+        assert.match(broken.body.checks.git, /^failing: /)
+        assert.equal(broken.body.checks.workspace, 'ok')
+      } finally {
+        renameSync(`${head}.away`, head)
+      }
+      assert.equal((await get('/readyz')).status, 200)
+    } finally {
+      await served.stop()
+    }
+  })
+
+  it('logs one JSON line per request (STUDIO_LOG=json), naming the action and the caller, never a secret', async () => {
+    const served = await serve(ws.dir, [], { env: { STUDIO_TOKEN: TOKEN, STUDIO_LOG: 'json' } })
+    const linkToken = 'studio_lnk_AbCdEfGhIjKlMnOpQrStUvWxYz0123abcdef'
+    const querySecret = 'query-secret-5e1f9a'
+    const info = await request(`${served.url}/api/actions/deck.info?deck=${DECK}&token=${querySecret}`, { method: 'POST', body: '{}', headers: { 'content-type': 'application/json', authorization: `Bearer ${TOKEN}`, cookie: `studio_session=${linkToken}x` } })
+    assert.equal(info.statusCode, 200)
+    await info.body.text()
+    const requestId = String(info.headers['x-request-id'])
+    await (await request(`${served.url}/s/${linkToken}`)).body.text()
+    await (await request(`${served.url}/api/actions/no.such`, { method: 'POST', body: '{}', headers: { 'content-type': 'application/json', authorization: `Bearer ${TOKEN}` } })).body.text()
+    await served.stop()
+    const log = served.stderr()
+    const lines = log.trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>)
+    const called = lines.find((l) => l.msg === 'request' && l.requestId === requestId)
+    assert.ok(called, log)
+    assert.equal(called.action, 'deck.info')
+    assert.equal(called.status, 200)
+    assert.equal(called.caller, 'deployment')
+    assert.equal(called.method, 'POST')
+    assert.equal(called.path, '/api/actions/deck.info')
+    assert.equal(typeof called.ms, 'number')
+    assert.ok(lines.some((l) => l.msg === 'request' && l.path === '/s/…'))
+    assert.ok(lines.some((l) => l.msg === 'request' && l.status === 404 && l.level === 'warn'))
+    assert.ok(lines.some((l) => l.msg === 'listening') && lines.some((l) => l.msg === 'stopped'))
+    for (const secret of [TOKEN, linkToken, querySecret]) assert.equal(log.includes(secret), false, `a secret in the log: ${secret.slice(0, 12)}…`)
+  })
+
+  it('drains on close: a request in flight finishes, no new connection is taken, and a deadline ends the wait', async () => {
+    const server = await startServer({ ws: new Workspace(ws.dir, ws.dir), host: '127.0.0.1', port: 0, deck: DECK })
+    const { port } = new URL(server.url)
+    // A request whose body is still arriving: in flight until its last byte.
+    const body = '{}'.padEnd(40, ' ')
+    const socket = connect(Number(port), '127.0.0.1')
+    await new Promise<void>((resolve) => socket.once('connect', () => resolve()))
+    let answer = ''
+    socket.on('data', (d) => (answer += d))
+    const ended = new Promise<void>((resolve) => socket.once('close', () => resolve()))
+    socket.write(`POST /api/actions/deck.info?deck=${DECK} HTTP/1.1\r\nhost: 127.0.0.1:${port}\r\ncontent-type: application/json\r\ncontent-length: ${body.length}\r\n\r\n${body.slice(0, 10)}`)
+    await new Promise((resolve) => setTimeout(resolve, 200))
+    const closing = server.close({ graceMs: 60_000 })
+    // The listener is closed: a new connection is refused while the request finishes.
+    const refused = await new Promise<string>((resolve) => {
+      const late = connect(Number(port), '127.0.0.1')
+      late.once('connect', () => (late.destroy(), resolve('connected')))
+      late.once('error', (error: NodeJS.ErrnoException) => resolve(error.code ?? 'error'))
+    })
+    assert.equal(refused, 'ECONNREFUSED')
+    // (written, not ended: a half-closed socket would end the request on the server's side.)
+    socket.write(body.slice(10))
+    assert.equal(await closing, 0, 'every request in flight finished')
+    await ended
+    assert.match(answer, /^HTTP\/1\.1 200 /, answer)
+    assert.match(answer, /"revision"/)
+
+    // A request that never finishes: the deadline ends the wait and says one was cut off.
+    const again = await startServer({ ws: new Workspace(ws.dir, ws.dir), host: '127.0.0.1', port: 0, deck: DECK })
+    const stuck = connect(Number(new URL(again.url).port), '127.0.0.1')
+    await new Promise<void>((resolve) => stuck.once('connect', () => resolve()))
+    stuck.on('error', () => undefined)
+    stuck.write(`POST /api/actions/deck.info HTTP/1.1\r\nhost: ${new URL(again.url).host}\r\ncontent-type: application/json\r\ncontent-length: 100\r\n\r\n{`)
+    await new Promise((resolve) => setTimeout(resolve, 200))
+    assert.equal(await again.close({ graceMs: 300 }), 1)
+    stuck.destroy()
+  })
+
+  it('on SIGTERM commits and answers a write that had begun, then exits 0', async () => {
+    // The server stops itself (SIGSTOP) inside the write, after its first file is ready (STUDIO_STALL).
+    const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--json', '--ttl', '120'], {
+      cwd: ws.dir,
+      env: { ...process.env, NO_COLOR: '1', STUDIO_ROOT: '', STUDIO_TOKEN: '', STUDIO_STALL: 'before-rename', STUDIO_LOG: 'json' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
+    let err = ''
+    child.stderr.on('data', (d) => (err += d))
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)))
+    const url = await new Promise<string>((resolve, reject) => {
+      let out = ''
+      child.stdout.on('data', (d) => {
+        out += d
+        if (out.includes('\n')) resolve(JSON.parse(out.split('\n')[0]).url)
+      })
+      child.once('exit', (code) => reject(new Error(`serve exited ${code}: ${err}`)))
+    })
+    const revision = JSON.parse(readFileSync(join(ws.dir, 'decks', DECK, 'deck.json'), 'utf8')).revision as number
+    const write = request(`${url}/api/actions/deck.rename?deck=${DECK}`, { method: 'POST', body: JSON.stringify({ name: 'Renamed while stopping', baseRevision: revision }), headers: { 'content-type': 'application/json' } })
+    // Wait until the process has stopped itself mid-write.
+    const state = () => readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1][0]
+    for (let i = 0; i < 600 && state() !== 'T'; i++) await new Promise((resolve) => setTimeout(resolve, 50))
+    assert.equal(state(), 'T', 'the server stopped inside the write')
+    child.kill('SIGTERM')
+    child.kill('SIGCONT')
+    const answered = await write
+    const text = await answered.body.text()
+    assert.equal(answered.statusCode, 200, text)
+    assert.equal(JSON.parse(text).revision, revision + 1)
+    assert.equal(await exited, 0, err)
+    assert.equal((await ws.git('log', '-1', '--format=%s')).trim(), `deck.rename ${DECK} r${revision + 1}`)
+    assert.match(err, /"msg":"stopped"/)
+  })
+})
