@@ -39,10 +39,16 @@ export function presentsAccountCredential(headers: IncomingHttpHeaders): boolean
 }
 
 
+/** The PostgreSQL URL of the identity database (the hosted studio), where one is set. */
+export function databaseUrl(): string | undefined {
+  return process.env.STUDIO_DATABASE_URL?.trim() || undefined
+}
+
 /**
- * Whether the workspace has accounts: its identity database exists (src/identity/db.ts
- * `identityExists`, read here without loading the query layer).
+ * Whether the workspace has accounts: STUDIO_DATABASE_URL names an identity database on PostgreSQL, or
+ * the workspace's own SQLite file exists (src/identity/db.ts `identityOf`; read here without loading the
+ * query layer). Every path that asks goes through here.
  */
 export function accountsOn(ws: Workspace): boolean {
-  return existsSync(join(ws.stateDir, 'identity.db'))
+  return databaseUrl() !== undefined || existsSync(join(ws.stateDir, 'identity.db'))
 }

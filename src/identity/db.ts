@@ -20,6 +20,7 @@ import { withLocks } from '../store/lock.js'
 import type { Workspace } from '../store/workspace.js'
 import { MIGRATIONS } from './migrations.js'
 import type { IdentityTables } from './schema.js'
+import { accountsOn, databaseUrl } from './credentials.js'
 
 export type IdentityDb = Kysely<IdentityTables>
 export type IdentityTx = Transaction<IdentityTables> | Kysely<IdentityTables>
@@ -37,9 +38,9 @@ export interface Identity {
 
 export const identityFile = (ws: Workspace) => join(ws.stateDir, 'identity.db')
 
-/** Whether the workspace has an identity database (accounts are on). */
+/** Whether the workspace has an identity database (accounts are on): STUDIO_DATABASE_URL, or the file. */
 export function identityExists(ws: Workspace): boolean {
-  return existsSync(identityFile(ws))
+  return accountsOn(ws)
 }
 
 const open = new Map<string, Promise<Identity>>()
@@ -49,6 +50,15 @@ const open = new Map<string, Promise<Identity>>()
  * created when `create` is true, else null where there is none.
  */
 export async function identityOf(ws: Workspace, options: { create?: boolean } = {}): Promise<Identity | null> {
+  const url = databaseUrl()
+  if (url) {
+    const hit = open.get(url)
+    if (hit) return hit
+    const opening = openPostgres(url)
+    open.set(url, opening)
+    opening.catch(() => open.delete(url))
+    return opening
+  }
   const path = identityFile(ws)
   const hit = open.get(path)
   if (hit) return hit
@@ -89,6 +99,44 @@ async function openSqlite(ws: Workspace, path: string): Promise<Identity> {
     },
     async close() {
       open.delete(path)
+      await db.destroy()
+    },
+  }
+}
+
+/** A constant key for the advisory lock that orders identity writes on PostgreSQL (one per database). */
+const WRITE_LOCK = 0x5354_5544 // "STUD"
+
+/**
+ * The identity database on PostgreSQL (STUDIO_DATABASE_URL; the hosted studio, issue 27): a pg pool
+ * behind Kysely's PostgresDialect, the same migrations (Kysely's migrator holds PostgreSQL's advisory
+ * lock while it runs them, so instances starting together migrate once). `write` runs one transaction
+ * that first takes a transaction-scoped advisory lock, so identity writes queue as BEGIN IMMEDIATE
+ * queues them on SQLite: a read-then-write (the share record's revision guard) sees every write before it.
+ */
+async function openPostgres(url: string): Promise<Identity> {
+  const [{ default: pg }, { PostgresDialect }] = await Promise.all([import('pg'), import('kysely')])
+  const pool = new pg.Pool({ connectionString: url, max: Number(process.env.STUDIO_DATABASE_POOL) || 10 })
+  // An idle client's error (the server restarted) must not end the process; the pool replaces the client.
+  pool.on('error', () => undefined)
+  const db = new Kysely<IdentityTables>({ dialect: new PostgresDialect({ pool }) })
+  try {
+    await migrate(db)
+  } catch (error) {
+    await db.destroy().catch(() => undefined)
+    throw error
+  }
+  return {
+    db,
+    engine: 'postgres',
+    write(fn) {
+      return db.transaction().execute(async (tx) => {
+        await sql`select pg_advisory_xact_lock(${WRITE_LOCK})`.execute(tx)
+        return fn(tx)
+      })
+    },
+    async close() {
+      open.delete(url)
       await db.destroy()
     },
   }
