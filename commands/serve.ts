@@ -91,6 +91,11 @@ export default class Serve extends Command {
         allowedHosts: [...(flags['allow-host'] ?? []), ...(process.env.STUDIO_ALLOW_HOSTS ?? '').split(',')].map((h) => h.trim()).filter(Boolean),
         bundleLimit: flags['bundle-limit'],
       })
+      // On a PostgreSQL deployment the kill switches live in the database: read them now and every second,
+      // so a switch another instance turns on stops this one within a second or two (no notification needed).
+      const { refreshFlags } = await import('../src/store/flags.js')
+      await refreshFlags(ws, 0)
+      const flagPoll = process.env.STUDIO_DATABASE_URL?.trim() ? setInterval(() => void refreshFlags(ws).catch(() => undefined), 1000).unref() : undefined
       const waiting = flags.deck !== undefined && !ws.deckExists(flags.deck) ? waitForDeck(ws, flags.deck) : undefined
       const mail = ws.embedded ? undefined : sendMailWhenDue(ws)
       if (flags.json) process.stdout.write(JSON.stringify({ url: running.url, deck: deck ?? null, root: ws.root }) + '\n')
@@ -109,6 +114,7 @@ export default class Serve extends Command {
           process.exit(1)
         }
         stopping = true
+        if (flagPoll) clearInterval(flagPoll)
         waiting?.stop()
         mail?.stop()
         const graceMs = Number(process.env.STUDIO_SHUTDOWN_GRACE_MS ?? 25_000)

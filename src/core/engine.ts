@@ -97,7 +97,11 @@ export async function dispatch(action: Action, input: Record<string, unknown>, o
   if (caller?.principalId) principal.id = caller.principalId
   // Kill switches after the role check (decision 016): a switch an admin turned on stops what it names, for
   // every transport. Only a call some switch can stop loads them: a plain read on the command line never does.
-  if (action.switches || action.mutates || options.transport === 'P') (await import('./switches.js')).refuseSwitchedOff(options.ws, action, input, options.transport)
+  if (action.switches || action.mutates || options.transport === 'P') {
+    // A deployment on PostgreSQL reads its switches from the database, renewed at most a second old.
+    await (await import('../store/flags.js')).refreshFlags(options.ws)
+    ;(await import('./switches.js')).refuseSwitchedOff(options.ws, action, input, options.transport)
+  }
   // Outside a workspace nothing is written: no commit, and no file (a render, an export, a bundle) in the package's folder.
   // Renders and exports of a deck keep their intermediates under the workspace's .studio/, so they are
   // refused even with --out elsewhere; export check reads a file of the caller's and writes its report

@@ -9,6 +9,7 @@ import { kindOf } from './secrets.js'
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Workspace } from '../store/workspace.js'
+import { databaseUrl } from './database-url.js'
 
 /** The request's cookies by name (null prototype: a cookie named __proto__ is a cookie). */
 export function cookiesOf(headers: IncomingHttpHeaders): Map<string, string> {
@@ -39,10 +40,7 @@ export function presentsAccountCredential(headers: IncomingHttpHeaders): boolean
 }
 
 
-/** The PostgreSQL URL of the identity database (the hosted studio), where one is set. */
-export function databaseUrl(): string | undefined {
-  return process.env.STUDIO_DATABASE_URL?.trim() || undefined
-}
+export { databaseUrl }
 
 /**
  * Whether the workspace has accounts: STUDIO_DATABASE_URL names an identity database on PostgreSQL, or

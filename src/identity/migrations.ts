@@ -161,4 +161,17 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
       await sql`create unique index access_requests_pending on access_requests (deck_id, requester_id) where status = 'pending'`.execute(db)
     },
   },
+  '0002_flags': {
+    // The kill switches of a deployment whose database is PostgreSQL: every instance reads them here
+    // (src/store/flags.ts). A checkout keeps them in .studio/flags.json and never writes this table.
+    async up(db: Kysely<any>) {
+      await db.schema
+        .createTable('flags')
+        .addColumn('name', text, (c) => c.primaryKey())
+        .addColumn('is_on', int, (c) => c.notNull())
+        .addColumn('changed_at', text, (c) => c.notNull())
+        .addColumn('changed_by', text)
+        .execute()
+    },
+  },
 }

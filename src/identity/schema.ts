@@ -174,4 +174,13 @@ export interface IdentityTables {
   grants: GrantTable
   links: LinkTable
   access_requests: AccessRequestTable
+  flags: FlagTable
+}
+
+/** A kill switch of the deployment, where the database is PostgreSQL (src/store/flags.ts). */
+export interface FlagTable {
+  name: string
+  is_on: number
+  changed_at: string
+  changed_by: string | null
 }

@@ -147,4 +147,43 @@ describe('the identity database on PostgreSQL', { skip }, () => {
       ws.cleanup()
     }
   })
+
+  it('stops a second instance within 5 seconds when a kill switch is turned on at the first (no notifications)', async () => {
+    const url = await cluster.database('switches')
+    const token = 'static-bearer-for-switch-test-0123456789'
+    const [wa, wb] = await Promise.all([newUserWorkspace(), newUserWorkspace()])
+    const servers: Served[] = []
+    try {
+      for (const w of [wa, wb]) servers.push(await serve(w.dir, [], { env: { STUDIO_DATABASE_URL: url, STUDIO_TOKEN: token } }))
+      const [a, b] = servers
+      const call = async (on: Served, id: string, input: object, deck?: string) => {
+        const res = await request(`${on.url}/api/actions/${id}${deck ? `?deck=${deck}` : ''}`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: JSON.stringify(input) })
+        return { status: res.statusCode, body: JSON.parse(await res.body.text()) }
+      }
+      const slideId = (await call(b, 'deck.get', {}, 'quarterly-review')).body.manifest.sections[0].slides[0]
+      const comment = () => call(b, 'comment.add', { anchor: { kind: 'slide', slideId }, body: { text: 'Is this on?' } }, 'quarterly-review')
+      assert.equal((await comment()).status, 200)
+      assert.equal((await call(a, 'admin.flag', { name: 'comments', on: true })).status, 200)
+      const within = async (want: number) => {
+        const until = Date.now() + 5000
+        for (;;) {
+          const got = await comment()
+          if (got.status === want) return got
+          if (Date.now() > until) assert.fail(`instance B still answers ${got.status} 5 s after the switch changed at A: ${JSON.stringify(got.body)}`)
+          await new Promise((resolve) => setTimeout(resolve, 100))
+        }
+      }
+      const refused = await within(503)
+      assert.equal(refused.body.details.flag, 'comments')
+      // Turned off at B: comments are allowed again.
+      assert.equal((await call(b, 'admin.flag', { name: 'comments', on: false })).status, 200)
+      assert.equal((await within(200)).status, 200)
+      // Neither workspace has a flags file: the switch lives in the database.
+      for (const w of [wa, wb]) assert.equal(existsSync(join(w.dir, '.studio', 'flags.json')), false)
+    } finally {
+      for (const s of servers) await s.stop()
+      wa.cleanup()
+      wb.cleanup()
+    }
+  })
 })
