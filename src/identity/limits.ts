@@ -1,7 +1,7 @@
 /**
  * Hourly rate limits (rate-limiter-flexible), one place for every limit the studio keeps: sign-in mails
  * per address and per client (src/transports/http/auth-routes.ts), access requests per client
- * (share.requestAccess). Each limit's points come from its environment variable, read at each call (a
+ * (share.requestAccess), passkey sign-ins begun per client. Each limit's points come from its environment variable, read at each call (a
  * changed value starts a fresh counter), else its default. Counters live in this process's memory.
  */
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible'
@@ -17,6 +17,7 @@ export const LIMITS = {
   signinMailsPerAddress: { env: 'STUDIO_SIGNIN_MAILS_PER_HOUR', fallback: 5 },
   signinMailsPerClient: { env: 'STUDIO_SIGNIN_MAILS_PER_CLIENT_HOUR', fallback: 60 },
   accessRequestsPerClient: { env: 'STUDIO_ACCESS_REQUESTS_PER_HOUR', fallback: 20 },
+  passkeyChallengesPerClient: { env: 'STUDIO_PASSKEY_SIGNINS_PER_CLIENT_HOUR', fallback: 120 },
 } as const satisfies Record<string, HourlyLimit>
 
 const counters = new Map<HourlyLimit, { points: number; limiter: RateLimiterMemory }>()

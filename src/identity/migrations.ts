@@ -174,4 +174,13 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
         .execute()
     },
   },
+  '0003_name_keys': {
+    // Names' keys made again by today's rule (names.ts nameKey: i, I and l are one letter), so a stored
+    // key compares with a new one.
+    async up(db: Kysely<any>) {
+      const { nameKey } = await import('./names.js')
+      const named = (await db.selectFrom('principals').select(['id', 'name']).where('name', 'is not', null).execute()) as { id: string; name: string }[]
+      for (const row of named) await db.updateTable('principals').set({ name_skeleton: nameKey(row.name) }).where('id', '=', row.id).execute()
+    },
+  },
 }

@@ -51,9 +51,31 @@ export function skeleton(text: string): string {
   return unhomoglyph(text.normalize('NFD')).normalize('NFD')
 }
 
-/** The key two names are compared by: the skeleton, lower-cased, skeletoned again. */
+/**
+ * The key two names are compared by: the skeleton, lower-cased, skeletoned again, and i made l. The
+ * skeleton takes capital I to l but leaves small i alone, so without the last step "ADMIN" (admln) and
+ * "admin" (admin) would differ, and "ALICE" would pass beside "Alice".
+ */
 export function nameKey(name: string): string {
-  return skeleton(skeleton(name).toLowerCase())
+  return skeleton(skeleton(name).toLowerCase()).replace(/i/g, 'l')
+}
+
+/**
+ * Characters that draw nothing (Unicode's Default_Ignorable_Code_Point: the Hangul fillers, the combining
+ * grapheme joiner, variation selectors, zero-width joiners...), which would make a name that looks like
+ * another's compare unlike it. Allowed only where an emoji needs them: a variation selector after an
+ * emoji, a zero-width joiner between two.
+ */
+function hasInvisible(name: string): boolean {
+  const chars = [...name]
+  return chars.some((char, i) => {
+    if (!/\p{Default_Ignorable_Code_Point}/u.test(char)) return false
+    const before = chars[i - 1] ?? ''
+    const after = chars[i + 1] ?? ''
+    if (char === '\uFE0F') return !/\p{Emoji}/u.test(before)
+    if (char === '\u200D') return !(/[\p{Extended_Pictographic}\p{Emoji_Modifier}\uFE0F]/u.test(before) && /\p{Extended_Pictographic}/u.test(after))
+    return true
+  })
 }
 
 const lettersOnly = (key: string) => key.replace(/[^\p{L}\p{N}]+/gu, '')
@@ -85,7 +107,7 @@ function scriptsOf(name: string): Set<string> {
  */
 export function checkName(raw: string): { name: string; key: string } {
   if (BIDI.test(raw)) refuseName('bidi')
-  if (CONTROL.test(raw)) refuseName('control')
+  if (CONTROL.test(raw) || hasInvisible(raw)) refuseName('control')
   const name = raw.normalize('NFC').trim().replace(/\s+/gu, ' ')
   const length = [...name].length
   if (length < 1 || length > NAME_MAX) refuseName('length')

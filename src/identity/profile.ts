@@ -15,7 +15,7 @@ import { fail } from '../core/errors.js'
 import { profileOf, setProfile } from '../store/principals.js'
 import { markOf, pictureOf, type AvatarChoice, type MarkSubject } from './avatar.js'
 import { identityExists, identityOf, type IdentityTx } from './db.js'
-import { checkName, refuseName } from './names.js'
+import { checkName, nameKey, refuseName } from './names.js'
 
 export interface Profile {
   /** The principal id with accounts, the author on a checkout. */
@@ -86,7 +86,8 @@ export async function setName(ctx: ActionContext, raw: string): Promise<Profile>
   const who = subject(ctx)
   if (!who.accounts) {
     await setProfile(ctx.ws, who.author, (current, others) => {
-      for (const other of others.values()) if (other.nameKey === key) refuseName('taken')
+      // Compared by the key of today's rule (a stored key may be an older rule's).
+      for (const other of others.values()) if ((other.name ? nameKey(other.name) : other.nameKey) === key) refuseName('taken')
       return { ...current, name, nameKey: key }
     })
     return profileOfCaller(ctx)

@@ -5,11 +5,12 @@
  * person. A challenge answers once.
  */
 import assert from 'node:assert/strict'
-import { readFileSync } from 'node:fs'
+import { readdirSync, readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { join } from 'node:path'
 import { after, before, describe, it } from 'node:test'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
+import Database from 'better-sqlite3'
 import { request } from 'undici'
 import { CHROMIUM_FLAGS, findChromium } from '../../src/render/browser.js'
 import { newUserWorkspace } from '../helpers/fixture.js'
@@ -102,5 +103,27 @@ describe('passkeys in Chromium with a virtual authenticator', () => {
     await context.clearCookies()
     const status = await page.evaluate(async () => (await fetch('/auth/passkey/register/options', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })).status)
     assert.equal(status, 401)
+  })
+
+  it('asks for a recent sign-in to add a passkey, and keeps only the hash of a challenge', async () => {
+    const secret = await mailSession('quinn@example.com')
+    // The session signed in 11 minutes ago: too old to add a lasting credential.
+    const db = new Database(join(ws.dir, '.studio', 'identity.db'))
+    db.prepare('update sessions set authenticated_at = ? where principal_id = (select id from principals where email = ?)').run(new Date(Date.now() - 11 * 60_000).toISOString(), 'quinn@example.com')
+    const post = async (path: string) => {
+      const res = await request(`${base}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', cookie: `studio_session=${secret}`, origin: base, 'sec-fetch-site': 'same-origin' }, body: '{}' })
+      return { status: res.statusCode, body: JSON.parse(await res.body.text()) }
+    }
+    const old = await post('/auth/passkey/register/options')
+    assert.equal(old.status, 403, JSON.stringify(old.body))
+    assert.equal(old.body.code, 'reauth_required')
+    // A challenge handed out is stored as its hash only.
+    const options = await post('/auth/passkey/login/options')
+    assert.equal(options.status, 200)
+    const stored = db.prepare('select challenge from challenges where id = ?').get(options.body.challengeId) as { challenge: string }
+    db.close()
+    assert.ok(stored)
+    assert.notEqual(stored.challenge, options.body.options.challenge)
+    for (const file of readdirSync(join(ws.dir, '.studio')).filter((f) => f.startsWith('identity.db'))) assert.equal(readFileSync(join(ws.dir, '.studio', file)).includes(options.body.options.challenge), false, file)
   })
 })

@@ -94,8 +94,7 @@ export async function handleAuth(req: IncomingMessage, res: ServerResponse, url:
     await consumeMailLimit(email, req.socket.remoteAddress ?? 'local')
     const { flagOn } = await import('../../store/flags.js')
     const known = await personByEmail(identity.db, email)
-    // The `signup` switch keeps new people out: no mail to an address no account has; the answer is the same.
-    if (known || !flagOn(ctx.ws, 'signup')) {
+    const mailLink = async () => {
       const minted = mintSecret('magic')
       const now = new Date()
       await identity.write((tx) =>
@@ -104,6 +103,12 @@ export async function handleAuth(req: IncomingMessage, res: ServerResponse, url:
       const { sendMail } = await import('../../comments/mail.js')
       const link = `${originOf(req)}/auth/mail/${minted.secret}`
       await sendMail(ctx.ws, { to: email, subject: 'Sign in to Deck Studio', text: `Open this link to sign in (it works once, for 15 minutes):\n\n${link}\n\nIf you did not ask for it, ignore this mail.` })
+    }
+    if (!flagOn(ctx.ws, 'signup')) await mailLink()
+    else if (known) {
+      // The `signup` switch keeps new people out: no mail to an address no account has. A known address's
+      // mail then goes after the answer, so the two answer alike in time as in words (no telling which exist).
+      void mailLink().catch(() => undefined)
     }
     ctx.send(res, 200, { sent: true, message: MAIL_SENT })
     return true
@@ -164,6 +169,10 @@ export async function handleAuth(req: IncomingMessage, res: ServerResponse, url:
     if (purpose === 'register') {
       const principalId = ctx.caller?.kind === 'person' ? ctx.caller.principalId : undefined
       if (!principalId || !ctx.caller?.sessionId) fail('unauthorized', 'Sign in first (a mail link), then add a passkey.')
+      // A passkey outlives every session: adding one asks for a sign-in of the last 10 minutes, so a stolen
+      // old session cookie cannot turn itself into a lasting credential.
+      const { recentlyAuthenticated } = await import('../../identity/auth.js')
+      if (!recentlyAuthenticated(ctx.caller, 10)) fail('reauth_required', 'Adding a passkey needs a sign-in within the last 10 minutes: sign in again by a mail link, then add it.')
       if (step === 'options') {
         const person = (await identity.db.selectFrom('principals').select(['email', 'name']).where('id', '=', principalId).executeTakeFirst())!
         const existing = await identity.db.selectFrom('passkeys').select(['id']).where('principal_id', '=', principalId).execute()
@@ -174,7 +183,7 @@ export async function handleAuth(req: IncomingMessage, res: ServerResponse, url:
           userID: new TextEncoder().encode(principalId),
           attestationType: 'none',
           excludeCredentials: existing.map((p) => ({ id: p.id })),
-          authenticatorSelection: { residentKey: 'required', userVerification: 'preferred' },
+          authenticatorSelection: { residentKey: 'required', userVerification: 'required' },
         })
         const challengeId = await saveChallenge(identity, options.challenge, 'register', principalId, now)
         ctx.send(res, 200, { challengeId, options })
@@ -182,21 +191,24 @@ export async function handleAuth(req: IncomingMessage, res: ServerResponse, url:
       }
       const challenge = await takeChallenge(identity, body.challengeId, 'register', principalId)
       const verification = await sw
-        .verifyRegistrationResponse({ response: body.response as never, expectedChallenge: challenge, expectedOrigin, expectedRPID: rpID, requireUserVerification: false })
+        .verifyRegistrationResponse({ response: body.response as never, expectedChallenge: (c: string) => hashOf(c) === challenge, expectedOrigin, expectedRPID: rpID, requireUserVerification: true })
         .catch((error: Error) => fail('refused', `The passkey was not accepted: ${error.message}`))
       if (!verification.verified || !verification.registrationInfo) fail('refused', 'The passkey was not accepted.')
       const { credential } = verification.registrationInfo
-      await identity.write((tx) =>
-        tx
+      await identity.write(async (tx) => {
+        if (await tx.selectFrom('passkeys').select('id').where('id', '=', credential.id).executeTakeFirst()) fail('refused', 'This passkey is already registered here.')
+        await tx
           .insertInto('passkeys')
           .values({ id: credential.id, principal_id: principalId, public_key: Buffer.from(credential.publicKey).toString('base64url'), counter: credential.counter, transports: credential.transports ? JSON.stringify(credential.transports) : null, name: typeof body.name === 'string' ? body.name.slice(0, 80) : null, created_at: now.toISOString(), last_used_at: null })
-          .execute(),
-      )
+          .execute()
+      })
       ctx.send(res, 200, { registered: true, passkeyId: credential.id })
       return true
     }
     if (step === 'options') {
-      const options = await sw.generateAuthenticationOptions({ rpID, userVerification: 'preferred', allowCredentials: [] })
+      // Anyone may ask for a sign-in challenge: limited per client, so a script cannot fill the table.
+      await consumeHourly([[LIMITS.passkeyChallengesPerClient, req.socket.remoteAddress ?? 'local']], 'Too many passkey sign-ins begun')
+      const options = await sw.generateAuthenticationOptions({ rpID, userVerification: 'required', allowCredentials: [] })
       const challengeId = await saveChallenge(identity, options.challenge, 'authenticate', null, now)
       ctx.send(res, 200, { challengeId, options })
       return true
@@ -209,10 +221,10 @@ export async function handleAuth(req: IncomingMessage, res: ServerResponse, url:
     const verification = await sw
       .verifyAuthenticationResponse({
         response: body.response as never,
-        expectedChallenge: challenge,
+        expectedChallenge: (c: string) => hashOf(c) === challenge,
         expectedOrigin,
         expectedRPID: rpID,
-        requireUserVerification: false,
+        requireUserVerification: true,
         credential: { id: stored.id, publicKey: Buffer.from(stored.public_key, 'base64url'), counter: stored.counter, transports: stored.transports ? JSON.parse(stored.transports) : undefined },
       })
       .catch(() => fail('unauthorized', 'The passkey sign-in was not accepted.'))
@@ -232,7 +244,7 @@ async function saveChallenge(identity: { write: <T>(fn: (tx: IdentityTx) => Prom
   const id = newId('c_')
   await identity.write(async (tx) => {
     await tx.deleteFrom('challenges').where('expires_at', '<=', now.toISOString()).execute()
-    await tx.insertInto('challenges').values({ id, challenge, purpose, principal_id: principalId, created_at: now.toISOString(), expires_at: new Date(now.getTime() + CHALLENGE_TTL_MS).toISOString() }).execute()
+    await tx.insertInto('challenges').values({ id, challenge: hashOf(challenge), purpose, principal_id: principalId, created_at: now.toISOString(), expires_at: new Date(now.getTime() + CHALLENGE_TTL_MS).toISOString() }).execute()
   })
   return id
 }
@@ -246,6 +258,7 @@ async function takeChallenge(identity: { write: <T>(fn: (tx: IdentityTx) => Prom
     return found
   })
   if (!row || row.purpose !== purpose || row.principal_id !== principalId || row.expires_at <= new Date().toISOString()) fail('refused', 'The challenge is unknown, used or expired: start again.')
+  // Stored as its SHA-256 only, as every secret is: the verifier compares the hash of what came back.
   return row.challenge
 }
 

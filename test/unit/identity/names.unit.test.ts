@@ -8,6 +8,16 @@ describe('display names', () => {
     assert.equal(nameKey('AIice'), nameKey('Alice'))
     assert.equal(nameKey('m'), nameKey('rn'))
     assert.notEqual(nameKey('Ana'), nameKey('Ann'))
+    // Capitals: the skeleton takes I to l but not i, so the key makes i, I and l one letter.
+    assert.equal(nameKey('ALICE'), nameKey('Alice'))
+    assert.equal(nameKey('OLIVIA'), nameKey('Olivia'))
+  })
+
+  it('refuses reserved names in any case, and names with characters that draw nothing', () => {
+    for (const name of ['admin', 'ADMIN', 'Administrator', 'STUDIO', 'DeckStudio', 'root']) assert.throws(() => checkName(name), (e: { toJSON(): { details?: { reason?: string } } }) => e.toJSON().details?.reason === 'reserved', name)
+    for (const name of ['Alice\u3164', 'Al\u200Dice', 'Al\u034Fice', 'Ali\uFE0Fce', '\u115FAna']) assert.throws(() => checkName(name), (e: { toJSON(): { details?: { reason?: string } } }) => e.toJSON().details?.reason === 'control', JSON.stringify(name))
+    // Emoji keep what they need: a variation selector after one, a joiner between two.
+    for (const name of ['Ana \u2764\uFE0F', '\u{1F468}\u200D\u{1F469}\u200D\u{1F467} Lima']) assert.equal(checkName(name).name, name)
   })
 
   it('keeps names of one script, and the CJK mixes TR39 allows', () => {
