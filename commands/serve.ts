@@ -103,14 +103,15 @@ export default class Serve extends Command {
         process.stdout.write(`studio serve: ${running.url}  (workspace ${ws.root}${deck ? `, deck ${deck}` : ''})\n`)
         process.stdout.write(`  agents: ${running.url}/llms.txt   MCP: ${running.url}/mcp   OpenAPI: ${running.url}/openapi.json\n`)
       }
-      const { logLine } = await import('../src/transports/http/log.js')
+      const { jsonLogs, logLine } = await import('../src/transports/http/log.js')
       logLine('info', 'listening', { url: running.url, deck: deck ?? null })
       // The first SIGTERM or SIGINT drains: requests in flight finish (a begun write is committed and
       // answered) for up to STUDIO_SHUTDOWN_GRACE_MS (25 s), new ones are refused; a second one exits now.
       let stopping = false
       const stop = async (signal: string) => {
         if (stopping) {
-          logLine('warn', 'stopped before the requests in flight finished', { signal })
+          if (jsonLogs()) logLine('warn', 'stopped before the requests in flight finished', { signal })
+          else process.stderr.write(`studio serve: a second ${signal}: stopped without waiting for the requests in flight\n`)
           process.exit(1)
         }
         stopping = true
@@ -132,6 +133,8 @@ export default class Serve extends Command {
       const failure = toStudioError(error)
       process.exitCode = failure.exitCode
       if (flags.json) process.stdout.write(JSON.stringify(failure.toJSON()) + '\n')
+      // With STUDIO_LOG=json a failed start is a log line too (log.js loads only here, in serve).
+      else if (process.env.STUDIO_LOG === 'json') (await import('../src/transports/http/log.js')).logLine('error', 'failed to start', { code: failure.code, message: failure.message })
       else process.stderr.write(`Error (${failure.code}): ${failure.message}\n`)
     }
   }

@@ -15,6 +15,7 @@ import { Workspace } from '../../src/store/workspace.js'
 import { startServer } from '../../src/transports/http/server.js'
 import { newUserWorkspace } from '../helpers/fixture.js'
 import { BIN, serve, type TestWorkspace } from '../helpers/studio.js'
+import { runToEnd } from '../helpers/spawner.js'
 
 const TOKEN = 'static-bearer-for-serve-ops-0123456789'
 const DECK = 'quarterly-review'
@@ -54,6 +55,10 @@ describe('studio serve for operators', () => {
         renameSync(`${head}.away`, head)
       }
       assert.equal((await get('/readyz')).status, 200)
+      // The OpenAPI document lists both probes, with no security requirement.
+      const openapi = (await get('/openapi.json', 'GET', { authorization: `Bearer ${TOKEN}` })).body
+      assert.deepEqual(openapi.paths['/healthz'].get.security, [])
+      assert.deepEqual(openapi.paths['/readyz'].get.security, [])
     } finally {
       await served.stop()
     }
@@ -68,6 +73,9 @@ describe('studio serve for operators', () => {
     await info.body.text()
     const requestId = String(info.headers['x-request-id'])
     await (await request(`${served.url}/s/${linkToken}`)).body.text()
+    const window = await request(`${served.url}/api/window/deck.info?deck=${DECK}`, { method: 'POST', body: '{}', headers: { 'content-type': 'application/json', authorization: `Bearer ${TOKEN}` } })
+    await window.body.text()
+    const windowId = String(window.headers['x-request-id'])
     await (await request(`${served.url}/api/actions/no.such`, { method: 'POST', body: '{}', headers: { 'content-type': 'application/json', authorization: `Bearer ${TOKEN}` } })).body.text()
     await served.stop()
     const log = served.stderr()
@@ -81,9 +89,19 @@ describe('studio serve for operators', () => {
     assert.equal(called.path, '/api/actions/deck.info')
     assert.equal(typeof called.ms, 'number')
     assert.ok(lines.some((l) => l.msg === 'request' && l.path === '/s/…'))
+    assert.equal(lines.find((l) => l.requestId === windowId)?.action, 'deck.info', log)
     assert.ok(lines.some((l) => l.msg === 'request' && l.status === 404 && l.level === 'warn'))
     assert.ok(lines.some((l) => l.msg === 'listening') && lines.some((l) => l.msg === 'stopped'))
     for (const secret of [TOKEN, linkToken, querySecret]) assert.equal(log.includes(secret), false, `a secret in the log: ${secret.slice(0, 12)}…`)
+  })
+
+  it('logs a failed start as a JSON line too (STUDIO_LOG=json)', async () => {
+    const ran = await runToEnd(process.execPath, [BIN, 'serve', '--port', '0', '--ttl', '5', '--deck', 'Not A Deck'], { cwd: ws.dir, env: { ...process.env, NO_COLOR: '1', STUDIO_ROOT: '', STUDIO_TOKEN: '', STUDIO_LOG: 'json' } })
+    assert.notEqual(ran.code, 0)
+    const line = JSON.parse(ran.stderr.trim()) as Record<string, unknown>
+    assert.equal(line.level, 'error')
+    assert.equal(line.msg, 'failed to start')
+    assert.equal(line.code, 'invalid_input')
   })
 
   it('drains on close: a request in flight finishes, no new connection is taken, and a deadline ends the wait', async () => {
@@ -98,6 +116,14 @@ describe('studio serve for operators', () => {
     const ended = new Promise<void>((resolve) => socket.once('close', () => resolve()))
     socket.write(`POST /api/actions/deck.info?deck=${DECK} HTTP/1.1\r\nhost: 127.0.0.1:${port}\r\ncontent-type: application/json\r\ncontent-length: ${body.length}\r\n\r\n${body.slice(0, 10)}`)
     await new Promise((resolve) => setTimeout(resolve, 200))
+    // A second connection whose request line has arrived but not its headers' end: it will ask /readyz mid-drain.
+    const prober = connect(Number(port), '127.0.0.1')
+    await new Promise<void>((resolve) => prober.once('connect', () => resolve()))
+    let probed = ''
+    prober.on('data', (d) => (probed += d))
+    const probeEnded = new Promise<void>((resolve) => prober.once('close', () => resolve()))
+    prober.write(`GET /readyz HTTP/1.1\r\nhost: 127.0.0.1:${port}\r\n`)
+    await new Promise((resolve) => setTimeout(resolve, 200))
     const closing = server.close({ graceMs: 60_000 })
     // The listener is closed: a new connection is refused while the request finishes.
     const refused = await new Promise<string>((resolve) => {
@@ -106,6 +132,12 @@ describe('studio serve for operators', () => {
       late.once('error', (error: NodeJS.ErrnoException) => resolve(error.code ?? 'error'))
     })
     assert.equal(refused, 'ECONNREFUSED')
+    // Readiness answers 503 at once, naming the drain, while the request in flight is still running.
+    prober.write('\r\n')
+    await probeEnded
+    assert.match(probed, /^HTTP\/1\.1 503 /, probed)
+    const chunked = probed.slice(probed.indexOf('\r\n\r\n') + 4)
+    assert.equal(JSON.parse(chunked.slice(chunked.indexOf('\r\n') + 2, chunked.lastIndexOf('}') + 1)).checks.serving, 'failing: shutting down')
     // (written, not ended: a half-closed socket would end the request on the server's side.)
     socket.write(body.slice(10))
     assert.equal(await closing, 0, 'every request in flight finished')
@@ -157,5 +189,35 @@ describe('studio serve for operators', () => {
     assert.equal(await exited, 0, err)
     assert.equal((await ws.git('log', '-1', '--format=%s')).trim(), `deck.rename ${DECK} r${revision + 1}`)
     assert.match(err, /"msg":"stopped"/)
+  })
+
+  it('exits at once, with code 1, on a second SIGTERM during the drain, and says so', async () => {
+    const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--json', '--ttl', '120'], {
+      cwd: ws.dir,
+      env: { ...process.env, NO_COLOR: '1', STUDIO_ROOT: '', STUDIO_TOKEN: '', STUDIO_LOG: 'json', STUDIO_SHUTDOWN_GRACE_MS: '30000' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
+    let err = ''
+    const draining = new Promise<void>((resolve) => child.stderr.on('data', (d) => ((err += d), err.includes('"msg":"draining"') && resolve())))
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)))
+    const url = new URL(await new Promise<string>((resolve, reject) => {
+      let out = ''
+      child.stdout.on('data', (d) => ((out += d), out.includes('\n') && resolve(JSON.parse(out.split('\n')[0]).url)))
+      child.once('exit', (code) => reject(new Error(`serve exited ${code}: ${err}`)))
+    }))
+    // A request in flight that never finishes (its body never comes) holds the drain open.
+    const stuck = connect(Number(url.port), '127.0.0.1')
+    await new Promise<void>((resolve) => stuck.once('connect', () => resolve()))
+    stuck.on('error', () => undefined)
+    stuck.write(`POST /api/actions/deck.info?deck=${DECK} HTTP/1.1\r\nhost: ${url.host}\r\ncontent-type: application/json\r\ncontent-length: 100\r\n\r\n{`)
+    await new Promise((resolve) => setTimeout(resolve, 200))
+    child.kill('SIGTERM')
+    await draining
+    child.kill('SIGTERM')
+    assert.equal(await exited, 1, err)
+    stuck.destroy()
+    const lines = err.trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>)
+    assert.ok(lines.some((l) => l.msg === 'stopped before the requests in flight finished' && l.signal === 'SIGTERM'), err)
+    assert.equal(lines.some((l) => l.msg === 'stopped'), false, err)
   })
 })

@@ -331,6 +331,31 @@ function discoveryPaths(): Record<string, unknown> {
         responses: { '200': { description: 'A plain-text guide an agent can act on.', content: { 'text/plain': { schema: { type: 'string' } } } }, ...errorRefs([401, 403]) },
       },
     },
+    // Probes for an orchestrator (docs/hosting.md): no credential (security: []), still Host-checked.
+    '/healthz': {
+      get: {
+        operationId: 'getHealth',
+        summary: 'Liveness',
+        description: 'Answers 200 {"status":"ok"} while the process answers at all. Needs no credential; says nothing about any deck.',
+        tags: ['operations'],
+        security: [],
+        responses: { '200': { description: 'The process answers.', content: json({ type: 'object', required: ['status'], properties: { status: { const: 'ok' } } }) }, ...errorRefs([403]) },
+      },
+    },
+    '/readyz': {
+      get: {
+        operationId: 'getReadiness',
+        summary: 'Readiness',
+        description: 'Answers 200 when the workspace can be read and written, git answers, the identity database answers (where accounts are on) and the server is not shutting down; otherwise 503 naming the failing check ("failing: <why>"). Needs no credential.',
+        tags: ['operations'],
+        security: [],
+        responses: {
+          '200': { description: 'Ready: every check answers ok.', content: json(REF('schemas', 'Readiness')) },
+          '503': { description: 'Not ready: at least one check fails, or the server is shutting down.', content: json(REF('schemas', 'Readiness')) },
+          ...errorRefs([403]),
+        },
+      },
+    },
     '/mcp': {
       post: {
         operationId: 'mcpPost',
@@ -448,6 +473,7 @@ export function openApiDocument(options: { serverUrl?: string } = {}): object {
       { name: 'discovery', description: 'What this studio offers: the manifest, action descriptions, this document, the machine guide.' },
       { name: 'mcp', description: 'The Model Context Protocol over streamable HTTP.' },
       { name: 'bundle', description: 'Deck bundle transfer (studio deck push / pull).' },
+      { name: 'operations', description: 'Probes for an orchestrator: liveness and readiness (docs/hosting.md).' },
       ...groups.map((group) => ({ name: group, description: `Actions of the ${group} group.` })),
     ],
     paths,
@@ -455,6 +481,15 @@ export function openApiDocument(options: { serverUrl?: string } = {}): object {
       schemas: {
         Error: errorSchema(),
         ActionDescription: actionDescriptionSchema(),
+        Readiness: {
+          type: 'object',
+          description: 'See GET /readyz: each check answers "ok" or "failing: <why>" (serving, workspace, git, identity where accounts are on).',
+          required: ['status', 'checks'],
+          properties: {
+            status: { enum: ['ready', 'unready'] },
+            checks: { type: 'object', additionalProperties: { type: 'string', pattern: '^(ok|failing: .+)$' } },
+          },
+        },
         AgentManifest: {
           type: 'object',
           description: 'See GET /api/agent.',

@@ -29,6 +29,7 @@ import { readInsideSync } from '../../store/safe-open.js'
 import { ASSET_MIME } from '../../render/mime.js'
 import { identityExists } from '../../identity/db.js'
 import { BODY_LIMIT, pathSegment, readBody } from './edge.js'
+import { noteRequest } from './log.js'
 import type { Assistant } from '../../core/action.js'
 
 const DECK_RE = /^[a-z0-9]+(?:-[a-z0-9]+)*$/
@@ -346,6 +347,7 @@ export async function handlePage(req: IncomingMessage, res: ServerResponse, url:
   if (window && method === 'POST') {
     const action = findAction(pathSegment(window[1]))
     if (!action || !action.transportSet.has('P')) fail('not_found', `No action "${window[1]}" on the page.`)
+    noteRequest(req, { action: action.id })
     const client = req.headers['x-studio-client']
     if (client !== undefined && (typeof client !== 'string' || !CLIENT_RE.test(client))) {
       fail('invalid_input', 'X-Studio-Client must be the tab\'s id: 12 lowercase base36 characters.', { path: 'x-studio-client' })

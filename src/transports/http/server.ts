@@ -333,15 +333,17 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     res.setHeader('x-content-type-options', 'nosniff')
     res.setHeader('referrer-policy', 'no-referrer')
     res.setHeader('x-request-id', requestId)
-    const streams = req.method === 'GET' && (req.url ?? '').split('?', 1)[0] === '/mcp'
+    const pathname = (req.url ?? '').split('?', 1)[0]
+    const streams = req.method === 'GET' && pathname === '/mcp'
     if (!streams) inFlight.add(res)
     res.once('close', () => {
       inFlight.delete(res)
       if (draining && inFlight.size === 0) drained?.()
       logRequest(req, res.statusCode, performance.now() - started, requestId, failure)
     })
-    if (draining) {
-      res.setHeader('connection', 'close')
+    if (draining) res.setHeader('connection', 'close')
+    // The probes still answer while draining: /readyz says 503 with its checks (serving: failing), /healthz 200.
+    if (draining && pathname !== '/healthz' && pathname !== '/readyz') {
       return sendError(res, new StudioError('shutting_down', 'This studio is shutting down and takes no new request; send it again to another instance, or once it is back.'))
     }
     handle(req, res).catch((error) => {
