@@ -57,3 +57,14 @@ export function sessionCookie(name: string, value: string | null, options: { sec
   if (secure) parts.push('Secure')
   return parts.join('; ')
 }
+
+/** The origin a request reached: STUDIO_PUBLIC_URL where set (behind a proxy), else its Origin, else its Host. */
+export function originOf(req: import('node:http').IncomingMessage): string {
+  const configured = process.env.STUDIO_PUBLIC_URL?.trim()
+  if (configured) return new URL(configured).origin
+  if (typeof req.headers.origin === 'string') return req.headers.origin
+  return `http://${req.headers.host}`
+}
+
+/** Whether a request came over TLS (its origin is https, or its socket is encrypted): cookies set on it are Secure. */
+export const secureRequest = (req: import('node:http').IncomingMessage) => /^https:/i.test(originOf(req)) || (req.socket as { encrypted?: boolean }).encrypted === true

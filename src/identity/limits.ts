@@ -5,6 +5,7 @@
  * changed value starts a fresh counter), else its default. Counters live in this process's memory.
  */
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible'
+import { isIPv6 } from 'node:net'
 import { fail } from '../core/errors.js'
 
 export interface HourlyLimit {
@@ -39,4 +40,21 @@ export async function consumeHourly(uses: [HourlyLimit, string][], tooMany: stri
     const retryAfter = Math.max(1, Math.ceil(error.msBeforeNext / 1000))
     fail('rate_limited', `${tooMany}; retry in ${retryAfter} seconds.`, { details: { retryAfter } })
   }
+}
+
+/**
+ * The key a client's address counts under: an IPv4 address as it is (an IPv4-mapped IPv6 address as its
+ * IPv4), an IPv6 address by its /64 network — one host is handed a whole /64 and could rotate through
+ * it to escape a per-address limit.
+ */
+export function clientKey(address: string | undefined): string {
+  if (!address) return 'local'
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address)
+  if (mapped) return mapped[1]
+  if (!isIPv6(address)) return address
+  const [head, tail = ''] = address.split('%')[0].split('::')
+  const left = head ? head.split(':') : []
+  const right = address.includes('::') ? (tail ? tail.split(':') : []) : []
+  const groups = address.includes('::') ? [...left, ...Array(8 - left.length - right.length).fill('0'), ...right] : left
+  return `${groups.slice(0, 4).map((g) => parseInt(g || '0', 16).toString(16)).join(':')}::/64`
 }

@@ -1,118 +1,29 @@
 /**
- * The identity database on PostgreSQL (issue 27: STUDIO_DATABASE_URL), on a real throw-away cluster
- * (test/helpers/postgres.ts): the same migrations make every table and run once, also when two processes
- * open one new database at once; a write that throws leaves nothing; 20 parallel share writes with one
- * baseRevision admit exactly one; and a `studio serve` with the URL set and no identity file in its
- * workspace has accounts: a person signs in by the mailed link and `account.me` knows them.
+ * `studio serve` with its identity database on PostgreSQL (issue 27: STUDIO_DATABASE_URL), on a real
+ * throw-away cluster (test/helpers/postgres.ts): with the URL set and no identity file in its workspace
+ * it has accounts (a person signs in by the mailed link and `account.me` knows them), and a kill switch
+ * turned on at one instance stops another within 5 s. The database itself on both engines (migrations,
+ * the write queue, the share guard under 20 parallel writers) is test/unit/identity/db.unit.test.ts.
  */
 import assert from 'node:assert/strict'
-import { spawn } from 'node:child_process'
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { after, before, describe, it } from 'node:test'
 import { request } from 'undici'
-import { createAccessRecord, writeAccess } from '../../src/identity/access-record.js'
-import { closeIdentities, identityOf, migrate } from '../../src/identity/db.js'
-import { MIGRATIONS } from '../../src/identity/migrations.js'
-import { ensurePerson } from '../../src/identity/principals.js'
-import { Workspace } from '../../src/store/workspace.js'
-import { ROOT, serve, type Served } from '../helpers/studio.js'
+import { serve, type Served } from '../helpers/studio.js'
 import { newUserWorkspace } from '../helpers/fixture.js'
-import { postgresBin, startPostgres, type Cluster } from '../helpers/postgres.js'
+import { POSTGRES_MISSING, postgresBin, startPostgres, type Cluster } from '../helpers/postgres.js'
 import { skipUnlessPresent } from '../helpers/system.js'
 
-const skip = skipUnlessPresent(postgresBin(), 'PostgreSQL is not installed (apt-get install postgresql)')
+const skip = skipUnlessPresent(postgresBin(), POSTGRES_MISSING)
 
-describe('the identity database on PostgreSQL', { skip }, () => {
+describe('studio serve on a PostgreSQL identity database', { skip }, () => {
   let cluster: Cluster
-  const dirs: string[] = []
-  const saved = process.env.STUDIO_DATABASE_URL
   before(async () => {
     cluster = await startPostgres()
   })
   after(async () => {
-    await closeIdentities()
-    if (saved === undefined) delete process.env.STUDIO_DATABASE_URL
-    else process.env.STUDIO_DATABASE_URL = saved
     await cluster?.stop()
-    for (const dir of dirs) rmSync(dir, { recursive: true, force: true })
-  })
-
-  /** A workspace folder with no identity file: the URL alone turns accounts on. */
-  function workspace(): Workspace {
-    const root = mkdtempSync(join(tmpdir(), 'studio-identity-pg-'))
-    dirs.push(root)
-    mkdirSync(join(root, 'decks'))
-    return new Workspace(root, root)
-  }
-
-  it('opens the database the URL names, with every table, once per process, and no file in the workspace', async () => {
-    process.env.STUDIO_DATABASE_URL = await cluster.database('open_once')
-    const ws = workspace()
-    const identity = await identityOf(ws)
-    assert.ok(identity)
-    assert.equal(identity.engine, 'postgres')
-    const tables = (await identity.db.introspection.getTables()).map((t) => t.name)
-    for (const name of ['principals', 'sessions', 'api_keys', 'magic_links', 'passkeys', 'challenges', 'deck_access', 'grants', 'links', 'access_requests']) assert.ok(tables.includes(name), `table ${name}`)
-    assert.equal(await identityOf(ws), identity, 'one opening per process')
-    assert.deepEqual(await migrate(identity.db), [], 'a second run has nothing to do')
-    assert.equal(existsSync(join(ws.stateDir, 'identity.db')), false)
-    // A write transaction that throws leaves nothing.
-    await assert.rejects(
-      identity.write(async (tx) => {
-        await ensurePerson(tx, 'gone@example.com', { verified: true })
-        throw new Error('no')
-      }),
-    )
-    assert.equal(await identity.db.selectFrom('principals').select('id').where('email', '=', 'gone@example.com').executeTakeFirst(), undefined)
-    await closeIdentities()
-  })
-
-  it('migrates a new database once when two processes open it at the same moment', async () => {
-    const url = await cluster.database('two_openers')
-    const script = `
-      import { Kysely, PostgresDialect } from 'kysely'
-      import pg from 'pg'
-      import { migrate } from ${JSON.stringify(join(ROOT, 'src/identity/db.ts'))}
-      const db = new Kysely({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: process.argv[1] }) }) })
-      const ran = await migrate(db)
-      await db.destroy()
-      process.stdout.write(JSON.stringify(ran))`
-    const opener = () =>
-      new Promise<string[]>((resolve, reject) => {
-        const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script, url], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] })
-        let out = ''
-        let err = ''
-        child.stdout.on('data', (d) => (out += d))
-        child.stderr.on('data', (d) => (err += d))
-        child.on('exit', (code) => (code === 0 ? resolve(JSON.parse(out)) : reject(new Error(err))))
-      })
-    const [a, b] = await Promise.all([opener(), opener()])
-    // Between them, each migration ran exactly once.
-    assert.deepEqual([...a, ...b].sort(), Object.keys(MIGRATIONS).sort())
-  })
-
-  it('admits exactly one of 20 parallel share writes with one baseRevision; the others are 409', async () => {
-    process.env.STUDIO_DATABASE_URL = await cluster.database('twenty_writers')
-    const ws = workspace()
-    const identity = (await identityOf(ws))!
-    const owner = await identity.write((tx) => ensurePerson(tx, 'owner@example.com', { verified: true }))
-    await identity.write((tx) => createAccessRecord(tx, 'board-deck', owner.id))
-    const outcomes = await Promise.allSettled(
-      Array.from({ length: 20 }, (_, i) =>
-        writeAccess(identity, 'board-deck', 0, (r) => r, async (tx) => {
-          await tx.updateTable('deck_access').set({ general_role: i % 2 ? 'commenter' : 'editor' }).where('deck_id', '=', 'board-deck').execute()
-          return i
-        }),
-      ),
-    )
-    const accepted = outcomes.filter((o) => o.status === 'fulfilled')
-    assert.equal(accepted.length, 1, 'exactly one write is accepted')
-    for (const o of outcomes) if (o.status === 'rejected') assert.equal((o.reason as { code?: string }).code, 'stale_revision')
-    const row = await identity.db.selectFrom('deck_access').selectAll().where('deck_id', '=', 'board-deck').executeTakeFirstOrThrow()
-    assert.equal(row.revision, 1)
-    await closeIdentities()
   })
 
   it('serves accounts from the URL alone: a person signs in by the mailed link', async () => {

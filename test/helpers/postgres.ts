@@ -12,6 +12,9 @@ import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 
+/** Why the PostgreSQL tests skip on a machine without it (they fail under CI instead). */
+export const POSTGRES_MISSING = 'PostgreSQL is not installed (apt-get install postgresql)'
+
 /** The folder of PostgreSQL's programs (Debian: /usr/lib/postgresql/<version>/bin), or undefined. */
 export function postgresBin(): string | undefined {
   const root = '/usr/lib/postgresql'
@@ -32,6 +35,8 @@ export interface Cluster {
   url: string
   /** A fresh, empty database of the cluster, as a URL. */
   database(name: string): Promise<string>
+  /** A fresh, empty database with a name of its own, as a URL. */
+  freshDatabase(): Promise<string>
   stop(): Promise<void>
 }
 
@@ -48,7 +53,7 @@ const freePort = () =>
 /** Starts a cluster (about a second); the caller stops it in `after`. */
 export async function startPostgres(): Promise<Cluster> {
   const bin = postgresBin()
-  if (!bin) throw new Error('PostgreSQL is not installed (apt-get install postgresql)')
+  if (!bin) throw new Error(POSTGRES_MISSING)
   const dir = mkdtempSync(join(tmpdir(), 'studio-pg-'))
   const data = join(dir, 'data')
   // As root, run the server as `nobody` (PostgreSQL refuses to run as root), owning its folder.
@@ -99,9 +104,11 @@ export async function startPostgres(): Promise<Cluster> {
     }
     return `postgres://studio@127.0.0.1:${port}/${name.replace(/[^a-z0-9_]/g, '_')}`
   }
+  let made = 0
   return {
     url: await database('studio'),
     database,
+    freshDatabase: () => database(`fresh_${++made}`),
     stop: async () => {
       process.removeListener('exit', kill)
       if (server.exitCode === null) {

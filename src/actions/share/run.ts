@@ -3,7 +3,7 @@
  * one IMMEDIATE transaction whose conditional revision bump is the guard. Nothing here touches git:
  * the access record is deployment state, never deck content.
  */
-import { consumeHourly, LIMITS } from '../../identity/limits.js'
+import { clientKey, consumeHourly, LIMITS } from '../../identity/limits.js'
 import type { ActionContext } from '../../core/action.js'
 import { capabilitiesOf, type Role } from '../../core/access.js'
 import { fail } from '../../core/errors.js'
@@ -315,7 +315,7 @@ export const REQUEST_SENTENCE = 'If this deck exists and you do not have that ac
 export async function requestAccess(ctx: ActionContext, input: { id: string; role: Given; message?: string; email?: string }) {
   const caller = ctx.caller
   if (!caller?.principalId && !caller?.root && ctx.caller && !input.email) fail('invalid_input', 'An anonymous request needs an email to answer to.', { pointer: '/email' })
-  await consumeHourly([[LIMITS.accessRequestsPerClient, caller?.ip ?? 'local']], 'Too many access requests from this address')
+  await consumeHourly([[LIMITS.accessRequestsPerClient, clientKey(caller?.ip)]], 'Too many access requests from this address')
   const identity = await identityOf0(ctx)
   if (!identity || !ctx.ws.deckExists(input.id) || !caller || caller.root) return { message: REQUEST_SENTENCE }
   const email = input.email?.normalize('NFC').trim().toLowerCase() ?? null

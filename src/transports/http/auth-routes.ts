@@ -13,10 +13,10 @@
  *
  * Decoding and encoding only: the records are src/identity/'s.
  */
-import { consumeHourly, LIMITS } from '../../identity/limits.js'
+import { clientKey, consumeHourly, LIMITS } from '../../identity/limits.js'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { fail } from '../../core/errors.js'
-import { sessionCookie } from '../../identity/account.js'
+import { originOf, secureRequest, sessionCookie } from '../../identity/account.js'
 import { SESSION_COOKIE, type Caller } from '../../identity/caller.js'
 import { identityOf, type IdentityTx } from '../../identity/db.js'
 import { checkEmail, ensurePerson, personByEmail } from '../../identity/principals.js'
@@ -56,15 +56,6 @@ function safeNext(next: unknown): string | null {
 }
 
 /** This studio's address as the browser sees it: STUDIO_PUBLIC_URL, else the request's (checked) Origin, else its Host. */
-function originOf(req: IncomingMessage): string {
-  const configured = process.env.STUDIO_PUBLIC_URL?.trim()
-  if (configured) return new URL(configured).origin
-  if (typeof req.headers.origin === 'string') return req.headers.origin
-  return `http://${req.headers.host}`
-}
-
-const secureRequest = (req: IncomingMessage) => /^https:/i.test(originOf(req)) || (req.socket as { encrypted?: boolean }).encrypted === true
-
 function signInCookie(req: IncomingMessage, secret: string): string {
   return sessionCookie(SESSION_COOKIE, secret, { secure: secureRequest(req), maxAgeSeconds: SESSION_TTL.signin / 1000 })
 }
@@ -91,7 +82,7 @@ export async function handleAuth(req: IncomingMessage, res: ServerResponse, url:
     const next = safeNext(body.next)
     // Sign-in mail is limited per address and per client address, the same whether an account exists
     // or not (the limit tells nothing): a mailbox is not flooded and a script cannot send for everyone.
-    await consumeMailLimit(email, req.socket.remoteAddress ?? 'local')
+    await consumeMailLimit(email, clientKey(req.socket.remoteAddress))
     const { flagOn } = await import('../../store/flags.js')
     const known = await personByEmail(identity.db, email)
     const mailLink = async () => {
@@ -207,7 +198,7 @@ export async function handleAuth(req: IncomingMessage, res: ServerResponse, url:
     }
     if (step === 'options') {
       // Anyone may ask for a sign-in challenge: limited per client, so a script cannot fill the table.
-      await consumeHourly([[LIMITS.passkeyChallengesPerClient, req.socket.remoteAddress ?? 'local']], 'Too many passkey sign-ins begun')
+      await consumeHourly([[LIMITS.passkeyChallengesPerClient, clientKey(req.socket.remoteAddress)]], 'Too many passkey sign-ins begun')
       const options = await sw.generateAuthenticationOptions({ rpID, userVerification: 'required', allowCredentials: [] })
       const challengeId = await saveChallenge(identity, options.challenge, 'authenticate', null, now)
       ctx.send(res, 200, { challengeId, options })

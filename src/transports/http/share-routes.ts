@@ -35,11 +35,12 @@ export async function handleShareLink(req: IncomingMessage, res: ServerResponse,
     res.end(req.method === 'HEAD' ? undefined : DEAD_PAGE)
     return true
   }
-  const secure = (process.env.STUDIO_PUBLIC_URL ?? '').startsWith('https:') ? '; Secure' : ''
   const maxAge = Math.max(1, Math.floor((Date.parse(opened.expiresAt) - Date.now()) / 1000))
+  const { secureRequest, sessionCookie } = await import('../../identity/account.js')
   res.writeHead(303, {
     location: `/d/${opened.deckId}`,
-    'set-cookie': `${LINK_COOKIE_PREFIX}${opened.deckId}=${opened.secret}; HttpOnly; SameSite=Lax; Path=/; Max-Age=${maxAge}${secure}`,
+    // HttpOnly, SameSite=Lax, Path=/, and Secure under TLS, as every studio cookie (src/identity/account.ts).
+    'set-cookie': sessionCookie(`${LINK_COOKIE_PREFIX}${opened.deckId}`, opened.secret, { secure: secureRequest(req), maxAgeSeconds: maxAge }),
   })
   res.end()
   return true
