@@ -22,6 +22,24 @@ const DECK = 'quarterly-review'
 
 describe('studio serve for operators', () => {
   let ws: TestWorkspace
+
+  /** `studio serve` as its own process (its exit code is under test), with JSON logs and `env` added. */
+  async function spawnServe(env: Record<string, string>) {
+    const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--json', '--ttl', '120'], {
+      cwd: ws.dir,
+      env: { ...process.env, NO_COLOR: '1', STUDIO_ROOT: '', STUDIO_TOKEN: '', STUDIO_LOG: 'json', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
+    let err = ''
+    child.stderr.on('data', (d) => (err += d))
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)))
+    const url = await new Promise<string>((resolve, reject) => {
+      let out = ''
+      child.stdout.on('data', (d) => ((out += d), out.includes('\n') && resolve(JSON.parse(out.split('\n')[0]).url)))
+      child.once('exit', (code) => reject(new Error(`serve exited ${code}: ${err}`)))
+    })
+    return { child, url, exited, stderr: () => err }
+  }
   before(async () => {
     ws = await newUserWorkspace()
   })
@@ -158,22 +176,7 @@ describe('studio serve for operators', () => {
 
   it('on SIGTERM commits and answers a write that had begun, then exits 0', async () => {
     // The server stops itself (SIGSTOP) inside the write, after its first file is ready (STUDIO_STALL).
-    const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--json', '--ttl', '120'], {
-      cwd: ws.dir,
-      env: { ...process.env, NO_COLOR: '1', STUDIO_ROOT: '', STUDIO_TOKEN: '', STUDIO_STALL: 'before-rename', STUDIO_LOG: 'json' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    })
-    let err = ''
-    child.stderr.on('data', (d) => (err += d))
-    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)))
-    const url = await new Promise<string>((resolve, reject) => {
-      let out = ''
-      child.stdout.on('data', (d) => {
-        out += d
-        if (out.includes('\n')) resolve(JSON.parse(out.split('\n')[0]).url)
-      })
-      child.once('exit', (code) => reject(new Error(`serve exited ${code}: ${err}`)))
-    })
+    const { child, url, exited, stderr } = await spawnServe({ STUDIO_STALL: 'before-rename' })
     const revision = JSON.parse(readFileSync(join(ws.dir, 'decks', DECK, 'deck.json'), 'utf8')).revision as number
     const write = request(`${url}/api/actions/deck.rename?deck=${DECK}`, { method: 'POST', body: JSON.stringify({ name: 'Renamed while stopping', baseRevision: revision }), headers: { 'content-type': 'application/json' } })
     // Wait until the process has stopped itself mid-write.
@@ -186,25 +189,16 @@ describe('studio serve for operators', () => {
     const text = await answered.body.text()
     assert.equal(answered.statusCode, 200, text)
     assert.equal(JSON.parse(text).revision, revision + 1)
-    assert.equal(await exited, 0, err)
+    assert.equal(await exited, 0, stderr())
     assert.equal((await ws.git('log', '-1', '--format=%s')).trim(), `deck.rename ${DECK} r${revision + 1}`)
-    assert.match(err, /"msg":"stopped"/)
+    assert.match(stderr(), /"msg":"stopped"/)
   })
 
   it('exits at once, with code 1, on a second SIGTERM during the drain, and says so', async () => {
-    const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--json', '--ttl', '120'], {
-      cwd: ws.dir,
-      env: { ...process.env, NO_COLOR: '1', STUDIO_ROOT: '', STUDIO_TOKEN: '', STUDIO_LOG: 'json', STUDIO_SHUTDOWN_GRACE_MS: '30000' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    })
-    let err = ''
-    const draining = new Promise<void>((resolve) => child.stderr.on('data', (d) => ((err += d), err.includes('"msg":"draining"') && resolve())))
-    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)))
-    const url = new URL(await new Promise<string>((resolve, reject) => {
-      let out = ''
-      child.stdout.on('data', (d) => ((out += d), out.includes('\n') && resolve(JSON.parse(out.split('\n')[0]).url)))
-      child.once('exit', (code) => reject(new Error(`serve exited ${code}: ${err}`)))
-    }))
+    const served = await spawnServe({ STUDIO_SHUTDOWN_GRACE_MS: '30000' })
+    const { child, exited } = served
+    const url = new URL(served.url)
+    const draining = new Promise<void>((resolve) => child.stderr!.on('data', () => served.stderr().includes('"msg":"draining"') && resolve()))
     // A request in flight that never finishes (its body never comes) holds the drain open.
     const stuck = connect(Number(url.port), '127.0.0.1')
     await new Promise<void>((resolve) => stuck.once('connect', () => resolve()))
@@ -214,9 +208,10 @@ describe('studio serve for operators', () => {
     child.kill('SIGTERM')
     await draining
     child.kill('SIGTERM')
+    const err = served.stderr()
     assert.equal(await exited, 1, err)
     stuck.destroy()
-    const lines = err.trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>)
+    const lines = served.stderr().trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>)
     assert.ok(lines.some((l) => l.msg === 'stopped before the requests in flight finished' && l.signal === 'SIGTERM'), err)
     assert.equal(lines.some((l) => l.msg === 'stopped'), false, err)
   })
