@@ -29,8 +29,9 @@ const cache = new Map<string, { stamp: string; flags: Map<string, FlagState> }>(
  * A deployment on PostgreSQL (STUDIO_DATABASE_URL) keeps its switches in the database's `flags` table, so
  * a switch turned on at one instance stops every instance: each reads a snapshot of the table that
  * `refreshFlags` renews when it is older than a second — the engine asks before a call's switch check,
- * and `studio serve` polls every second for its rooms — with no reliance on notifications. The snapshot
- * per database URL.
+ * and `studio serve` polls every second for its rooms — with no reliance on notifications. One snapshot
+ * per database URL. A snapshot that cannot be renewed (the database does not answer) fails the call that
+ * asked, as every identity read does then.
  */
 const shared = new Map<string, { at: number; flags: Map<string, FlagState>; loading?: Promise<void> }>()
 
