@@ -53,6 +53,26 @@ describe('studio serve on a PostgreSQL identity database', { skip }, () => {
       const { rows } = await client.query("select kind from principals where email = 'pat@example.com'")
       await client.end()
       assert.deepEqual(rows, [{ kind: 'person' }])
+      // Readiness follows the database: ready while it answers, 503 naming it when it takes no connection.
+      const readyz = async () => {
+        const res = await request(`${server!.url}/readyz`)
+        return { status: res.statusCode, body: JSON.parse(await res.body.text()) }
+      }
+      assert.deepEqual(await readyz(), { status: 200, body: { status: 'ready', checks: { serving: 'ok', workspace: 'ok', git: 'ok', identity: 'ok' } } })
+      const admin = new pg.Client({ connectionString: cluster.url })
+      await admin.connect()
+      await admin.query('alter database served allow_connections false')
+      await admin.query("select pg_terminate_backend(pid) from pg_stat_activity where datname = 'served'")
+      try {
+        const down = await readyz()
+        assert.equal(down.status, 503)
+        assert.match(down.body.checks.identity, /^failing: /)
+        assert.equal(JSON.stringify(down.body).includes(url), false, 'the database URL is not in the answer')
+      } finally {
+        await admin.query('alter database served allow_connections true')
+        await admin.end()
+      }
+      assert.equal((await readyz()).status, 200)
     } finally {
       await server?.stop()
       ws.cleanup()
