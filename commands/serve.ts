@@ -96,6 +96,8 @@ export default class Serve extends Command {
       const { refreshFlags } = await import('../src/store/flags.js')
       await refreshFlags(ws, 0)
       const flagPoll = process.env.STUDIO_DATABASE_URL?.trim() ? setInterval(() => void refreshFlags(ws).catch(() => undefined), 1000).unref() : undefined
+      // With an object store, uploads older than a day are swept every hour (src/hosted/uploads.ts).
+      const sweep = process.env.STUDIO_S3_BUCKET?.trim() ? setInterval(() => void import('../src/hosted/uploads.js').then((u) => u.sweepUploads()).catch(() => undefined), 3_600_000).unref() : undefined
       const waiting = flags.deck !== undefined && !ws.deckExists(flags.deck) ? waitForDeck(ws, flags.deck) : undefined
       const mail = ws.embedded ? undefined : sendMailWhenDue(ws)
       if (flags.json) process.stdout.write(JSON.stringify({ url: running.url, deck: deck ?? null, root: ws.root }) + '\n')
@@ -116,6 +118,7 @@ export default class Serve extends Command {
         }
         stopping = true
         if (flagPoll) clearInterval(flagPoll)
+        if (sweep) clearInterval(sweep)
         waiting?.stop()
         mail?.stop()
         const graceMs = Number(process.env.STUDIO_SHUTDOWN_GRACE_MS ?? 25_000)

@@ -101,8 +101,8 @@ const cliBuild = await build({
     'ws',
     // A native addon finds its .node file beside its own package; passkeys load only on /auth/passkey.
     'better-sqlite3', '@simplewebauthn/server',
-    // The PostgreSQL client (STUDIO_DATABASE_URL) loads only where one is set.
-    'pg',
+    // The PostgreSQL client (STUDIO_DATABASE_URL) and the S3 client (STUDIO_S3_BUCKET) load only where set.
+    'pg', '@aws-sdk/client-s3', '@aws-sdk/s3-presigned-post',
   ],
   minify: !process.env.STUDIO_BUILD_NOMINIFY,
   sourcemap: 'linked',

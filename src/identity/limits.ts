@@ -19,6 +19,7 @@ export const LIMITS = {
   signinMailsPerClient: { env: 'STUDIO_SIGNIN_MAILS_PER_CLIENT_HOUR', fallback: 60 },
   accessRequestsPerClient: { env: 'STUDIO_ACCESS_REQUESTS_PER_HOUR', fallback: 20 },
   passkeyChallengesPerClient: { env: 'STUDIO_PASSKEY_SIGNINS_PER_CLIENT_HOUR', fallback: 120 },
+  uploadsPerUploader: { env: 'STUDIO_UPLOADS_PER_HOUR', fallback: 120 },
 } as const satisfies Record<string, HourlyLimit>
 
 const counters = new Map<HourlyLimit, { points: number; limiter: RateLimiterMemory }>()

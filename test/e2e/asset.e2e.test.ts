@@ -1,7 +1,8 @@
 /**
  * asset.add through its CLI form and HTTP: a picture from a file, a data: URL or a URL (through the
  * SSRF guard), cleaned and stored with its record and twins in one commit, drawn by the renderer;
- * bombs and non-pictures refused with nothing written; hosted uploads (not built yet) answer 501 by name.
+ * bombs and non-pictures refused with nothing written; an upload without an object store answers 501 saying what to set
+ * (uploads themselves: test/e2e/uploads.e2e.test.ts).
  */
 import assert from 'node:assert/strict'
 import { existsSync, readFileSync, writeFileSync } from 'node:fs'
@@ -124,9 +125,10 @@ describe('asset.add', () => {
     assert.equal(existsSync(join(ws.dir, 'decks', ws.deckId, 'assets', 'bomb.png')), false)
   })
 
-  it('answers 501 by name for what is not built yet: hosted uploads', async () => {
+  it('answers 501 for an upload where no object store is set, naming what to set', async () => {
     const upload = await studio(ws.dir, ['asset', 'add', '--input', JSON.stringify({ upload: 'uploads/p1/big.jpg', id: 'tt', role: 'picture', alt: 'x' }), '--json'])
     assert.deepEqual([upload.code, upload.json.code, upload.json.pointer], [6, 'not_implemented', '/upload'])
+    assert.match(upload.json.message, /STUDIO_S3_BUCKET/)
   })
 
   it('stores an SVG only after sanitizing it, with PNG twins drawn from the clean file', async () => {

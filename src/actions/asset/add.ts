@@ -16,7 +16,13 @@ import { readAssetSync } from '../../store/safe-open.js'
 const MAX_BYTES = 25 * 1024 * 1024
 
 /** The bytes named by `file` (a path, or a data: URL) or `url` (fetched through the SSRF guard), with a name to slug an id from. */
-async function sourceBytes(ctx: ActionContext, input: { file?: string; url?: string }): Promise<{ bytes: Buffer; name: string }> {
+async function sourceBytes(ctx: ActionContext, input: { file?: string; url?: string; upload?: string }): Promise<{ bytes: Buffer; name: string }> {
+  if (input.upload !== undefined) {
+    // A presigned upload of the caller's own (src/hosted/uploads.ts): checked there for its owner and size,
+    // by the codec for being a picture; deleted once the asset is committed.
+    const { takeUpload, uploaderOf } = await import('../../hosted/uploads.js')
+    return { bytes: await takeUpload(input.upload, uploaderOf(ctx.caller), MAX_BYTES), name: 'picture' }
+  }
   if (input.url !== undefined) {
     const { fetchBytes } = await import('../../net/guarded-fetch.js')
     const bytes = await fetchBytes(input.url, { limit: MAX_BYTES, timeoutMs: 60_000 })
@@ -66,7 +72,7 @@ const wantsTwoTone = (input: AddInput) => Boolean(input.twoTone || input.treatme
  */
 export async function preparePicture(ctx: ActionContext, input: AddInput, options: { twins: boolean; palette?: { ink: string; paper: string } }): Promise<PreparedAdd> {
   const { bytes, name } = await sourceBytes(ctx, input)
-  const pointer = input.url !== undefined ? '/url' : '/file'
+  const pointer = input.upload !== undefined ? '/upload' : input.url !== undefined ? '/url' : '/file'
   const head = bytes.subarray(0, 512).toString('utf8').replace(/^\uFEFF/, '').trimStart()
   const svg = head.startsWith('<svg') || head.startsWith('<?xml') || head.startsWith('<!DOCTYPE svg') || head.startsWith('<!--')
   const { runCodec } = await import('../../media/codec.js')
@@ -136,7 +142,6 @@ export const assetAdd = defineAction<AddInput, any, PreparedAdd>({
   },
   example: { file: 'photos/harbour.jpg', id: 'harbour-dusk', role: 'picture', alt: 'Container cranes at the harbour at dusk', artist: 'A. Photographer', license: 'CC BY 4.0', baseRevision: 0 },
   prepare: async (ctx, input: AddInput) => {
-    if (input.upload !== undefined) fail('not_implemented', 'asset.add upload: hosted uploads are not built on this instance yet; add the picture from a file, a data: URL or a URL.', { pointer: '/upload', details: { implemented: false } })
     const attach = input.replaceSource !== undefined
     return preparePicture(ctx, input, { twins: !attach && !wantsTwoTone(input), ...(!attach && wantsTwoTone(input) ? { palette: await deckPalette(ctx) } : {}) })
   },
@@ -144,6 +149,9 @@ export const assetAdd = defineAction<AddInput, any, PreparedAdd>({
     const doc = await ctx.target()
     const deckId = doc.manifest.id
     const added = input.replaceSource !== undefined ? await attachSource(ctx, deckId, input, prepared) : await addPicture(ctx, deckId, input, prepared)
+    // The upload has done its work once the asset is committed.
+    const upload = input.upload
+    if (upload !== undefined) ctx.after(async () => (await import('../../hosted/uploads.js')).deleteUpload(upload))
     // The deck's revision moves with the files (one commit).
     ctx.stage(deckId, cloneDoc(doc))
     return (docs: Map<string, import('../../model/deck.js').DeckDoc | null>) => ({ asset: added.record, twins: added.twinFiles, metrics: added.metrics ?? null, revision: docs.get(deckId)!.manifest.revision })

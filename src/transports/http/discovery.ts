@@ -149,7 +149,7 @@ const ERROR_RESPONSES: Record<number, [string, string]> = {
   500: ['InternalError', 'Renderer, codec or storage failure; the deck is unchanged.'],
   501: ['NotImplemented', 'The action is declared in the table but not built on this instance (implemented: false).'],
   502: ['BadGateway', 'A URL the server fetched (a bundle\'s fromUrl) did not deliver; the body never echoes what it answered.'],
-  503: ['ServiceUnavailable', 'A kill switch (admin.flag) has turned the capability off; details.flag names it. Nothing was written.'],
+  503: ['ServiceUnavailable', 'A kill switch (admin.flag) has turned the capability off (details.flag names it), or the server is shutting down (shutting_down). Nothing was written.'],
 }
 
 function errorResponses(): Record<string, unknown> {
@@ -399,6 +399,26 @@ function discoveryPaths(): Record<string, unknown> {
           '400': { description: 'No session header: a JSON-RPC error object.', content: json(jsonRpc) },
           '404': { description: 'Unknown or closed session: a JSON-RPC error object.', content: json(jsonRpc) },
           ...errorRefs([401, 403]),
+        },
+      },
+    },
+    '/api/uploads': {
+      post: {
+        operationId: 'presignUpload',
+        summary: 'Begin a presigned upload',
+        description:
+          'A presigned POST to the object store for one file of at most 25 MB under uploads/<principal id>/ (docs/hosting.md, "Uploads"): post the file as a form to url with fields, then name key in asset.add `upload`. 501 where no object store is set (STUDIO_S3_BUCKET); 503 while the uploads kill switch is on.',
+        tags: ['bundle'],
+        responses: {
+          '200': {
+            description: 'The presigned POST.',
+            content: json({
+              type: 'object',
+              required: ['url', 'fields', 'key', 'maxBytes', 'expiresAt'],
+              properties: { url: { type: 'string' }, fields: { type: 'object', additionalProperties: { type: 'string' } }, key: { type: 'string' }, maxBytes: { type: 'integer' }, expiresAt: { type: 'string', format: 'date-time' } },
+            }),
+          },
+          ...errorRefs([401, 403, 501, 503]),
         },
       },
     },

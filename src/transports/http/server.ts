@@ -145,7 +145,7 @@ function methodsOf(path: string): string[] | undefined {
   if (page) return page
   if (isShareLinkPath(path)) return ['GET', 'HEAD']
   if (/^\/api\/actions\/[^/]+$/.test(path)) return ['GET', 'HEAD', 'POST']
-  if (path === '/api/decks/bundle') return ['POST']
+  if (path === '/api/decks/bundle' || path === '/api/uploads') return ['POST']
   if (/^\/api\/decks\/[^/]+\/bundle$/.test(path)) return ['GET', 'HEAD']
   return undefined
 }
@@ -439,6 +439,16 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       const cookies = takeCookies(caller)
       if (cookies.length) res.setHeader('set-cookie', cookies)
       return send(res, 200, result ?? null, typeof tag === 'string' ? { etag: `"${tag}"` } : {})
+    }
+    if (path === '/api/uploads' && method === 'POST') {
+      // A presigned upload for a file too big for a request body (src/hosted/uploads.ts, docs/hosting.md).
+      const uploads = await import('../../hosted/uploads.js')
+      const uploader = uploads.uploaderOf(caller)
+      const { flagOn } = await import('../../store/flags.js')
+      if (flagOn(options.ws, 'uploads')) fail('switched_off', 'Uploads of asset bytes are stopped on this studio (kill switch uploads).', { details: { flag: 'uploads' } })
+      const { consumeHourly, LIMITS } = await import('../../identity/limits.js')
+      await consumeHourly([[LIMITS.uploadsPerUploader, uploader]], 'Too many uploads begun')
+      return send(res, 200, await uploads.presignUpload(uploader), { 'cache-control': 'no-store' })
     }
     if (path === '/api/decks/bundle' && method === 'POST') {
       const type = String(req.headers['content-type'] ?? '')

@@ -1,0 +1,153 @@
+/**
+ * Presigned uploads (issue 27; src/hosted/uploads.ts) against an S3-compatible test server on loopback
+ * (s3rver: it serves the request shapes and enforces no policy or signature, so studio's own checks are
+ * what is tested): POST /api/uploads hands out a presigned POST under the caller's prefix; asset.add with
+ * `upload` takes the picture from the store and deletes the upload once the asset is committed; another
+ * prefix is refused, an object over the cap is refused before it is read, bytes that are not a picture are
+ * refused with nothing written; the sweep deletes uploads older than its age and nothing else; the
+ * `uploads` kill switch stops new uploads; without a bucket the route says what to set.
+ */
+import assert from 'node:assert/strict'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { after, before, describe, it } from 'node:test'
+import { DeleteObjectCommand, HeadObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3'
+import S3rver from 's3rver'
+import sharp from 'sharp'
+import { request } from 'undici'
+import { newUserWorkspace } from '../helpers/fixture.js'
+import { serve, studio, type Served, type TestWorkspace } from '../helpers/studio.js'
+
+
+const DECK = 'quarterly-review'
+const BUCKET = 'studio-uploads'
+
+describe('presigned uploads to an S3-compatible store', () => {
+  let store: S3rver
+  let storeDir: string
+  let endpoint: string
+  let s3: S3Client
+  let ws: TestWorkspace
+  let server: Served
+  const env = () => ({ STUDIO_S3_BUCKET: BUCKET, STUDIO_S3_ENDPOINT: endpoint, STUDIO_S3_FORCE_PATH_STYLE: '1', AWS_ACCESS_KEY_ID: 'S3RVER', AWS_SECRET_ACCESS_KEY: 'S3RVER', AWS_REGION: 'us-east-1' })
+
+  before(async () => {
+    storeDir = mkdtempSync(join(tmpdir(), 'studio-s3-'))
+    store = new S3rver({ port: 0, address: '127.0.0.1', silent: true, directory: storeDir, configureBuckets: [{ name: BUCKET }] })
+    const { port } = await store.run()
+    endpoint = `http://127.0.0.1:${port}`
+    s3 = new S3Client({ endpoint, forcePathStyle: true, region: 'us-east-1', credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } })
+    ws = await newUserWorkspace()
+    server = await serve(ws.dir, [], { env: env() })
+  })
+  after(async () => {
+    await server?.stop()
+    s3?.destroy()
+    await store?.close()
+    ws?.cleanup()
+    rmSync(storeDir, { recursive: true, force: true })
+  })
+
+  const call = async (id: string, input: object) => {
+    const res = await request(`${server.url}/api/actions/${id}?deck=${DECK}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(input) })
+    return { status: res.statusCode, body: JSON.parse(await res.body.text()) }
+  }
+  const presign = async () => {
+    const res = await request(`${server.url}/api/uploads`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })
+    return { status: res.statusCode, body: JSON.parse(await res.body.text()) }
+  }
+  /** Sends bytes as a browser would: a form POST to the store with the presigned fields. */
+  const upload = async (post: { url: string; fields: Record<string, string> }, bytes: Buffer) => {
+    const form = new FormData()
+    for (const [name, value] of Object.entries(post.fields)) form.append(name, value)
+    form.append('file', new Blob([new Uint8Array(bytes)]), 'picture.png')
+    const res = await fetch(post.url, { method: 'POST', body: form })
+    await res.arrayBuffer()
+    return res.status
+  }
+  const exists = async (key: string) => s3.send(new HeadObjectCommand({ Bucket: BUCKET, Key: key })).then(() => true, () => false)
+  const revision = async () => (await call('deck.info', {})).body.revision as number
+
+  it('takes a picture from the caller\'s own upload into the deck, then deletes the upload', async () => {
+    const presigned = await presign()
+    assert.equal(presigned.status, 200, JSON.stringify(presigned.body))
+    assert.match(presigned.body.key, /^uploads\/checkout\/[0-9a-f-]{36}$/)
+    assert.equal(presigned.body.maxBytes, 25 * 1024 * 1024)
+    const png = await sharp({ create: { width: 1200, height: 800, channels: 3, background: '#3366aa' } }).png().toBuffer()
+    assert.equal(await upload(presigned.body, png), 204)
+    assert.ok(await exists(presigned.body.key))
+    const added = await call('asset.add', { upload: presigned.body.key, id: 'harbour', role: 'picture', alt: 'The harbour in blue', baseRevision: await revision() })
+    assert.equal(added.status, 200, JSON.stringify(added.body))
+    assert.equal(added.body.asset.id, 'harbour')
+    assert.equal(added.body.asset.width, 1200)
+    assert.match((await ws.git('log', '-1', '--format=%s')).trim(), /^asset\.add /)
+    assert.equal(await exists(presigned.body.key), false, 'the upload is deleted once the asset is committed')
+    // Used once: the same key again is gone.
+    const again = await call('asset.add', { upload: presigned.body.key, id: 'harbour-2', role: 'picture', alt: 'Again', baseRevision: await revision() })
+    assert.equal(again.status, 404)
+  })
+
+  it('refuses another uploader\'s key, an object over the cap, and bytes that are not a picture', async () => {
+    const before = await revision()
+    const foreign = await call('asset.add', { upload: 'uploads/p_someoneelse/0b7e9c8e-1d2a-4b3c-9d4e-5f6a7b8c9d0e', role: 'picture', alt: 'Not mine', baseRevision: before })
+    assert.equal(foreign.status, 403, JSON.stringify(foreign.body))
+    assert.equal(foreign.body.pointer ?? foreign.body.details?.pointer ?? '/upload', '/upload')
+    const traversal = await call('asset.add', { upload: 'uploads/checkout/../p_x/0b7e9c8e-1d2a-4b3c-9d4e-5f6a7b8c9d0e', role: 'picture', alt: 'Sneaky', baseRevision: before })
+    assert.equal(traversal.status, 400)
+    // The store does not enforce the policy's size range: put an object past the cap directly.
+    const big = (await presign()).body.key as string
+    await s3.send(new PutObjectCommand({ Bucket: BUCKET, Key: big, Body: Buffer.alloc(25 * 1024 * 1024 + 1) }))
+    const tooBig = await call('asset.add', { upload: big, role: 'picture', alt: 'Too big', baseRevision: before })
+    assert.equal(tooBig.status, 413, JSON.stringify(tooBig.body))
+    await s3.send(new DeleteObjectCommand({ Bucket: BUCKET, Key: big }))
+    // Text named like a picture: the codec reads the bytes and refuses; nothing is written, the upload stays.
+    const text = await presign()
+    assert.equal(await upload(text.body, Buffer.from('this is not a picture at all')), 204)
+    const notPicture = await call('asset.add', { upload: text.body.key, role: 'picture', alt: 'Text', baseRevision: before })
+    assert.ok(notPicture.status >= 400 && notPicture.status < 500, JSON.stringify(notPicture.body))
+    assert.equal(await revision(), before)
+    assert.ok(await exists(text.body.key))
+  })
+
+  it('sweeps uploads older than their age, and nothing outside uploads/', async () => {
+    await s3.send(new PutObjectCommand({ Bucket: BUCKET, Key: 'kept/other.bin', Body: Buffer.from('keep') }))
+    const old = (await presign()).body.key as string
+    await s3.send(new PutObjectCommand({ Bucket: BUCKET, Key: old, Body: Buffer.from('old') }))
+    const saved = { ...process.env }
+    Object.assign(process.env, env())
+    try {
+      const { sweepUploads } = await import('../../src/hosted/uploads.js')
+      // Nothing is a day old yet.
+      assert.equal(await sweepUploads(), 0)
+      assert.ok(await exists(old))
+      // A day from now, every upload is.
+      assert.ok((await sweepUploads(undefined, Date.now() + 25 * 3600 * 1000)) >= 1)
+    } finally {
+      for (const key of Object.keys(env())) if (saved[key] === undefined) delete process.env[key]
+        else process.env[key] = saved[key]
+    }
+    assert.equal(await exists(old), false)
+    assert.ok(await exists('kept/other.bin'))
+  })
+
+  it('stops new uploads with the uploads kill switch, and says what to set without a bucket', async () => {
+    assert.equal((await studio(ws.dir, ['admin', 'flag', 'uploads', '--on', 'true', '--json'])).code, 0)
+    try {
+      const stopped = await presign()
+      assert.equal(stopped.status, 503, JSON.stringify(stopped.body))
+      assert.equal(stopped.body.details.flag, 'uploads')
+    } finally {
+      assert.equal((await studio(ws.dir, ['admin', 'flag', 'uploads', '--on', 'false', '--json'])).code, 0)
+    }
+    const plain = await serve(ws.dir, [])
+    try {
+      const res = await request(`${plain.url}/api/uploads`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })
+      const body = JSON.parse(await res.body.text())
+      assert.equal(res.statusCode, 501)
+      assert.match(body.message, /STUDIO_S3_BUCKET/)
+    } finally {
+      await plain.stop()
+    }
+  })
+})
