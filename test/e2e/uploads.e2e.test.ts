@@ -8,7 +8,7 @@
  * `uploads` kill switch stops new uploads; without a bucket the route says what to set.
  */
 import assert from 'node:assert/strict'
-import { mkdtempSync, rmSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { after, before, describe, it } from 'node:test'
@@ -108,6 +108,19 @@ describe('presigned uploads to an S3-compatible store', () => {
     assert.ok(notPicture.status >= 400 && notPicture.status < 500, JSON.stringify(notPicture.body))
     assert.equal(await revision(), before)
     assert.ok(await exists(text.body.key))
+  })
+
+  it('lands a deck bundle sent by presigned upload (over the request body cap), then deletes the upload', async () => {
+    const zip = join(ws.dir, '.studio', 'bundle.zip')
+    const packed = await studio(ws.dir, ['deck', 'pack', DECK, '--out', zip, '--json'])
+    assert.equal(packed.code, 0, packed.stdout + packed.stderr)
+    const presigned = (await presign()).body
+    assert.equal(await upload(presigned, readFileSync(zip)), 204)
+    const res = await request(`${server.url}/api/decks/bundle`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ upload: presigned.key, as: 'from-the-store' }) })
+    const body = JSON.parse(await res.body.text())
+    assert.equal(res.statusCode, 200, JSON.stringify(body))
+    assert.equal((await call('deck.list', {})).body.decks.some((d: { id: string }) => d.id === 'from-the-store'), true)
+    assert.equal(await exists(presigned.key), false)
   })
 
   it('sweeps uploads older than their age, and nothing outside uploads/', async () => {

@@ -437,7 +437,7 @@ function discoveryPaths(): Record<string, unknown> {
         ],
         requestBody: {
           required: true,
-          description: 'application/zip: the bundle bytes. application/json: { fromUrl, as?, replace? }.',
+          description: 'application/zip: the bundle bytes. application/json: { fromUrl, as?, replace? } or { upload, as?, replace? }.',
           content: {
             'application/zip': {},
             'application/json': { schema: REF('schemas', 'BundleFromUrl') },
@@ -533,9 +533,10 @@ export function openApiDocument(options: { serverUrl?: string } = {}): object {
         BundleFromUrl: {
           type: 'object',
           additionalProperties: false,
-          required: ['fromUrl'],
+          oneOf: [{ required: ['fromUrl'] }, { required: ['upload'] }],
           properties: {
             fromUrl: { type: 'string', pattern: '^https?://', description: 'A bundle already stored at a URL the studio may read; it is fetched instead of sent.' },
+            upload: { type: 'string', description: 'The key of a presigned upload of the caller\'s (POST /api/uploads, at most 25 MB); deleted once the deck has landed.' },
             as: { type: 'string', pattern: SLUG, description: 'The deck id to land under; the bundle id when absent.' },
             replace: { type: 'boolean', description: 'Remove the deck holding the id first; without it a taken id gets a free sibling id.' },
           },

@@ -455,10 +455,20 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       const bind = binding(req, url, undefined)
       let input: Record<string, unknown>
       let source: (ctx: ActionContext) => Promise<string | Buffer>
+      let upload: string | undefined
       if (type.startsWith('application/json')) {
         input = parseJsonObject(await readBody(req, BODY_LIMIT))
-        if (typeof input.fromUrl !== 'string') fail('invalid_input', 'A JSON body names the bundle with fromUrl.', { pointer: '/fromUrl' })
-        source = (ctx) => fetchBundle(ctx, input.fromUrl as string, FROM_URL_LIMIT)
+        if (typeof input.upload === 'string') {
+          // A bundle the caller put in the object store by a presigned upload (POST /api/uploads).
+          upload = input.upload
+          delete input.upload
+          const uploads = await import('../../hosted/uploads.js')
+          const uploader = uploads.uploaderOf(caller)
+          source = () => uploads.takeUpload(upload!, uploader, uploads.UPLOAD_LIMIT)
+        } else {
+          if (typeof input.fromUrl !== 'string') fail('invalid_input', 'A JSON body names the bundle with fromUrl, or with upload (a key from POST /api/uploads).', { pointer: '/fromUrl' })
+          source = (ctx) => fetchBundle(ctx, input.fromUrl as string, FROM_URL_LIMIT)
+        }
       } else {
         const body = await readBody(req, bundleLimit)
         input = {}
@@ -469,6 +479,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
         source = async () => body
       }
       const { result } = await dispatch(receiveAction(source), input, { ws: options.ws, transport: 'H', author: bind.author ?? 'agent:push', caller })
+      if (upload) await (await import('../../hosted/uploads.js')).deleteUpload(upload)
       return send(res, 200, result)
     }
     const pull = /^\/api\/decks\/([^/]+)\/bundle$/.exec(path)
