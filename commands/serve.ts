@@ -100,13 +100,7 @@ export default class Serve extends Command {
       const sweep = process.env.STUDIO_S3_BUCKET?.trim() ? setInterval(() => void import('../src/hosted/uploads.js').then((u) => u.sweepUploads()).catch(() => undefined), 3_600_000).unref() : undefined
       const waiting = flags.deck !== undefined && !ws.deckExists(flags.deck) ? waitForDeck(ws, flags.deck) : undefined
       const mail = ws.embedded ? undefined : sendMailWhenDue(ws)
-      if (flags.json) process.stdout.write(JSON.stringify({ url: running.url, deck: deck ?? null, root: ws.root }) + '\n')
-      else {
-        process.stdout.write(`studio serve: ${running.url}  (workspace ${ws.root}${deck ? `, deck ${deck}` : ''})\n`)
-        process.stdout.write(`  agents: ${running.url}/llms.txt   MCP: ${running.url}/mcp   OpenAPI: ${running.url}/openapi.json\n`)
-      }
       const { jsonLogs, logLine } = await import('../src/transports/http/log.js')
-      logLine('info', 'listening', { url: running.url, deck: deck ?? null })
       // The first SIGTERM or SIGINT drains: requests in flight finish (a begun write is committed and
       // answered) for up to STUDIO_SHUTDOWN_GRACE_MS (25 s), new ones are refused; a second one exits now.
       let stopping = false
@@ -131,6 +125,13 @@ export default class Serve extends Command {
       process.on('SIGINT', () => void stop('SIGINT'))
       process.on('SIGTERM', () => void stop('SIGTERM'))
       if (flags.ttl) setTimeout(() => void stop('ttl'), flags.ttl * 1000)
+      // Announced only once a stop drains: a supervisor that signals as soon as it reads the address finds the handlers in place.
+      if (flags.json) process.stdout.write(JSON.stringify({ url: running.url, deck: deck ?? null, root: ws.root }) + '\n')
+      else {
+        process.stdout.write(`studio serve: ${running.url}  (workspace ${ws.root}${deck ? `, deck ${deck}` : ''})\n`)
+        process.stdout.write(`  agents: ${running.url}/llms.txt   MCP: ${running.url}/mcp   OpenAPI: ${running.url}/openapi.json\n`)
+      }
+      logLine('info', 'listening', { url: running.url, deck: deck ?? null })
       await new Promise(() => undefined)
     } catch (error) {
       const failure = toStudioError(error)

@@ -19,6 +19,7 @@ import { Workspace } from '../../src/store/workspace.js'
 import { CHROMIUM_FLAGS, findChromium } from '../../src/render/browser.js'
 import { newUserWorkspace } from '../helpers/fixture.js'
 import { ROOT, serve, studio, type Served, type TestWorkspace } from '../helpers/studio.js'
+import { until } from '../helpers/until.js'
 
 const require = createRequire(import.meta.url)
 const { chromium } = require('playwright-core') as typeof import('playwright-core')
@@ -26,16 +27,6 @@ const { chromium } = require('playwright-core') as typeof import('playwright-cor
 const OWNER = 'owner@example.com'
 /** Screenshots for docs/ are written only when asked (STUDIO_SHOTS=1): tests never write into the checkout by default. */
 const SHOTS = process.env.STUDIO_SHOTS === '1' ? join(ROOT, 'docs/images') : undefined
-
-async function until<T>(what: string, read: () => Promise<T> | T, check: (value: T) => boolean, timeoutMs = 15000): Promise<T> {
-  const deadline = Date.now() + timeoutMs
-  for (;;) {
-    const value = await read()
-    if (check(value)) return value
-    if (Date.now() > deadline) assert.fail(`${what}: still ${JSON.stringify(value)?.slice(0, 400)}`)
-    await new Promise((r) => setTimeout(r, 50))
-  }
-}
 
 describe('people and access in the page', { timeout: 300_000 }, () => {
   let ws: TestWorkspace

@@ -19,6 +19,7 @@ import { EMOJI_CHARS } from '../../src/page/emoji.js'
 import { CHROMIUM_FLAGS, findChromium } from '../../src/render/browser.js'
 import { COMMENTED_SLIDE, newUserWorkspace } from '../helpers/fixture.js'
 import { cliInOneProcess, commitCount, ROOT, serve, studio, type Served, type TestWorkspace } from '../helpers/studio.js'
+import { until } from '../helpers/until.js'
 
 // The CLI runs in this test's process: to `studio serve` it is another process, as a person's terminal is.
 cliInOneProcess()
@@ -28,16 +29,6 @@ const { chromium } = require('playwright-core') as typeof import('playwright-cor
 
 const DECK = 'quarterly-review'
 const SLIDE = COMMENTED_SLIDE
-
-async function until<T>(what: string, read: () => Promise<T> | T, check: (value: T) => boolean, timeoutMs = 15000): Promise<T> {
-  const deadline = Date.now() + timeoutMs
-  for (;;) {
-    const value = await read()
-    if (check(value)) return value
-    if (Date.now() > deadline) assert.fail(`${what}: still ${JSON.stringify(value)?.slice(0, 400)}`)
-    await new Promise((r) => setTimeout(r, 25))
-  }
-}
 
 describe('comments in the page', { timeout: 300_000 }, () => {
   let ws: TestWorkspace

@@ -13,6 +13,7 @@ import { after, afterEach, before, beforeEach, describe, it } from 'node:test'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { CHROMIUM_FLAGS, findChromium } from '../../src/render/browser.js'
 import { cliInOneProcess, commitCount, ROOT, serve, studio, workspace, workspaceWithDeck, type Served } from '../helpers/studio.js'
+import { until } from '../helpers/until.js'
 
 // The CLI runs in one process for this file (test/helpers/studio.ts): its CLI calls set up decks and write beside the page; none is about the process itself.
 cliInOneProcess()
@@ -28,17 +29,6 @@ const sharedBrowser = () => (launched ??= chromium.launch({ executablePath: find
 after(async () => (await launched)?.close())
 
 /** Waits until `check` holds (polling), or fails with the last value seen. */
-async function until<T>(what: string, read: () => Promise<T> | T, check: (value: T) => boolean, timeoutMs = 15000): Promise<T> {
-  const deadline = Date.now() + timeoutMs
-  let value: T
-  for (;;) {
-    value = await read()
-    if (check(value)) return value
-    if (Date.now() > deadline) assert.fail(`${what}: still ${JSON.stringify(value)?.slice(0, 400)}`)
-    await new Promise((r) => setTimeout(r, 50))
-  }
-}
-
 const json = (ws: Ws, rel: string) => JSON.parse(readFileSync(join(ws.dir, rel), 'utf8'))
 const lastSubject = async (ws: Ws) => (await ws.git('log', '-1', '--format=%s')).trim()
 const trailer = async (ws: Ws, key: string) => (await ws.git('log', '-1', `--format=%(trailers:key=${key},valueonly)`)).trim()
@@ -718,16 +708,19 @@ describe('the page', { timeout: 600_000 }, () => {
     assert.equal(stops.at(-1), 'canvas')
     for (let i = 0; i < 10 && !(await where()).startsWith('list'); i++) await page.keyboard.press('Shift+Tab')
     assert.equal(await where(), 'list option title-1')
+    // A key moves the focus and opens that slide; the page's answer to the key before may land after it, so
+    // each check waits for the focus to settle where the key sends it.
+    const focusOn = (want: string) => until(`the focus on ${want}`, where, (w) => w === want)
     await page.keyboard.press('ArrowDown')
-    assert.equal(await where(), `list option ${order[1]}`)
+    await focusOn(`list option ${order[1]}`)
     await page.waitForURL(new RegExp(`/${order[1]}$`))
     assert.equal(await page.locator(`.thumb[data-slide="${order[1]}"] [role="option"]`).getAttribute('aria-selected'), 'true')
     await page.keyboard.press('End')
-    assert.equal(await where(), `list option ${order.at(-1)}`)
+    await focusOn(`list option ${order.at(-1)}`)
     await page.keyboard.press('Home')
-    assert.equal(await where(), `list option ${order[0]}`)
+    await focusOn(`list option ${order[0]}`)
     await page.keyboard.press('ArrowUp')
-    assert.equal(await where(), `list option ${order[0]}`, 'Up on the first slide stays')
+    await focusOn(`list option ${order[0]}`)
     // Still one stop: every other option and every thumbnail tool is out of the Tab order.
     assert.equal(await page.locator('.sidebar [tabindex="0"], .sidebar button:not([tabindex="-1"])').count(), 1)
     await page.keyboard.press('Enter')

@@ -6,6 +6,7 @@
  */
 import assert from 'node:assert/strict'
 import { spawn } from 'node:child_process'
+import { once } from 'node:events'
 import { readFileSync, renameSync } from 'node:fs'
 import { connect } from 'node:net'
 import { join } from 'node:path'
@@ -132,16 +133,19 @@ describe('studio serve for operators', () => {
     let answer = ''
     socket.on('data', (d) => (answer += d))
     const ended = new Promise<void>((resolve) => socket.once('close', () => resolve()))
+    // The server has the request (its headers parsed) once it emits 'request': no sleeping on a guess.
+    const requested = once(server.server, 'request')
     socket.write(`POST /api/actions/deck.info?deck=${DECK} HTTP/1.1\r\nhost: 127.0.0.1:${port}\r\ncontent-type: application/json\r\ncontent-length: ${body.length}\r\n\r\n${body.slice(0, 10)}`)
-    await new Promise((resolve) => setTimeout(resolve, 200))
+    await requested
     // A second connection whose request line has arrived but not its headers' end: it will ask /readyz mid-drain.
+    const accepted = once(server.server, 'connection')
     const prober = connect(Number(port), '127.0.0.1')
     await new Promise<void>((resolve) => prober.once('connect', () => resolve()))
+    await accepted
     let probed = ''
     prober.on('data', (d) => (probed += d))
     const probeEnded = new Promise<void>((resolve) => prober.once('close', () => resolve()))
     prober.write(`GET /readyz HTTP/1.1\r\nhost: 127.0.0.1:${port}\r\n`)
-    await new Promise((resolve) => setTimeout(resolve, 200))
     const closing = server.close({ graceMs: 60_000 })
     // The listener is closed: a new connection is refused while the request finishes.
     const refused = await new Promise<string>((resolve) => {
@@ -168,8 +172,9 @@ describe('studio serve for operators', () => {
     const stuck = connect(Number(new URL(again.url).port), '127.0.0.1')
     await new Promise<void>((resolve) => stuck.once('connect', () => resolve()))
     stuck.on('error', () => undefined)
+    const stuckRequested = once(again.server, 'request')
     stuck.write(`POST /api/actions/deck.info HTTP/1.1\r\nhost: ${new URL(again.url).host}\r\ncontent-type: application/json\r\ncontent-length: 100\r\n\r\n{`)
-    await new Promise((resolve) => setTimeout(resolve, 200))
+    await stuckRequested
     assert.equal(await again.close({ graceMs: 300 }), 1)
     stuck.destroy()
   })
@@ -203,10 +208,14 @@ describe('studio serve for operators', () => {
     const stuck = connect(Number(url.port), '127.0.0.1')
     await new Promise<void>((resolve) => stuck.once('connect', () => resolve()))
     stuck.on('error', () => undefined)
-    stuck.write(`POST /api/actions/deck.info?deck=${DECK} HTTP/1.1\r\nhost: ${url.host}\r\ncontent-type: application/json\r\ncontent-length: 100\r\n\r\n{`)
-    await new Promise((resolve) => setTimeout(resolve, 200))
+    // Expect: 100-continue makes the server say when it has the request (its headers parsed): no sleeping on a guess.
+    const continued = new Promise<void>((resolve) => stuck.on('data', (d) => String(d).startsWith('HTTP/1.1 100') && resolve()))
+    stuck.write(`POST /api/actions/deck.info?deck=${DECK} HTTP/1.1\r\nhost: ${url.host}\r\ncontent-type: application/json\r\ncontent-length: 100\r\nexpect: 100-continue\r\n\r\n{`)
+    await continued
+    let seen = ''
+    stuck.on('data', (d) => (seen += d))
     child.kill('SIGTERM')
-    await draining
+    await Promise.race([draining, exited.then((code) => assert.fail(`serve exited ${code} before draining; the client saw ${JSON.stringify(seen)}; its log: ${served.stderr()}`))])
     child.kill('SIGTERM')
     const err = served.stderr()
     assert.equal(await exited, 1, err)

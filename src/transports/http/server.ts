@@ -444,8 +444,10 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       // A presigned upload for a file too big for a request body (src/hosted/uploads.ts, docs/hosting.md).
       const uploads = await import('../../hosted/uploads.js')
       const uploader = uploads.uploaderOf(caller)
-      const { flagOn } = await import('../../store/flags.js')
-      if (flagOn(options.ws, 'uploads')) fail('switched_off', 'Uploads of asset bytes are stopped on this studio (kill switch uploads).', { details: { flag: 'uploads' } })
+      // Not an action, so the engine's switch check does not run: the same switches and refusal, here.
+      const [{ flagOn, refreshFlags }, { switchedOff }] = await Promise.all([import('../../store/flags.js'), import('../../core/switches.js')])
+      await refreshFlags(options.ws)
+      for (const name of ['maintenance', 'uploads'] as const) if (flagOn(options.ws, name)) switchedOff(name, 'POST /api/uploads')
       const { consumeHourly, LIMITS } = await import('../../identity/limits.js')
       await consumeHourly([[LIMITS.uploadsPerUploader, uploader]], 'Too many uploads begun')
       return send(res, 200, await uploads.presignUpload(uploader), { 'cache-control': 'no-store' })
