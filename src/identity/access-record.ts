@@ -162,7 +162,8 @@ export async function readRecord(db: IdentityTx, deckId: string, now = new Date(
   const row = await accessRow(db, deckId)
   if (!row) return null
   const since = new Date(Date.parse(now) - DEAD_LINK_DAYS * 86_400_000).toISOString()
-  const grants = (await db.selectFrom('grants').selectAll().where('deck_id', '=', deckId).orderBy('created_at').orderBy('id').execute()).filter((g) => g.expires_at === null || g.expires_at > now)
+  // Grants made together (one share.invite) share a millisecond: their order is the address, then the principal, never a random id.
+  const grants = (await db.selectFrom('grants').selectAll().where('deck_id', '=', deckId).orderBy('created_at').orderBy('email').orderBy('principal_id').orderBy('id').execute()).filter((g) => g.expires_at === null || g.expires_at > now)
   const links: LinkTable[] = []
   const deadLinks: LinkTable[] = []
   for (const link of await db.selectFrom('links').selectAll().where('deck_id', '=', deckId).orderBy('created_at').orderBy('id').execute()) {
