@@ -62,13 +62,22 @@ export default class Serve extends Command {
     'bundle-limit': Flags.integer({ description: 'Largest bundle upload in bytes (default 4.5 MB; STUDIO_BUNDLE_LIMIT).' }),
     ttl: Flags.integer({ description: 'Stop by itself after this many seconds (for tests and demos).' }),
     json: Flags.boolean({ description: 'Print the address as one JSON line when listening.' }),
+    store: Flags.string({
+      description:
+        'Where decks are stored: git (the workspace, the default) or hosted (PostgreSQL and an S3-compatible object store, from STUDIO_DATABASE_URL and STUDIO_S3_*; no workspace folder; several instances may serve one store: docs/hosting.md). Also STUDIO_STORE.',
+      options: ['git', 'hosted'],
+      env: 'STUDIO_STORE',
+    }),
     accounts: Flags.boolean({ description: 'Turn accounts on: create the identity database (.studio/identity.db) if missing. People sign in, decks have owners and roles (docs/access.md). On by itself where the database exists.' }),
   }
 
   async run(): Promise<void> {
     const { flags } = await this.parse(Serve)
     try {
-      const ws = Workspace.find({ root: flags.root })
+      // The hosted store keeps decks in PostgreSQL and the object store; the instance reads a replica it rebuilds at start.
+      const hosted = flags.store === 'hosted'
+      if (hosted && flags.root) fail('invalid_input', 'A hosted instance has no workspace folder: --root and --store hosted do not go together (STUDIO_CACHE_DIR names where its replica is kept).', { path: 'root' })
+      const ws = hosted ? await (await import('../src/hosted/deck-store.js')).openHosted((await import('../src/hosted/deck-store.js')).hostedOptionsFromEnv()) : Workspace.find({ root: flags.root })
       // A deck that does not exist yet is served once it does (studio deck create --id, deck_create); until then its calls answer 404.
       if (flags.deck !== undefined && (!new RegExp(SLUG).test(flags.deck) || RESERVED_DECK_IDS.has(flags.deck))) fail('invalid_input', `"${flags.deck}" is not a deck id: lower-case letters, digits and single hyphens.`, { path: 'deck' })
       const deck = flags.deck ?? (await ws.defaultDeckId().catch(() => undefined))
@@ -118,6 +127,7 @@ export default class Serve extends Command {
         const graceMs = Number(process.env.STUDIO_SHUTDOWN_GRACE_MS ?? 25_000)
         const unfinished = await running.close({ graceMs: Number.isFinite(graceMs) && graceMs >= 0 ? graceMs : 25_000 })
         await (await import('../src/identity/db.js')).closeIdentities()
+        await ws.store?.close()
         await keep.releaseKept()
         logLine(unfinished ? 'warn' : 'info', 'stopped', { signal, unfinished })
         process.exit(0)

@@ -30,7 +30,7 @@ import { leaseOf } from '../store/leases.js'
 import type { FileChange } from '../store/transaction.js'
 import { repairIfPending } from '../store/pending.js'
 import { HeadMoved } from '../store/git.js'
-import { readHead } from '../store/head.js'
+import { storeOf, type ReadPoint } from '../store/deck-store.js'
 import { RESERVED_DECK_IDS, type Workspace } from '../store/workspace.js'
 import { existsSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
@@ -74,6 +74,9 @@ export const templateKey = (slug: string) => `template-${slug}`
 
 export async function dispatch(action: Action, input: Record<string, unknown>, options: CallOptions): Promise<CallResult> {
   if (!action.transportSet.has(options.transport)) fail('not_found', `Action ${action.id} is not offered on this transport.`)
+  // A hosted instance reads what the store holds: a write sees every change committed before it, a
+  // read one at most a second old (NOTIFY and a 250 ms poll keep it fresher). A checkout is always current.
+  await storeOf(options.ws).refresh(action.mutates ? 0 : 1000)
   // With accounts, who may call comes first (before "not built", before "no such deck": a caller with
   // no role on a deck learns nothing about it), under no lock and before any revision is compared.
   let role = options.role
@@ -196,8 +199,8 @@ class Call implements ActionContext {
   private readonly written = new Map<string, DeckState>()
   private targetId: string | undefined
   private heldKeys: string[] = []
-  /** The commit HEAD named once this write held its locks (the fence of its commit). */
-  private seenHead: string | null = null
+  /** What the store held once this write held its locks (the fence of its commit). */
+  private point: ReadPoint = { commit: null }
   private resolvedDeck: string | undefined
 
   constructor(
@@ -326,6 +329,16 @@ class Call implements ActionContext {
   async run(): Promise<CallResult> {
     try {
       return await this.runLocked()
+    } catch (error) {
+      // The hosted store refused the commit: another instance's change to a folder this write changes
+      // came first. Its document is read once this write's locks are released (the change reaches this
+      // instance's replica under them).
+      if (!(error instanceof HeadMoved) || storeOf(this.ws).engine !== 'hosted') throw error
+      await storeOf(this.ws).refresh(0)
+      const primary = this.targetId
+      if (!primary || !this.ws.deckExists(primary)) throw error
+      const current = (await readDeck(this.ws, primary)).doc()
+      throw new StudioError('stale_revision', error.message, { currentRevision: current.manifest.revision, ...this.currentTag(current), current: plainDoc(current) })
     } finally {
       for (const fn of this.cleanups) await Promise.resolve(fn()).catch(() => undefined)
     }
@@ -349,7 +362,7 @@ class Call implements ActionContext {
       if (this.targetId) this.note(await repair(this.ws, deckKey(this.targetId)))
       // What this write reads is what the branch held here: its commit lands only if the folders it
       // writes are still so (the fence, src/store/transaction.ts).
-      this.seenHead = readHead(this.ws.git.gitDir).commit
+      this.point = storeOf(this.ws).readPoint(this.ws)
       const target = deckTarget(this.action)
       if (this.targetId && !(target.kind === 'current' && target.guard === false)) {
         const current = await this.load(this.targetId)
@@ -428,7 +441,7 @@ class Call implements ActionContext {
   }
 
   private async commit(produced: unknown): Promise<CallResult> {
-    const [{ applyChanges, repair }, { lstatInside, readInside }, { refuseNewHtmlBlocks }] = await Promise.all([import('../store/transaction.js'), import('../store/safe-open.js'), import('./switches.js')])
+    const [{ repair }, { lstatInside, readInside }, { refuseNewHtmlBlocks }] = await Promise.all([import('../store/transaction.js'), import('../store/safe-open.js'), import('./switches.js')])
     const now = new Date().toISOString()
     const changes: FileChange[] = []
     const extraKeys: string[] = []
@@ -542,8 +555,8 @@ class Call implements ActionContext {
         if (staged.create && this.ws.deckExists(deckId)) fail('id_taken', `A deck "${deckId}" already exists.`)
       }
       for (const key of extraKeys) this.note(await repair(this.ws, key))
-      const fence = { seen: this.seenHead }
-      await applyChanges(this.ws, [...this.heldKeys, ...extraKeys], [...byPath.values()], {
+      const store = storeOf(this.ws)
+      await store.commit(this.ws, [...this.heldKeys, ...extraKeys], [...byPath.values()], {
         subject: `${this.action.id}${primary ? ` ${primary}` : ''}${revision !== undefined ? ` r${revision}` : ''}`,
         author: this.principal.author,
         email: this.principal.email,
@@ -555,10 +568,11 @@ class Call implements ActionContext {
           ...(revision !== undefined ? { 'Studio-Revision': revision } : {}),
           ...Object.fromEntries(this.trailers),
         },
-      }, fence).catch(async (error) => {
+      }, this.point).catch(async (error) => {
         // Another writer's commit to a folder this write changes came first (this one stalled past its
-        // lock, or git committed beside studio): a stale revision, with the document as it is now.
-        if (!(error instanceof HeadMoved) || !primary || !this.ws.deckExists(primary)) throw error
+        // lock, or git committed beside studio): a stale revision, with the document as it is now
+        // (the hosted store's, read by run() once the locks are released).
+        if (!(error instanceof HeadMoved) || store.engine === 'hosted' || !primary || !this.ws.deckExists(primary)) throw error
         const current = (await readDeck(this.ws, primary)).doc()
         throw new StudioError('stale_revision', error.message, { currentRevision: current.manifest.revision, ...this.currentTag(current), current: plainDoc(current) })
       })

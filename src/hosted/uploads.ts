@@ -12,7 +12,7 @@
  * AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_REGION. The SDK loads only where a bucket is set.
  */
 import { randomUUID } from 'node:crypto'
-import type { S3Client } from '@aws-sdk/client-s3'
+import { bucket, s3Client } from './s3.js'
 import { fail } from '../core/errors.js'
 import type { Caller } from '../identity/caller.js'
 
@@ -23,24 +23,9 @@ export const UPLOAD_TTL_S = 15 * 60
 /** Uploads older than this are swept. */
 export const UPLOAD_MAX_AGE_MS = 24 * 60 * 60 * 1000
 
-export const bucket = (): string | undefined => process.env.STUDIO_S3_BUCKET?.trim() || undefined
-
-let made: { key: string; client: S3Client } | undefined
-
 const NO_STORE = 'Presigned uploads need an object store: set STUDIO_S3_BUCKET (and STUDIO_S3_ENDPOINT for an S3-compatible server); docs/hosting.md.'
 
-async function client(pointer?: string): Promise<S3Client> {
-  const name = bucket()
-  if (!name) fail('not_implemented', NO_STORE, { ...(pointer ? { pointer } : {}), details: { implemented: false } })
-  const endpoint = process.env.STUDIO_S3_ENDPOINT?.trim() || undefined
-  const pathStyle = process.env.STUDIO_S3_FORCE_PATH_STYLE === '1'
-  const key = `${endpoint ?? ''}|${pathStyle}|${process.env.AWS_REGION ?? ''}`
-  if (made?.key === key) return made.client
-  const { S3Client } = await import('@aws-sdk/client-s3')
-  const created = new S3Client({ ...(endpoint ? { endpoint } : {}), forcePathStyle: pathStyle, region: process.env.AWS_REGION || 'us-east-1' })
-  made = { key, client: created }
-  return created
-}
+const client = (pointer?: string) => s3Client(NO_STORE, pointer)
 
 /** The folder a caller's uploads go to: their principal id, the deployment, or the checkout's person. */
 export function uploaderOf(caller: Caller | undefined): string {

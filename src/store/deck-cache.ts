@@ -532,3 +532,16 @@ export function committedDeck(ws: Workspace, deckId: string, before: DeckState |
 export function deckCacheStats() {
   return { decks: entries.size, ...bodies.stats() }
 }
+
+/**
+ * After a commit this process made for another (the hosted store's replica applying a change another
+ * instance committed, src/hosted/deck-store.ts): those decks are read again at their next use, and the
+ * new HEAD is the same branch one step on, not a move of the checkout.
+ */
+export function foreignCommit(ws: Workspace, deckIds: Iterable<string>): void {
+  for (const deckId of deckIds) {
+    const entry = entries.get(`${ws.root}\0${deckId}`)
+    if (entry) entry.sweep = true
+  }
+  ownCommit(ws)
+}

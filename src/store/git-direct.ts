@@ -57,6 +57,8 @@ export interface DirectCommit {
   author: Identity
   committer: Identity
   fence?: CommitFence
+  /** The commit's time (a change replayed from the hosted store's log keeps its own); now when absent. */
+  date?: Date
 }
 
 /** Why a commit was handed to git, or null when it was made here. */
@@ -673,7 +675,7 @@ export function cleanMessage(message: string): string {
 }
 
 function commitText(tree: string, parent: string, request: DirectCommit): string {
-  const when = gitDate(new Date())
+  const when = gitDate(request.date ?? new Date())
   const author = `${identPart(request.author.name)} <${identPart(request.author.email)}> ${when}`
   const committer = `${identPart(request.committer.name)} <${identPart(request.committer.email)}> ${when}`
   return `tree ${tree}\nparent ${parent}\nauthor ${author}\ncommitter ${committer}\n\n${cleanMessage(request.message)}`

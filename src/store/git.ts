@@ -23,6 +23,8 @@ export interface CommitRequest {
   trailers: Record<string, string | number>
   /** The write's fence (see transaction.ts): checked inside the commit, right before the branch moves. */
   fence?: CommitFence
+  /** The commit's time; now when absent. */
+  date?: Date
 }
 
 export interface CommitFence {
@@ -94,7 +96,7 @@ export class Git {
     const identity = request.email ? { name: request.author, email: request.email } : gitIdentity(request.author)
     const trailers = Object.entries(request.trailers).map(([key, value]) => `${key}: ${value}`).join('\n')
     const message = `${request.subject}\n\n${trailers}\n`
-    const handoff = await (await this.committer()).commit({ paths: request.paths, message, author: identity, committer: COMMITTER, fence: request.fence })
+    const handoff = await (await this.committer()).commit({ paths: request.paths, message, author: identity, committer: COMMITTER, fence: request.fence, ...(request.date ? { date: request.date } : {}) })
     if (handoff === null) return
     if (request.fence) await this.checkFence(request.fence)
     if (request.added.length) await this.raw(['add', '--', ...request.added])
@@ -104,6 +106,7 @@ export class Git {
       GIT_AUTHOR_EMAIL: identity.email,
       GIT_COMMITTER_NAME: COMMITTER.name,
       GIT_COMMITTER_EMAIL: COMMITTER.email,
+      ...(request.date ? { GIT_AUTHOR_DATE: request.date.toISOString(), GIT_COMMITTER_DATE: request.date.toISOString() } : {}),
     })
   }
 

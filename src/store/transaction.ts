@@ -44,6 +44,8 @@ export interface CommitMeta {
   /** The git author's address; derived from `author` when absent. */
   email?: string
   trailers: Record<string, string | number>
+  /** The commit's time; now when absent (a change replayed from the hosted store's log keeps its own). */
+  date?: Date
 }
 
 interface JournalEntry {
@@ -218,6 +220,7 @@ export async function applyChanges(ws: Workspace, keys: string[], changes: FileC
         author: meta.author,
         email: meta.email,
         trailers: { ...meta.trailers, 'Studio-Tx': tx },
+        ...(meta.date ? { date: meta.date } : {}),
         ...(fence ? { fence: { seen: fence.seen, folders, check } } : {}),
       })
     })

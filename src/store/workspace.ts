@@ -8,6 +8,7 @@
  * plain folder never writes into the package or commits into the repository it was installed from.
  * `.studio/` beside `decks/` holds local state (locks, journal, leases) and is git-ignored.
  */
+import type { DeckStore } from './deck-store.js'
 import { existsSync, readFileSync, realpathSync, statSync } from 'node:fs'
 import { readdir, readFile, realpath } from 'node:fs/promises'
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path'
@@ -64,6 +65,8 @@ export class Workspace {
   readonly git: Git
   /** Path of the workspace inside its git repository ('' when they coincide), for git pathspecs. */
   readonly prefix: string
+  /** The engine its decks are stored in (src/store/deck-store.ts); the git workspace when absent. */
+  store?: DeckStore
 
   constructor(
     readonly root: string,

@@ -255,8 +255,9 @@ const FROM_URL_LIMIT = 500 * 1024 * 1024
 const FROM_URL_TIMEOUT_MS = 10 * 60 * 1000
 
 /**
- * What /readyz checks: the workspace folder and its git repository can be read, the identity database
- * answers (where accounts are on), and the server is not shutting down. Each check answers "ok" or why
+ * What /readyz checks: the workspace folder and its git repository can be read (a hosted instance's
+ * replica), the hosted store's database answers and the replica has every change it committed, the
+ * identity database answers (where accounts are on), and the server is not shutting down. Each check answers "ok" or why
  * not, in words that name no path outside the workspace and no secret.
  */
 async function readiness(ws: Workspace, draining: boolean): Promise<Record<string, string>> {
@@ -274,6 +275,16 @@ async function readiness(ws: Workspace, draining: boolean): Promise<Record<strin
       checks.git = /^(ref: refs\/|[0-9a-f]{40})/.test(head) ? 'ok' : 'failing: the repository\'s HEAD is not a branch or a commit'
     } catch {
       checks.git = 'failing: the git repository cannot be read'
+    }
+  }
+  const store = ws.store
+  if (store?.engine === 'hosted') {
+    try {
+      const { applied, store: head } = await (store as import('../../hosted/deck-store.js').HostedStore).status()
+      const broken = (store as import('../../hosted/deck-store.js').HostedStore).broken
+      checks.store = broken ? 'failing: this instance\'s replica missed a change it committed; restart it' : `ok (change ${applied} of ${head})`
+    } catch {
+      checks.store = 'failing: the hosted store\'s database does not answer'
     }
   }
   if (accountsOn(ws)) {

@@ -1,0 +1,424 @@
+/**
+ * The hosted deck store (issue 27; docs/storage.md "Two engines", docs/hosting.md): several stateless
+ * `studio serve --store hosted` instances over PostgreSQL and an S3-compatible object store.
+ *
+ * PostgreSQL holds, per folder (`decks/<id>`, `decks/templates/<slug>`), its head: the sequence number
+ * of the last change to it and the map of its files to object digests; and the change log: one row per
+ * accepted write (sequence number, time, author, subject, trailers, and each path's new digest or null).
+ * A write is accepted by one transaction that
+ *   1. updates each head it changes `… WHERE folder = $1 AND seq = $seen` (a folder new to it is
+ *      inserted, `ON CONFLICT DO NOTHING`): no row means another instance's change came first, and the
+ *      write is refused as a stale revision with nothing written. That row is the revision guard and
+ *      the fence: a lock that expired, a stalled instance, a second instance with the same deck, none
+ *      can land a write on a head it did not read;
+ *   2. takes the next sequence number from the one version row (`UPDATE studio_store SET seq = seq + 1`):
+ *      its row lock orders every write, so sequence numbers are gapless and in commit order, and that
+ *      row is what an instance polls to learn it is behind;
+ *   3. appends the change and notifies `studio_store` (delivered at commit).
+ * File bytes go to the object store first (objects.ts: content-addressed, immutable), so a change the
+ * log names always has its objects; an object no change names is garbage, never a half-written write.
+ *
+ * Each instance keeps a replica of the log: a git workspace in a cache folder (STUDIO_CACHE_DIR, else a
+ * fresh temporary folder), rebuilt from the log at start, every change one commit with the same
+ * author, time, subject and trailers (plus `Studio-Seq`). The engine reads and stages against the
+ * replica as it does against a checkout, so history, diff, versions, review and the realtime watcher
+ * work unchanged; the replica may be lost at any time, since every acknowledged write is in PostgreSQL
+ * and the object store before it is answered. The replica follows the log by LISTEN/NOTIFY and by
+ * polling the version row (NOTIFY has no replay and does not pass some poolers), at most a second
+ * behind for a read, and fully caught up before a write.
+ */
+import { lstatSync } from 'node:fs'
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import type { Pool, PoolClient, Client } from 'pg'
+import { fail } from '../core/errors.js'
+import { deckKey, templateKey } from '../core/engine.js'
+import type { DeckStore, ReadPoint } from '../store/deck-store.js'
+import { foreignCommit } from '../store/deck-cache.js'
+import { fault } from '../store/fault.js'
+import { HeadMoved } from '../store/git.js'
+import { withLocks } from '../store/lock.js'
+import type { CommitMeta, FileChange } from '../store/transaction.js'
+import { Workspace } from '../store/workspace.js'
+import { getObjects, putObjects, sha256 } from './objects.js'
+
+/** The channel a commit notifies, with its sequence number as the payload. */
+export const CHANNEL = 'studio_store'
+
+/** The store's tables; created once per database (under an advisory lock, so instances starting together agree). */
+const SCHEMA = [
+  `create table if not exists studio_store (id integer primary key check (id = 1), seq bigint not null, layout integer not null default 2)`,
+  `insert into studio_store (id, seq) values (1, 0) on conflict (id) do nothing`,
+  `create table if not exists studio_heads (folder text primary key, seq bigint not null, revision integer, files jsonb not null default '{}'::jsonb, updated_at timestamptz not null default now())`,
+  `create table if not exists studio_changes (seq bigint primary key, at timestamptz not null, subject text not null, author text not null, email text, trailers jsonb not null, files jsonb not null)`,
+]
+const SCHEMA_LOCK = 0x5354_5352 // "STSR"
+
+/** A change as the log holds it. */
+interface ChangeRow {
+  seq: string | number
+  at: Date
+  subject: string
+  author: string
+  email: string | null
+  trailers: Record<string, string | number>
+  files: Record<string, string | null>
+}
+
+/** A path the log may name: inside decks/, plain segments only (the log is read as hostile as a bundle). */
+const SAFE_REL = /^decks\/(?:[A-Za-z0-9_@+-][A-Za-z0-9._@+-]*\/)*[A-Za-z0-9_@+-][A-Za-z0-9._@+-]*$/
+const TRAILER_KEY = /^[A-Za-z][A-Za-z0-9-]{0,63}$/
+
+function checkedRel(rel: string): string {
+  if (!SAFE_REL.test(rel) || rel.split('/').some((part) => part === '.' || part === '..')) fail('internal', `The hosted store names a path studio does not write ("${rel.slice(0, 120)}"); nothing was written.`)
+  return rel
+}
+
+/** The folder a path's changes are fenced and locked by: a deck, an organisation template, else the path itself. */
+export function folderOf(rel: string): string {
+  const parts = rel.split('/')
+  if (parts[0] === 'decks' && parts[1] === 'templates' && parts.length > 3) return parts.slice(0, 3).join('/')
+  if (parts[0] === 'decks' && parts.length > 2) return parts.slice(0, 2).join('/')
+  return rel
+}
+
+/** The lock key of a folder (the engine's), when it has one. */
+function lockKeyOf(folder: string): string | undefined {
+  const parts = folder.split('/')
+  if (parts.length === 3 && parts[1] === 'templates') return templateKey(parts[2])
+  if (parts.length === 2 && parts[1] !== 'templates') return deckKey(parts[1])
+  return undefined
+}
+
+const deckIdsOf = (folders: Iterable<string>) => [...folders].filter((f) => f.split('/').length === 2 && !f.endsWith('/templates')).map((f) => f.slice(6))
+
+function lexists(abs: string): boolean {
+  try {
+    lstatSync(abs)
+    return true
+  } catch {
+    return false
+  }
+}
+
+export interface HostedOptions {
+  /** The PostgreSQL URL (STUDIO_DATABASE_URL). */
+  url: string
+  /** Where the replica is kept (STUDIO_CACHE_DIR); emptied at start. A fresh temporary folder when absent. */
+  cacheDir?: string
+  /** Whether to LISTEN for changes (STUDIO_STORE_NOTIFY=0 turns it off; the poll remains). */
+  notify?: boolean
+  /** How often the version row is polled, ms (STUDIO_STORE_POLL_MS; 250). */
+  pollMs?: number
+}
+
+export class HostedStore implements DeckStore {
+  readonly engine = 'hosted' as const
+  /** Every change up to this sequence number is in the replica. */
+  private applied = 0
+  /** Changes above `applied` already in the replica. */
+  private readonly done = new Set<number>()
+  /** Changes this instance committed and is putting into its replica itself. */
+  private readonly claimed = new Set<number>()
+  /** Each folder's head as the replica holds it. */
+  private readonly folders = new Map<string, number>()
+  /** The last change the sync loop looked at. */
+  private cursor = 0
+  private checkedAt = 0
+  private stale = true
+  private syncing: Promise<void> | null = null
+  private again = false
+  private closed = false
+  private listener: Client | undefined
+  private poll: NodeJS.Timeout | undefined
+  /** Why the replica can no longer be trusted (a change committed but not applied here); /readyz reports it. */
+  broken: string | undefined
+
+  constructor(
+    readonly pool: Pool,
+    readonly ws: Workspace,
+    private readonly ownsDir: boolean,
+  ) {}
+
+  /** What the store holds, as numbers for /readyz and the bench: the replica's sequence and the store's. */
+  async status(): Promise<{ applied: number; store: number }> {
+    const { rows } = await this.pool.query<{ seq: string }>('select seq from studio_store where id = 1')
+    return { applied: this.applied, store: Number(rows[0].seq) }
+  }
+
+  async refresh(maxAgeMs: number): Promise<void> {
+    if (this.closed) return
+    if (!this.stale && Date.now() - this.checkedAt < maxAgeMs) return
+    return this.sync()
+  }
+
+  readPoint(): ReadPoint {
+    return { commit: null, folders: new Map(this.folders) }
+  }
+
+  async commit(ws: Workspace, keys: string[], changes: FileChange[], meta: CommitMeta, point: ReadPoint): Promise<void> {
+    if (this.broken) fail('storage', `This instance's replica of the hosted store is behind (${this.broken}); it must be restarted. Nothing was written.`)
+    // A removal of a file the replica does not have is no change (as on a checkout).
+    const live = changes.filter((change) => change.content !== null || lexists(join(ws.root, change.rel)))
+    if (!live.length) return
+    const objects = new Map<string, Buffer>()
+    const files: Record<string, string | null> = Object.create(null)
+    const byFolder = new Map<string, { set: Record<string, string>; removed: string[] }>()
+    for (const change of live) {
+      checkedRel(change.rel)
+      let sha: string | null = null
+      if (change.content !== null) {
+        const bytes = typeof change.content === 'string' ? Buffer.from(change.content) : Buffer.isBuffer(change.content) ? change.content : await readFile(change.content.move)
+        sha = sha256(bytes)
+        objects.set(sha, bytes)
+      }
+      files[change.rel] = sha
+      const folder = folderOf(change.rel)
+      const entry = byFolder.get(folder) ?? { set: Object.create(null) as Record<string, string>, removed: [] as string[] }
+      if (sha === null) entry.removed.push(change.rel)
+      else entry.set[change.rel] = sha
+      byFolder.set(folder, entry)
+    }
+    // The bytes first: a change the log names always has its objects.
+    await putObjects(objects)
+    const at = new Date(Math.floor(Date.now() / 1000) * 1000)
+    const revision = typeof meta.trailers['Studio-Revision'] === 'number' ? meta.trailers['Studio-Revision'] : undefined
+    const primary = typeof meta.trailers['Studio-Deck'] === 'string' ? `decks/${meta.trailers['Studio-Deck']}` : undefined
+    const seq = await this.transaction(async (client) => {
+      for (const folder of [...byFolder.keys()].sort()) {
+        const { set, removed } = byFolder.get(folder)!
+        const seen = point.folders?.get(folder)
+        const answer =
+          seen !== undefined
+            ? await client.query('update studio_heads set files = (files || $2::jsonb) - $3::text[] where folder = $1 and seq = $4', [folder, JSON.stringify(set), removed, seen])
+            : await client.query('insert into studio_heads (folder, seq, files) values ($1, 0, $2::jsonb) on conflict (folder) do nothing', [folder, JSON.stringify(set)])
+        if (answer.rowCount !== 1) throw new HeadMoved(folder)
+      }
+      const { rows } = await client.query<{ seq: string }>('update studio_store set seq = seq + 1 where id = 1 returning seq')
+      const seq = Number(rows[0].seq)
+      await client.query('update studio_heads set seq = $1, updated_at = $3 where folder = any($2::text[])', [seq, [...byFolder.keys()], at])
+      if (primary && revision !== undefined && byFolder.has(primary)) await client.query('update studio_heads set revision = $2 where folder = $1', [primary, revision])
+      await client.query('insert into studio_changes (seq, at, subject, author, email, trailers, files) values ($1, $2, $3, $4, $5, $6::jsonb, $7::jsonb)', [
+        seq,
+        at,
+        meta.subject,
+        meta.author,
+        meta.email ?? null,
+        JSON.stringify(meta.trailers),
+        JSON.stringify(files),
+      ])
+      await client.query('select pg_notify($1, $2)', [CHANNEL, String(seq)])
+      fault('hosted-in-commit')
+      return seq
+    })
+    // Accepted: the change is in the log. The replica takes it under the locks this write holds.
+    this.claimed.add(seq)
+    fault('hosted-after-commit')
+    try {
+      const { applyChanges } = await import('../store/transaction.js')
+      await applyChanges(ws, keys, live, { ...meta, trailers: { ...meta.trailers, 'Studio-Seq': seq }, date: at })
+    } catch (error) {
+      this.broken = `change ${seq} is committed but could not be written to ${ws.root}: ${error instanceof Error ? error.message : String(error)}`
+      throw error
+    } finally {
+      this.claimed.delete(seq)
+    }
+    this.markApplied(seq, byFolder.keys())
+  }
+
+  private async transaction<T>(fn: (client: PoolClient) => Promise<T>): Promise<T> {
+    const client = await this.pool.connect()
+    try {
+      await client.query('begin')
+      const out = await fn(client)
+      await client.query('commit')
+      return out
+    } catch (error) {
+      await client.query('rollback').catch(() => undefined)
+      throw error
+    } finally {
+      client.release()
+    }
+  }
+
+  private markApplied(seq: number, folders: Iterable<string>): void {
+    for (const folder of folders) if ((this.folders.get(folder) ?? 0) < seq) this.folders.set(folder, seq)
+    if (seq <= this.applied) return
+    this.done.add(seq)
+    while (this.done.has(this.applied + 1)) this.done.delete(++this.applied)
+  }
+
+  /** One round at a time; a caller arriving during a round waits for the next, which starts after it asked. */
+  private sync(): Promise<void> {
+    if (this.syncing) {
+      this.again = true
+      return this.syncing
+    }
+    this.syncing = (async () => {
+      try {
+        do {
+          this.again = false
+          this.stale = false
+          this.checkedAt = Date.now()
+          await this.syncRound()
+        } while (this.again && !this.closed)
+      } catch (error) {
+        this.stale = true
+        throw error
+      } finally {
+        this.syncing = null
+      }
+    })()
+    return this.syncing
+  }
+
+  private async syncRound(): Promise<void> {
+    const { rows } = await this.pool.query<{ seq: string }>('select seq from studio_store where id = 1')
+    const head = Number(rows[0].seq)
+    this.cursor = Math.max(this.cursor, this.applied)
+    while (this.cursor < head && !this.closed) {
+      const page = await this.pool.query<ChangeRow>('select seq, at, subject, author, email, trailers, files from studio_changes where seq > $1 and seq <= $2 order by seq limit 200', [this.cursor, head])
+      if (!page.rows.length) break
+      for (const row of page.rows) {
+        const seq = Number(row.seq)
+        if (seq > this.applied && !this.done.has(seq) && !this.claimed.has(seq)) await this.applyRemote(seq, row)
+        this.cursor = seq
+      }
+    }
+  }
+
+  /** Puts another instance's change into the replica: one commit, under the locks of the folders it changes. */
+  private async applyRemote(seq: number, row: ChangeRow): Promise<void> {
+    const entries = Object.entries(row.files ?? {}).map(([rel, sha]) => [checkedRel(rel), sha] as const)
+    const objects = await getObjects(entries.flatMap(([, sha]) => (typeof sha === 'string' ? [sha] : [])))
+    const folders = new Set(entries.map(([rel]) => folderOf(rel)))
+    const keys = [...folders].flatMap((folder) => lockKeyOf(folder) ?? [])
+    const trailers: Record<string, string | number> = {}
+    for (const [key, value] of Object.entries(row.trailers ?? {})) {
+      if (TRAILER_KEY.test(key) && (typeof value === 'number' || (typeof value === 'string' && !/[\r\n]/.test(value)))) trailers[key] = value
+    }
+    const { applyChanges } = await import('../store/transaction.js')
+    await withLocks(join(this.ws.stateDir, 'locks'), keys, async () => {
+      // This instance's own write may have put it in while this waited for the locks.
+      if (seq <= this.applied || this.done.has(seq)) return
+      const changes: FileChange[] = entries.map(([rel, sha]) => ({ rel, content: sha === null ? null : objects.get(sha)! }))
+      await applyChanges(this.ws, keys, changes, {
+        subject: String(row.subject).replace(/[\r\n]+/g, ' '),
+        author: String(row.author),
+        ...(row.email ? { email: String(row.email) } : {}),
+        trailers: { ...trailers, 'Studio-Seq': seq },
+        date: new Date(row.at),
+      })
+      this.markApplied(seq, folders)
+      foreignCommit(this.ws, deckIdsOf(folders))
+    })
+  }
+
+  /** LISTEN for commits of other instances; a lost connection is left to the poll (and tried again). */
+  async listen(url: string): Promise<void> {
+    const { default: pg } = await import('pg')
+    const client = new pg.Client({ connectionString: url })
+    client.on('error', () => {
+      this.listener = undefined
+      client.end().catch(() => undefined)
+      if (!this.closed) setTimeout(() => void this.listen(url).catch(() => undefined), 1000).unref()
+    })
+    client.on('notification', (message) => {
+      if (Number(message.payload) > this.applied) {
+        this.stale = true
+        void this.sync().catch(() => undefined)
+      }
+    })
+    await client.connect()
+    await client.query(`listen ${CHANNEL}`)
+    this.listener = client
+  }
+
+  startPolling(pollMs: number): void {
+    this.poll = setInterval(() => void this.refresh(pollMs).catch(() => undefined), pollMs)
+    this.poll.unref()
+  }
+
+  async close(): Promise<void> {
+    this.closed = true
+    if (this.poll) clearInterval(this.poll)
+    await this.syncing?.catch(() => undefined)
+    await this.listener?.end().catch(() => undefined)
+    await this.pool.end().catch(() => undefined)
+    if (this.ownsDir) await rm(this.ws.root, { recursive: true, force: true }).catch(() => undefined)
+  }
+}
+
+/** Creates the store's tables where they are missing. */
+export async function ensureSchema(pool: Pool): Promise<void> {
+  const client = await pool.connect()
+  try {
+    await client.query('begin')
+    await client.query('select pg_advisory_xact_lock($1)', [SCHEMA_LOCK])
+    for (const statement of SCHEMA) await client.query(statement)
+    await client.query('commit')
+  } catch (error) {
+    await client.query('rollback').catch(() => undefined)
+    throw error
+  } finally {
+    client.release()
+  }
+}
+
+/** A workspace for the replica: git, decks/ and decks/templates/, studio.json, .studio/ ignored (as `studio init`). */
+async function makeReplica(root: string): Promise<Workspace> {
+  await mkdir(join(root, 'decks', 'templates'), { recursive: true })
+  await writeFile(join(root, 'studio.json'), '{}\n')
+  await writeFile(join(root, '.gitignore'), '.studio/\n')
+  await writeFile(join(root, 'decks', 'templates', '.gitkeep'), '')
+  const ws = new Workspace(root, root)
+  await ws.git.raw(['init', '--quiet', '--initial-branch=main'])
+  const paths = ['studio.json', '.gitignore', 'decks/templates/.gitkeep']
+  await ws.git.commit({ paths, added: paths, subject: 'studio replica', author: 'studio', trailers: { 'Studio-Action': 'init' }, date: new Date(0) })
+  return ws
+}
+
+/**
+ * Opens the hosted store: its tables, a replica rebuilt from the log, LISTEN and the poll. Returns the
+ * replica's workspace, whose `store` is the hosted engine.
+ */
+export async function openHosted(options: HostedOptions): Promise<Workspace> {
+  const { default: pg } = await import('pg')
+  const pool = new pg.Pool({ connectionString: options.url, max: Number(process.env.STUDIO_DATABASE_POOL) || 10 })
+  pool.on('error', () => undefined)
+  try {
+    await ensureSchema(pool)
+    let root: string
+    if (options.cacheDir) {
+      // A cache: whatever an earlier run left is thrown away (the log is the truth).
+      await rm(options.cacheDir, { recursive: true, force: true })
+      await mkdir(options.cacheDir, { recursive: true })
+      root = options.cacheDir
+    } else root = await mkdtemp(join(tmpdir(), 'studio-hosted-'))
+    const ws = await makeReplica(root)
+    const store = new HostedStore(pool, ws, !options.cacheDir)
+    ws.store = store
+    await store.refresh(0)
+    if (options.notify !== false) await store.listen(options.url).catch(() => undefined)
+    store.startPolling(options.pollMs ?? 250)
+    return ws
+  } catch (error) {
+    await pool.end().catch(() => undefined)
+    throw error
+  }
+}
+
+/** The hosted engine's settings from the environment; a clear error names what is missing. */
+export function hostedOptionsFromEnv(): HostedOptions {
+  const url = process.env.STUDIO_DATABASE_URL?.trim()
+  if (!url) fail('invalid_input', 'The hosted store needs STUDIO_DATABASE_URL (a PostgreSQL URL) and STUDIO_S3_BUCKET (docs/hosting.md).')
+  if (!process.env.STUDIO_S3_BUCKET?.trim()) fail('invalid_input', 'The hosted store needs STUDIO_S3_BUCKET (and STUDIO_S3_ENDPOINT for an S3-compatible server; docs/hosting.md).')
+  const poll = Number(process.env.STUDIO_STORE_POLL_MS)
+  return {
+    url,
+    ...(process.env.STUDIO_CACHE_DIR?.trim() ? { cacheDir: process.env.STUDIO_CACHE_DIR.trim() } : {}),
+    notify: process.env.STUDIO_STORE_NOTIFY !== '0',
+    ...(poll > 0 ? { pollMs: poll } : {}),
+  }
+}
