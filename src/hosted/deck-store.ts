@@ -109,7 +109,7 @@ export interface HostedOptions {
   cacheDir?: string
   /** Whether to LISTEN for changes (STUDIO_STORE_NOTIFY=0 turns it off; the poll remains). */
   notify?: boolean
-  /** How often the version row is polled, ms (STUDIO_STORE_POLL_MS; 250). */
+  /** How often the version row is polled, ms (STUDIO_STORE_POLL_MS; 250); 0 for none (one command). */
   pollMs?: number
 }
 
@@ -336,7 +336,7 @@ export class HostedStore implements DeckStore {
   }
 
   startPolling(pollMs: number): void {
-    this.poll = setInterval(() => void this.refresh(pollMs).catch(() => undefined), pollMs)
+    this.poll = setInterval(() => void this.refresh(0).catch(() => undefined), pollMs)
     this.poll.unref()
   }
 
@@ -346,6 +346,7 @@ export class HostedStore implements DeckStore {
     await this.syncing?.catch(() => undefined)
     await this.listener?.end().catch(() => undefined)
     await this.pool.end().catch(() => undefined)
+    ;(await import('./s3.js')).closeS3()
     if (this.ownsDir) await rm(this.ws.root, { recursive: true, force: true }).catch(() => undefined)
   }
 }
@@ -401,7 +402,7 @@ export async function openHosted(options: HostedOptions): Promise<Workspace> {
     ws.store = store
     await store.refresh(0)
     if (options.notify !== false) await store.listen(options.url).catch(() => undefined)
-    store.startPolling(options.pollMs ?? 250)
+    if (options.pollMs !== 0) store.startPolling(options.pollMs ?? 250)
     return ws
   } catch (error) {
     await pool.end().catch(() => undefined)

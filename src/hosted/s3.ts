@@ -27,3 +27,9 @@ export async function s3Client(missing: string, pointer?: string): Promise<S3Cli
   made = { key, client: created }
   return created
 }
+
+/** Closes the client's sockets (a command ends without waiting for the server to drop its keep-alive connections). */
+export function closeS3(): void {
+  made?.client.destroy()
+  made = undefined
+}

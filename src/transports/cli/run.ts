@@ -94,6 +94,7 @@ async function runOnce(action: Action, form: Form, argv: Record<string, unknown>
   const json = Boolean(given.json)
   const notes: string[] = []
   let spinner: { stop(): void; text: string } | undefined
+  let opened: Workspace | undefined
   try {
     const input = await buildInput(action, form, argv, given)
     // `--to <to>` naming a studio (account.*, admin.*; not `slide move --to <section>`): the call goes to
@@ -104,7 +105,10 @@ async function runOnce(action: Action, form: Form, argv: Record<string, unknown>
       else process.stdout.write(renderHuman(action, result) + '\n')
       return
     }
-    const ws = Workspace.find({ root: given.root as string | undefined })
+    // STUDIO_STORE=hosted: this process is one more instance of the hosted store (an operator's script,
+    // an agent with the database's credentials): it replays the log into a replica of its own, then calls.
+    const ws = process.env.STUDIO_STORE === 'hosted' ? await openHostedOnce(given.root) : Workspace.find({ root: given.root as string | undefined })
+    opened = ws
     const deck = given.deck as string | undefined
     const takesRevision = 'baseRevision' in properties(action.input)
     if (action.run && takesRevision && input.baseRevision === undefined) {
@@ -154,7 +158,18 @@ async function runOnce(action: Action, form: Form, argv: Record<string, unknown>
     process.stderr.write(`${chalk.red('Error')} ${chalk.dim(`(${failure.code})`)}: ${failure.message}\n`)
     if (failure.extra.pointer !== undefined) process.stderr.write(chalk.dim(`  at ${failure.extra.pointer || '/'}\n`))
     if (failure.code === 'stale_revision') process.stderr.write(chalk.dim(`  current revision: ${failure.extra.currentRevision} (use --json to see the current document)\n`))
+  } finally {
+    await opened?.store?.close()
+    // A pool of the identity database on PostgreSQL (kill switches, accounts) would hold the process for its idle timeout.
+    if (process.env.STUDIO_DATABASE_URL?.trim()) await (await import('../../identity/db.js')).closeIdentities()
   }
+}
+
+/** The hosted store for one command: no LISTEN, no poll (the call reads the store when it starts). */
+async function openHostedOnce(root: unknown): Promise<Workspace> {
+  if (root !== undefined) fail('invalid_input', 'With STUDIO_STORE=hosted there is no workspace folder: --root does not apply.', { path: 'root' })
+  const { hostedOptionsFromEnv, openHosted } = await import('../../hosted/deck-store.js')
+  return openHosted({ ...hostedOptionsFromEnv(), notify: false, pollMs: 0 })
 }
 
 /**

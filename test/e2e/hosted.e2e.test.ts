@@ -1,0 +1,287 @@
+/**
+ * The hosted store (issue 27; src/hosted/deck-store.ts, docs/hosting.md): several `studio serve --store
+ * hosted` instances, and `studio` commands with STUDIO_STORE=hosted, on one real PostgreSQL (a throw-away
+ * cluster, test/helpers/postgres.ts) and one S3-compatible server on loopback (s3rver: it enforces no
+ * policy; the digests studio checks are its own). No instance has a workspace folder.
+ *
+ * - A write on one instance is what every other serves a second later, with NOTIFY off (the poll of
+ *   the version row alone), and its history is there too.
+ * - 400 racers with one baseRevision, over three instances and four transports (HTTP, the page's
+ *   window calls, MCP over streamable HTTP, the CLI), 20 rounds: exactly one accepted per round, every
+ *   other answered 409 with the document as the winner left it.
+ * - An instance killed with SIGKILL mid-write, 50 times: every acknowledged write is in every
+ *   instance's copy and history; a change is whole or absent (the deck's slides and its manifest always
+ *   agree), whether the kill came before the commit, right after it, or at a random moment.
+ */
+import assert from 'node:assert/strict'
+import { spawn } from 'node:child_process'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { after, before, describe, it } from 'node:test'
+import S3rver from 's3rver'
+import { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
+import { BIN, serve, studio, type Served } from '../helpers/studio.js'
+import { POSTGRES_MISSING, postgresBin, startPostgres, type Cluster } from '../helpers/postgres.js'
+import { skipUnlessPresent } from '../helpers/system.js'
+import { until } from '../helpers/until.js'
+
+const skip = skipUnlessPresent(postgresBin(), POSTGRES_MISSING)
+const TOKEN = 'hosted-e2e-bearer-0123456789abcdef0123'
+const BUCKET = 'studio-hosted'
+const auth = { authorization: `Bearer ${TOKEN}` }
+
+interface Answer {
+  status: number
+  body: any
+}
+
+async function call(base: string, id: string, input: object, deck?: string, route: 'actions' | 'window' = 'actions'): Promise<Answer> {
+  const res = await fetch(`${base}/api/${route}/${id}${deck ? `?deck=${deck}` : ''}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...auth, ...(route === 'window' ? { 'x-studio-client': 'abcdefghijkl', origin: base, 'sec-fetch-site': 'same-origin' } : {}) },
+    body: JSON.stringify(input),
+  })
+  return { status: res.status, body: await res.json() }
+}
+
+describe('the hosted store: instances on one PostgreSQL and one bucket', { skip }, () => {
+  let cluster: Cluster
+  let s3: S3rver
+  let s3Dir: string
+  let endpoint: string
+  let cwd: string
+  const env = (url: string, extra: Record<string, string> = {}) => ({
+    STUDIO_STORE: 'hosted',
+    STUDIO_DATABASE_URL: url,
+    STUDIO_S3_BUCKET: BUCKET,
+    STUDIO_S3_ENDPOINT: endpoint,
+    STUDIO_S3_FORCE_PATH_STYLE: '1',
+    AWS_ACCESS_KEY_ID: 'S3RVER',
+    AWS_SECRET_ACCESS_KEY: 'S3RVER',
+    AWS_REGION: 'us-east-1',
+    STUDIO_TOKEN: TOKEN,
+    ...extra,
+  })
+
+  before(async () => {
+    cluster = await startPostgres()
+    s3Dir = mkdtempSync(join(tmpdir(), 'studio-hosted-s3-'))
+    s3 = new S3rver({ port: 0, address: '127.0.0.1', silent: true, directory: s3Dir, configureBuckets: [{ name: BUCKET }] })
+    endpoint = `http://127.0.0.1:${(await s3.run()).port}`
+    // Instances run in a folder that is no workspace: a hosted instance needs none.
+    cwd = mkdtempSync(join(tmpdir(), 'studio-hosted-cwd-'))
+  })
+  after(async () => {
+    await s3?.close()
+    await cluster?.stop()
+    rmSync(s3Dir, { recursive: true, force: true })
+    rmSync(cwd, { recursive: true, force: true })
+  })
+
+  it('serves on every instance, a second later, what one instance wrote, with NOTIFY off; history too', async () => {
+    const url = await cluster.database('fresh')
+    const [a, b] = await Promise.all([serve(cwd, [], { env: env(url, { STUDIO_STORE_NOTIFY: '0' }) }), serve(cwd, [], { env: env(url, { STUDIO_STORE_NOTIFY: '0' }) })])
+    try {
+      const created = await call(a.url, 'deck.create', { name: 'Made on A', id: 'fresh' })
+      assert.equal(created.status, 200, JSON.stringify(created.body))
+      let revision = created.body.revision as number
+      for (let i = 0; i < 6; i++) {
+        const [writer, reader] = i % 2 ? [b, a] : [a, b]
+        // The writer itself must know the newest revision: a write first catches up with the store.
+        const renamed = await call(writer.url, 'deck.rename', { name: `Name ${i}`, baseRevision: revision }, 'fresh')
+        assert.equal(renamed.status, 200, JSON.stringify(renamed.body))
+        revision = renamed.body.revision
+        // The promise: a read a second after the write's answer sees it, on any instance.
+        await new Promise((r) => setTimeout(r, 1000))
+        const read = await call(reader.url, 'deck.info', {}, 'fresh')
+        assert.equal(read.status, 200, JSON.stringify(read.body))
+        assert.deepEqual([read.body.title, read.body.revision], [`Name ${i}`, revision], `round ${i}: the reader serves the write`)
+      }
+      // History is the change log on both: one mutation per accepted write, with its action and author.
+      for (const served of [a, b]) {
+        const diff = await call(served.url, 'version.diff', { from: 0 }, 'fresh')
+        assert.equal(diff.status, 200, JSON.stringify(diff.body))
+        assert.equal(diff.body.count, 6, JSON.stringify(diff.body).slice(0, 400))
+      }
+      // /readyz names the store and how far the replica is.
+      const ready = await fetch(`${b.url}/readyz`)
+      const readyBody = await ready.json()
+      assert.equal(ready.status, 200, JSON.stringify(readyBody))
+      assert.equal(readyBody.checks.store, 'ok')
+    } finally {
+      await Promise.all([a.stop(), b.stop()])
+    }
+  })
+
+  it('accepts exactly one of 400 racers with one baseRevision over three instances and four transports, 20 rounds', async () => {
+    const url = await cluster.database('racers')
+    const instances = await Promise.all([0, 1, 2].map(() => serve(cwd, [], { env: env(url) })))
+    const clients: Client[] = []
+    try {
+      const created = await call(instances[0].url, 'deck.create', { name: 'Race', id: 'race' })
+      assert.equal(created.status, 200, JSON.stringify(created.body))
+      for (const instance of instances) {
+        const client = new Client({ name: 'hosted-racer', version: '1.0.0' })
+        await client.connect(new StreamableHTTPClientTransport(new URL(`${instance.url}/mcp?deck=race`), { requestInit: { headers: auth } }))
+        clients.push(client)
+      }
+      let revision = created.body.revision as number
+      const ROUNDS = 20
+      const CLI_PER_ROUND = 2
+      const PER_INSTANCE = (400 - CLI_PER_ROUND) / 3 // 132.67: the remainder goes to the first instances
+      for (let round = 0; round < ROUNDS; round++) {
+        const base = revision
+        const racers: Promise<{ name: string; accepted: boolean; current?: number; how: string }>[] = []
+        let n = 0
+        const racer = (how: string, name: string, run: () => Promise<{ accepted: boolean; current?: number }>) => racers.push(run().then((r) => ({ ...r, name, how })))
+        for (let k = 0; k < 400 - CLI_PER_ROUND; k++) {
+          const instance = Math.min(2, Math.floor(k / PER_INSTANCE))
+          const served = instances[instance]
+          const name = `r${round} n${n++}`
+          const transport = k % 3
+          if (transport === 0) {
+            racer(`H@${instance}`, name, async () => {
+              const answer = await call(served.url, 'deck.rename', { name, baseRevision: base }, 'race')
+              if (answer.status !== 200) assert.equal(answer.status, 409, JSON.stringify(answer.body))
+              return { accepted: answer.status === 200, current: answer.body.currentRevision }
+            })
+          } else if (transport === 1) {
+            racer(`P@${instance}`, name, async () => {
+              const answer = await call(served.url, 'deck.rename', { name, baseRevision: base }, 'race', 'window')
+              if (answer.status !== 200) assert.equal(answer.status, 409, JSON.stringify(answer.body))
+              return { accepted: answer.status === 200, current: answer.body.currentRevision }
+            })
+          } else {
+            racer(`M@${instance}`, name, async () => {
+              const answer = (await clients[instance].callTool({ name: 'deck_rename', arguments: { name, baseRevision: base } })) as { isError?: boolean; structuredContent?: any; content?: any }
+              const body = answer.structuredContent ?? JSON.parse(answer.content?.[0]?.text ?? '{}')
+              if (answer.isError) assert.equal(body.code, 'stale_revision', JSON.stringify(body))
+              return { accepted: !answer.isError, current: body.currentRevision }
+            })
+          }
+        }
+        for (let c = 0; c < CLI_PER_ROUND; c++) {
+          const name = `r${round} cli${c}`
+          racer('C', name, async () => {
+            const out = await studio(cwd, ['deck', 'rename', name, '--deck', 'race', '--rev', String(base), '--json'], { env: env(url) })
+            if (out.code !== 0) assert.equal(out.json?.code, 'stale_revision', out.stdout + out.stderr)
+            return { accepted: out.code === 0, current: out.json?.currentRevision }
+          })
+        }
+        const outcomes = await Promise.all(racers)
+        assert.equal(outcomes.length, 400)
+        const accepted = outcomes.filter((o) => o.accepted)
+        assert.equal(accepted.length, 1, `round ${round}: exactly one accepted, got ${accepted.map((o) => `${o.name} via ${o.how}`).join(', ') || 'none'}`)
+        // Every refusal carries the revision the winner left, wherever it was answered.
+        const wrong = outcomes.filter((o) => !o.accepted && o.current !== base + 1)
+        assert.deepEqual(wrong.slice(0, 3), [], `round ${round}: refusals name revision ${base + 1}`)
+        revision = base + 1
+        // Every instance serves the winner's name (a write first catches up; a read within a second).
+        await until(
+          `round ${round}: every instance serves ${accepted[0].name}`,
+          () => Promise.all(instances.map((s) => call(s.url, 'deck.info', {}, 'race'))),
+          (infos) => infos.every((i) => i.body.title === accepted[0].name && i.body.revision === revision),
+          5000,
+        )
+      }
+      // Nothing acknowledged was lost: one mutation per round after the deck was made, on every instance.
+      for (const instance of instances) {
+        const diff = await call(instance.url, 'version.diff', { from: 0 }, 'race')
+        assert.equal(diff.body.count, ROUNDS)
+      }
+    } finally {
+      await Promise.all(clients.map((c) => c.close().catch(() => undefined)))
+      await Promise.all(instances.map((s) => s.stop()))
+    }
+  })
+
+  it('loses no acknowledged write, and shows no half-written one, over 50 kills of an instance mid-write', async () => {
+    const url = await cluster.database('kills')
+    const watcher = await serve(cwd, [], { env: env(url) })
+    try {
+      const created = await call(watcher.url, 'deck.create', { name: 'Kills', id: 'kills' })
+      assert.equal(created.status, 200, JSON.stringify(created.body))
+      const acknowledged: { slideId: string; revision: number }[] = []
+      let halfSeen = ''
+      // The watcher reads all along: its deck must always be whole (every slide its manifest lists, loadable).
+      let watching = true
+      const watch = (async () => {
+        while (watching) {
+          const read = await call(watcher.url, 'deck.get', {}, 'kills').catch(() => undefined)
+          if (read && read.status !== 200) halfSeen ||= JSON.stringify(read.body).slice(0, 300)
+          await new Promise((r) => setTimeout(r, 20))
+        }
+      })()
+      const FAULTS = ['hosted-in-commit', 'hosted-after-commit']
+      for (let kill = 0; kill < 50; kill++) {
+        // A third of the kills at a point of the commit (inside PostgreSQL's transaction, or right after it
+        // and before the answer), the rest at a random moment of a stream of writes.
+        const fault = kill % 3 < 2 ? FAULTS[kill % 3] : undefined
+        const victim = await serve(cwd, [], { env: env(url, fault ? { STUDIO_FAULT: fault } : {}) })
+        const exited = new Promise<void>((resolve) => {
+          const poll = setInterval(() => {
+            try {
+              process.kill(victim.pid, 0)
+            } catch {
+              clearInterval(poll)
+              resolve()
+            }
+          }, 10)
+        })
+        if (!fault) setTimeout(() => process.kill(victim.pid, 'SIGKILL'), 30 + Math.floor(Math.random() * 400))
+        let info = await call(watcher.url, 'deck.info', {}, 'kills')
+        for (let i = 0; i < 40; i++) {
+          const slideId = `k${kill}-${i}`
+          const answer = await call(victim.url, 'slide.new', { layout: 'title-body', id: slideId, baseRevision: info.body.revision }, 'kills').catch(() => undefined)
+          if (!answer) break // the instance is gone: this write was not acknowledged
+          if (answer.status === 200) {
+            acknowledged.push({ slideId, revision: answer.body.revision })
+            info = { status: 200, body: { revision: answer.body.revision } }
+          } else {
+            assert.equal(answer.status, 409, JSON.stringify(answer.body))
+            info = { status: 200, body: { revision: answer.body.currentRevision } }
+          }
+        }
+        if (!fault) process.kill(victim.pid, 'SIGKILL')
+        await exited
+      }
+      watching = false
+      await watch
+      assert.equal(halfSeen, '', 'the watcher never read a half-written deck')
+      // Every acknowledged slide is in the deck on a fresh instance and on the watcher.
+      const fresh = await serve(cwd, [], { env: env(url) })
+      try {
+        for (const served of [watcher, fresh]) {
+          const deck = await call(served.url, 'deck.get', {}, 'kills')
+          assert.equal(deck.status, 200, JSON.stringify(deck.body).slice(0, 300))
+          const ids = new Set<string>(deck.body.sections.flatMap((s: { slides: { id: string }[] | string[] }) => s.slides.map((slide) => (typeof slide === 'string' ? slide : slide.id))))
+          const missing = acknowledged.filter((w) => !ids.has(w.slideId))
+          assert.deepEqual(missing, [], 'every acknowledged write is there')
+          assert.ok(deck.body.revision >= acknowledged.at(-1)!.revision)
+        }
+      } finally {
+        await fresh.stop()
+      }
+      assert.ok(acknowledged.length >= 10, `some writes were acknowledged (${acknowledged.length})`)
+    } finally {
+      await watcher.stop()
+    }
+  })
+
+  it('runs with no workspace: --root is refused beside --store hosted, and a missing setting is named', async () => {
+    const url = await cluster.database('settings')
+    const noBucket = await new Promise<{ code: number | null; out: string }>((resolve) => {
+      const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--json', '--ttl', '20'], { cwd, env: { ...process.env, ...env(url), STUDIO_S3_BUCKET: '' } })
+      let out = ''
+      child.stdout.on('data', (d) => (out += d))
+      child.stderr.on('data', (d) => (out += d))
+      child.on('exit', (code) => resolve({ code, out }))
+    })
+    assert.notEqual(noBucket.code, 0)
+    assert.match(noBucket.out, /STUDIO_S3_BUCKET/)
+    const withRoot = await studio(cwd, ['deck', 'list', '--root', cwd, '--json'], { env: env(url) })
+    assert.equal(withRoot.json?.code, 'invalid_input', withRoot.stdout + withRoot.stderr)
+  })
+})
