@@ -34,9 +34,12 @@ export async function interleaved(rounds, cases) {
   return out
 }
 
-/** `studio serve` on a free loopback port in `cwd`, stopping by itself after `ttl` seconds: its process and URL. */
-export function startServe(cwd, ttl = 600) {
-  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--json', '--ttl', String(ttl)], { cwd, stdio: ['ignore', 'pipe', 'inherit'] })
+/**
+ * `studio serve` on a free loopback port in `cwd`, stopping by itself after `ttl` seconds: its process and
+ * URL. `env`: variables added to this process's (the hosted store's settings, a token).
+ */
+export function startServe(cwd, ttl = 600, env = {}) {
+  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--json', '--ttl', String(ttl)], { cwd, stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ...env } })
   return new Promise((resolve, reject) => {
     let out = ''
     child.stdout.on('data', (d) => {

@@ -659,3 +659,7 @@ function marpMarkdown(deckDir, order) {
 
 // ---- Scale (issue 12): the four calls at 95 and 1,415 slides (bench/scale.mjs, runnable alone).
 await (await import('./scale.mjs')).scaleBench()
+
+// ---- Hosted store (issue 27): the same calls on the git workspace and on PostgreSQL + an object store,
+// and a write's delay from one hosted instance to another (bench/hosted.mjs, runnable alone).
+await (await import('./hosted.mjs')).hostedBench()
