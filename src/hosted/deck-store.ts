@@ -52,6 +52,8 @@ const SCHEMA = [
   `insert into studio_store (id, seq) values (1, 0) on conflict (id) do nothing`,
   `create table if not exists studio_heads (folder text primary key, seq bigint not null, revision integer, files jsonb not null default '{}'::jsonb, updated_at timestamptz not null default now())`,
   `create table if not exists studio_changes (seq bigint primary key, at timestamptz not null, subject text not null, author text not null, email text, trailers jsonb not null, files jsonb not null)`,
+  // Who is in each deck's room on each instance (src/hosted/presence.ts): rows of an instance that stopped beating expire.
+  `create table if not exists studio_presence (instance text not null, deck text not null, entries jsonb not null, at timestamptz not null default now(), primary key (instance, deck))`,
 ]
 const SCHEMA_LOCK = 0x5354_5352 // "STSR"
 
@@ -131,6 +133,9 @@ export class HostedStore implements DeckStore {
   private again = false
   private closed = false
   private listener: Client | undefined
+  private listenUrl: string | undefined
+  /** Other channels this instance listens on (the rooms' presence), with what each notification calls. */
+  private readonly channels = new Map<string, (payload: string) => void>()
   private poll: NodeJS.Timeout | undefined
   /** Why the replica can no longer be trusted (a change committed but not applied here); /readyz reports it. */
   broken: string | undefined
@@ -325,14 +330,28 @@ export class HostedStore implements DeckStore {
       if (!this.closed) setTimeout(() => void this.listen(url).catch(() => undefined), 1000).unref()
     })
     client.on('notification', (message) => {
+      if (message.channel !== CHANNEL) return this.channels.get(message.channel)?.(message.payload ?? '')
       if (Number(message.payload) > this.applied) {
         this.stale = true
         void this.sync().catch(() => undefined)
       }
     })
+    this.listenUrl = url
     await client.connect()
-    await client.query(`listen ${CHANNEL}`)
+    for (const channel of [CHANNEL, ...this.channels.keys()]) await client.query(`listen ${channel}`)
     this.listener = client
+  }
+
+  /** Calls `fn` with the payload of each notification on `channel` (a plain identifier), while this instance listens at all. */
+  async subscribe(channel: string, fn: (payload: string) => void): Promise<void> {
+    if (!/^[a-z_]{1,40}$/.test(channel)) throw new Error(`not a channel name: ${channel}`)
+    this.channels.set(channel, fn)
+    await this.listener?.query(`listen ${channel}`).catch(() => undefined)
+  }
+
+  /** Whether this instance hears notifications (STUDIO_STORE_NOTIFY=0 turns them off; the polls remain). */
+  get listening(): boolean {
+    return this.listenUrl !== undefined
   }
 
   startPolling(pollMs: number): void {

@@ -70,6 +70,8 @@ interface Room {
   deckId: string
   peers: Map<string, Peer>
   rosterDue: boolean
+  /** This instance's participants changed since other instances were last told. */
+  publishDue?: boolean
   /** The comments revision last announced (a write seen by both the event and the watcher is told once). */
   commentsRevision: number | null
 }
@@ -82,6 +84,8 @@ export interface RoomHubOptions {
   onAttachChange?: (deckId: string) => void
   /** The watcher's stat poll period (ms). */
   pollMs?: number
+  /** Other instances' rooms (the hosted store, src/hosted/presence.ts): their entries join each roster. */
+  relay?: import('../hosted/presence.js').PresenceRelay
 }
 
 export class RoomHub implements Rooms {
@@ -113,6 +117,21 @@ export class RoomHub implements Rooms {
     this.heartbeat = setInterval(() => this.beat(), HEARTBEAT_MS)
     this.heartbeat.unref()
     this.unregister = registerRooms(ws.root, this)
+    const relay = options.relay
+    if (relay) {
+      relay.watch(() => [...this.rooms.keys()])
+      relay.onChange((deckId, before, after) => {
+        const room = this.rooms.get(deckId)
+        if (!room) return
+        // A participant on another instance moved: the pages here that follow them go along.
+        const was = new Map(before.map((e) => [e.clientId, e.slideId]))
+        for (const entry of after) {
+          if (!entry.slideId || was.get(entry.clientId) === entry.slideId) continue
+          for (const peer of room.peers.values()) if (peer.follow === entry.clientId) send(peer, { type: 'goto', slideId: entry.slideId })
+        }
+        this.rosterChanged(room, false)
+      })
+    }
   }
 
   /**
@@ -220,6 +239,7 @@ export class RoomHub implements Rooms {
     for (const other of room.peers.values()) if (other.follow === peer.clientId) other.follow = null
     if (room.peers.size === 0) {
       this.rooms.delete(peer.deckId)
+      this.options.relay?.publish(peer.deckId, [])
       this.watcher.remove(peer.deckId)
       this.options.onAttachChange?.(peer.deckId)
     }
@@ -273,8 +293,19 @@ export class RoomHub implements Rooms {
     if (changed) this.rosterChanged(room)
   }
 
-  /** The roster of a deck's room: its pages in the order they joined, then the agents bound to it. */
+  /**
+   * The roster of a deck's room: its pages in the order they joined, then the agents bound to it, then
+   * the participants other instances of a hosted store hold.
+   */
   roster(deckId: string): RosterEntry[] {
+    const entries = this.localRoster(deckId)
+    const here = new Set(entries.map((e) => e.clientId))
+    for (const entry of this.options.relay?.remote(deckId) ?? []) if (!here.has(entry.clientId)) entries.push(entry)
+    return entries
+  }
+
+  /** This instance's own participants of a deck. */
+  private localRoster(deckId: string): RosterEntry[] {
     const entries: RosterEntry[] = []
     for (const peer of this.rooms.get(deckId)?.peers.values() ?? []) entries.push(this.entryOf(peer))
     for (const agent of this.agents.values()) {
@@ -312,11 +343,13 @@ export class RoomHub implements Rooms {
     const room = this.rooms.get(deckId)
     const leader = room?.peers.get(target)
     const agent = [...this.agents.values()].find((a) => a.deckId === deckId && a.clientId === target)
-    if (!leader && !agent) fail('not_found', `No one with client id "${target}" is in deck ${deckId}'s room; presence.list names who is.`, { pointer: '/clientId' })
+    // Someone in the deck's room on another instance of a hosted store (their moves arrive through the relay).
+    const remote = leader || agent ? undefined : this.options.relay?.remote(deckId).find((e) => e.clientId === target)
+    if (!leader && !agent && !remote) fail('not_found', `No one with client id "${target}" is in deck ${deckId}'s room; presence.list names who is.`, { pointer: '/clientId' })
     if (who.clientId === target) fail('refused', 'A page cannot follow itself.', { pointer: '/clientId' })
     const followers = this.steered(room, who).filter((peer) => peer.clientId !== target)
     if (!followers.length) fail('not_found', `No page of ${who.author} is open on deck ${deckId}: open the deck in the studio page, then follow.`)
-    const slideId = leader?.slideId ?? agent?.slideId ?? null
+    const slideId = leader?.slideId ?? agent?.slideId ?? remote?.slideId ?? null
     for (const peer of followers) {
       peer.follow = target
       if (slideId) send(peer, { type: 'goto', slideId })
@@ -366,13 +399,19 @@ export class RoomHub implements Rooms {
     if (room) this.rosterChanged(room)
   }
 
-  /** Sends the roster once for everything that changed in this turn of the event loop. */
-  private rosterChanged(room: Room): void {
+  /**
+   * Sends the roster once for everything that changed in this turn of the event loop; with `local`
+   * (a change of this instance's own participants), other instances of a hosted store are told too.
+   */
+  private rosterChanged(room: Room, local = true): void {
+    if (local) room.publishDue = true
     if (this.presenceOff || room.rosterDue) return
     room.rosterDue = true
     setImmediate(() => {
       room.rosterDue = false
       if (this.presenceOff || this.rooms.get(room.deckId) !== room) return
+      if (room.publishDue) this.options.relay?.publish(room.deckId, this.localRoster(room.deckId))
+      room.publishDue = false
       const message = { type: 'roster', roster: this.roster(room.deckId) }
       for (const peer of room.peers.values()) send(peer, message)
     })
@@ -462,8 +501,8 @@ export class RoomHub implements Rooms {
   }
 
   /** Closes every socket (1001, going away), the watcher and the listeners. */
-  close(): void {
-    if (this.closed) return
+  close(): Promise<void> | undefined {
+    if (this.closed) return undefined
     this.closed = true
     clearInterval(this.heartbeat)
     studioEvents.off('revision', this.onRevision)
@@ -477,6 +516,7 @@ export class RoomHub implements Rooms {
     this.rooms.clear()
     this.agents.clear()
     this.server.close()
+    return this.options.relay?.close()
   }
 }
 

@@ -26,6 +26,10 @@ import { BIN, serve, studio, type Served } from '../helpers/studio.js'
 import { POSTGRES_MISSING, postgresBin, startPostgres, type Cluster } from '../helpers/postgres.js'
 import { skipUnlessPresent } from '../helpers/system.js'
 import { until } from '../helpers/until.js'
+import { createRequire } from 'node:module'
+import { CHROMIUM_FLAGS, findChromium } from '../../src/render/browser.js'
+
+const { chromium } = createRequire(import.meta.url)('playwright-core') as typeof import('playwright-core')
 
 const skip = skipUnlessPresent(postgresBin(), POSTGRES_MISSING)
 const TOKEN = 'hosted-e2e-bearer-0123456789abcdef0123'
@@ -200,73 +204,136 @@ describe('the hosted store: instances on one PostgreSQL and one bucket', { skip 
   it('loses no acknowledged write, and shows no half-written one, over 50 kills of an instance mid-write', async () => {
     const url = await cluster.database('kills')
     const watcher = await serve(cwd, [], { env: env(url) })
+    const DECKS = ['kills-a', 'kills-b']
     try {
-      const created = await call(watcher.url, 'deck.create', { name: 'Kills', id: 'kills' })
-      assert.equal(created.status, 200, JSON.stringify(created.body))
-      const acknowledged: { slideId: string; revision: number }[] = []
+      for (const id of DECKS) {
+        const created = await call(watcher.url, 'deck.create', { name: id, id })
+        assert.equal(created.status, 200, JSON.stringify(created.body))
+      }
+      const acknowledged = new Map<string, { slideId: string; revision: number }[]>(DECKS.map((id) => [id, []]))
+      /** A deck is whole when every slide its manifest lists is there (slide.new writes the slide and the manifest in one change). */
+      const whole = (body: any) => Array.isArray(body?.manifest?.sections) && body.manifest.sections.every((s: { slides: string[] }) => s.slides.every((id) => body.slides?.[id]))
       let halfSeen = ''
-      // The watcher reads all along: its deck must always be whole (every slide its manifest lists, loadable).
       let watching = true
       const watch = (async () => {
-        while (watching) {
-          const read = await call(watcher.url, 'deck.get', {}, 'kills').catch(() => undefined)
-          if (read && read.status !== 200) halfSeen ||= JSON.stringify(read.body).slice(0, 300)
+        for (let n = 0; watching; n++) {
+          const read = await call(watcher.url, 'deck.get', {}, DECKS[n % 2]).catch(() => undefined)
+          if (read && (read.status !== 200 || !whole(read.body))) halfSeen ||= JSON.stringify(read.body).slice(0, 300)
           await new Promise((r) => setTimeout(r, 20))
         }
       })()
       const FAULTS = ['hosted-in-commit', 'hosted-after-commit']
-      for (let kill = 0; kill < 50; kill++) {
-        // A third of the kills at a point of the commit (inside PostgreSQL's transaction, or right after it
-        // and before the answer), the rest at a random moment of a stream of writes.
-        const fault = kill % 3 < 2 ? FAULTS[kill % 3] : undefined
-        const victim = await serve(cwd, [], { env: env(url, fault ? { STUDIO_FAULT: fault } : {}) })
-        const exited = new Promise<void>((resolve) => {
-          const poll = setInterval(() => {
-            try {
-              process.kill(victim.pid, 0)
-            } catch {
-              clearInterval(poll)
-              resolve()
+      // Two instances killed side by side, 25 times each, each writing its own deck.
+      const killer = async (deckId: string, first: number) => {
+        for (let kill = first; kill < first + 25; kill++) {
+          // A third of the kills at a point of the commit (inside PostgreSQL's transaction, or right after
+          // it and before the answer), the rest at a random moment of a stream of writes.
+          const fault = kill % 3 < 2 ? FAULTS[kill % 3] : undefined
+          const victim = await serve(cwd, [], { env: env(url, fault ? { STUDIO_FAULT: fault } : {}) })
+          const exited = new Promise<void>((resolve) => {
+            const poll = setInterval(() => {
+              try {
+                process.kill(victim.pid, 0)
+              } catch {
+                clearInterval(poll)
+                resolve()
+              }
+            }, 10)
+          })
+          if (!fault) setTimeout(() => process.kill(victim.pid, 'SIGKILL'), 30 + Math.floor(Math.random() * 400))
+          let revision = (await call(watcher.url, 'deck.info', {}, deckId)).body.revision as number
+          for (let i = 0; i < 40; i++) {
+            const slideId = `k${kill}-${i}`
+            const answer = await call(victim.url, 'slide.new', { layout: 'title-body', id: slideId, baseRevision: revision }, deckId).catch(() => undefined)
+            if (!answer) break // the instance is gone: this write was not acknowledged
+            if (answer.status === 200) {
+              acknowledged.get(deckId)!.push({ slideId, revision: answer.body.revision })
+              revision = answer.body.revision
+            } else {
+              assert.equal(answer.status, 409, JSON.stringify(answer.body))
+              revision = answer.body.currentRevision
             }
-          }, 10)
-        })
-        if (!fault) setTimeout(() => process.kill(victim.pid, 'SIGKILL'), 30 + Math.floor(Math.random() * 400))
-        let info = await call(watcher.url, 'deck.info', {}, 'kills')
-        for (let i = 0; i < 40; i++) {
-          const slideId = `k${kill}-${i}`
-          const answer = await call(victim.url, 'slide.new', { layout: 'title-body', id: slideId, baseRevision: info.body.revision }, 'kills').catch(() => undefined)
-          if (!answer) break // the instance is gone: this write was not acknowledged
-          if (answer.status === 200) {
-            acknowledged.push({ slideId, revision: answer.body.revision })
-            info = { status: 200, body: { revision: answer.body.revision } }
-          } else {
-            assert.equal(answer.status, 409, JSON.stringify(answer.body))
-            info = { status: 200, body: { revision: answer.body.currentRevision } }
           }
+          if (!fault) process.kill(victim.pid, 'SIGKILL')
+          await exited
         }
-        if (!fault) process.kill(victim.pid, 'SIGKILL')
-        await exited
       }
+      await Promise.all([killer(DECKS[0], 0), killer(DECKS[1], 25)])
       watching = false
       await watch
       assert.equal(halfSeen, '', 'the watcher never read a half-written deck')
-      // Every acknowledged slide is in the deck on a fresh instance and on the watcher.
+      // Every acknowledged slide is in its deck, on the watcher and on an instance started afresh.
       const fresh = await serve(cwd, [], { env: env(url) })
       try {
         for (const served of [watcher, fresh]) {
-          const deck = await call(served.url, 'deck.get', {}, 'kills')
-          assert.equal(deck.status, 200, JSON.stringify(deck.body).slice(0, 300))
-          const ids = new Set<string>(deck.body.sections.flatMap((s: { slides: { id: string }[] | string[] }) => s.slides.map((slide) => (typeof slide === 'string' ? slide : slide.id))))
-          const missing = acknowledged.filter((w) => !ids.has(w.slideId))
-          assert.deepEqual(missing, [], 'every acknowledged write is there')
-          assert.ok(deck.body.revision >= acknowledged.at(-1)!.revision)
+          for (const deckId of DECKS) {
+            const deck = await call(served.url, 'deck.get', {}, deckId)
+            assert.equal(deck.status, 200, JSON.stringify(deck.body).slice(0, 300))
+            assert.ok(whole(deck.body), 'the deck is whole')
+            const ids = new Set<string>(deck.body.manifest.sections.flatMap((s: { slides: string[] }) => s.slides))
+            const missing = acknowledged.get(deckId)!.filter((w) => !ids.has(w.slideId))
+            assert.deepEqual(missing, [], `every acknowledged write to ${deckId} is there`)
+            assert.ok(deck.body.manifest.revision >= (acknowledged.get(deckId)!.at(-1)?.revision ?? 0))
+          }
         }
       } finally {
         await fresh.stop()
       }
-      assert.ok(acknowledged.length >= 10, `some writes were acknowledged (${acknowledged.length})`)
+      const total = [...acknowledged.values()].reduce((n, list) => n + list.length, 0)
+      assert.ok(total >= 10, `some writes were acknowledged (${total})`)
     } finally {
       await watcher.stop()
+    }
+  })
+
+  it('shows two pages on two instances each other\'s edits, presence and pointer, and follows across them', async () => {
+    const url = await cluster.database('pages')
+    const [a, b] = await Promise.all([serve(cwd, [], { env: env(url) }), serve(cwd, [], { env: env(url) })])
+    const browser = await chromium.launch({ executablePath: findChromium().path, args: CHROMIUM_FLAGS.filter((f) => f !== '--headless'), headless: true })
+    try {
+      assert.equal((await call(a.url, 'deck.create', { name: 'Two rooms', id: 'rooms' })).status, 200)
+      const added = await call(a.url, 'slide.new', { layout: 'title-body', id: 'second', baseRevision: 0 }, 'rooms')
+      assert.equal(added.status, 200, JSON.stringify(added.body))
+      const open = async (served: Served, slideId: string) => {
+        const context = await browser.newContext({ viewport: { width: 1440, height: 900 } })
+        const page = await context.newPage()
+        await page.goto(`${served.url}/d/rooms/${slideId}?token=${TOKEN}`)
+        await page.locator(`.canvas[data-slide="${slideId}"]`).waitFor()
+        await page.locator('.room.off').waitFor({ state: 'detached' })
+        return { page, context, client: (await page.evaluate(() => sessionStorage.getItem('studio.client')))! }
+      }
+      const one = await open(a, 'title-1')
+      const two = await open(b, 'title-1')
+      // Presence: each page lists the other, though their rooms are on different instances.
+      const otherOnOne = one.page.locator(`.roster .person[data-client="${two.client}"]`)
+      await otherOnOne.waitFor()
+      await two.page.locator(`.roster .person[data-client="${one.client}"]`).waitFor()
+      // A pointer moved on B's page is drawn on A's.
+      const box = (await two.page.locator('.canvas').boundingBox())!
+      await two.page.mouse.move(box.x + box.width / 2, box.y + box.height / 2)
+      await two.page.mouse.move(box.x + box.width / 2 + 10, box.y + box.height / 2 + 10)
+      await one.page.locator(`.remote-pointer[data-client="${two.client}"]`).waitFor()
+      // An edit made in B's page reaches A's page without a reload.
+      await one.page.evaluate(() => ((window as any).notReloaded = true))
+      const before = Number(await one.page.locator('.canvas').getAttribute('data-revision'))
+      await two.page.getByRole('button', { name: 'New slide' }).click()
+      await two.page.getByRole('group', { name: 'New slide' }).getByRole('button', { name: 'Title only' }).click()
+      await one.page.locator(`.canvas[data-revision="${before + 1}"]`).waitFor()
+      assert.equal(await one.page.evaluate(() => (window as any).notReloaded), true)
+      // Following a person on the other instance: A's page goes where B's page goes.
+      await two.page.goto(`${b.url}/d/rooms/title-1`)
+      await two.page.locator('.canvas[data-slide="title-1"]').waitFor()
+      await otherOnOne.getByRole('button', { name: 'Follow' }).click()
+      await otherOnOne.getByRole('button', { name: 'Following' }).waitFor()
+      await two.page.locator('.thumb[data-slide="second"] .thumb-button').click()
+      await one.page.waitForURL(/\/second$/)
+      // A page that leaves is gone from the other instance's roster.
+      await two.context.close()
+      await otherOnOne.waitFor({ state: 'detached' })
+      await one.context.close()
+    } finally {
+      await browser.close()
+      await Promise.all([a.stop(), b.stop()])
     }
   })
 

@@ -314,7 +314,10 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   let policy: EdgePolicy = policyFor(options.host, options.port, token, options.allowedHosts ?? [])
   const { RoomHub } = await import('../../realtime/room.js')
   // The page's rooms (WebSocket upgrades at /api/room/<deckId>); MCP lists deck_goto_slide while one has a page.
-  const rooms = new RoomHub({ ws: options.ws, policy: () => policy, onAttachChange: (deckId) => void mcp?.refreshTools(deckId) })
+  // On the hosted store, rooms of other instances join each roster (src/hosted/presence.ts).
+  const store = options.ws.store
+  const relay = store?.engine === 'hosted' ? await (await import('../../hosted/presence.js')).openPresenceRelay(store as import('../../hosted/deck-store.js').HostedStore) : undefined
+  const rooms = new RoomHub({ ws: options.ws, policy: () => policy, onAttachChange: (deckId) => void mcp?.refreshTools(deckId), ...(relay ? { relay } : {}) })
   // MCP (the SDK and its schema library: ~170 modules, about as much start-up as the rest of serve) is
   // loaded by the first /mcp request; before it there is no session, so nothing to refresh or close.
   let mcp: import('../mcp/http.js').McpHttpHandler | undefined
@@ -529,7 +532,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
         await Promise.race([new Promise<void>((resolve) => (drained = resolve)), new Promise<void>((resolve) => setTimeout(resolve, graceMs).unref())])
       }
       const unfinished = inFlight.size
-      rooms.close()
+      await rooms.close()
       if (mcpLoading) await (await mcpLoading).closeAll()
       server.closeAllConnections?.()
       await closed
