@@ -240,7 +240,14 @@ describe('the hosted store: instances on one PostgreSQL and one bucket', { skip 
               }
             }, 10)
           })
-          if (!fault) setTimeout(() => process.kill(victim.pid, 'SIGKILL'), 30 + Math.floor(Math.random() * 400))
+          const kill9 = () => {
+            try {
+              process.kill(victim.pid, 'SIGKILL')
+            } catch {
+              // gone already
+            }
+          }
+          if (!fault) setTimeout(kill9, 30 + Math.floor(Math.random() * 400))
           let revision = (await call(watcher.url, 'deck.info', {}, deckId)).body.revision as number
           for (let i = 0; i < 40; i++) {
             const slideId = `k${kill}-${i}`
@@ -254,7 +261,7 @@ describe('the hosted store: instances on one PostgreSQL and one bucket', { skip 
               revision = answer.body.currentRevision
             }
           }
-          if (!fault) process.kill(victim.pid, 'SIGKILL')
+          if (!fault) kill9()
           await exited
         }
       }
