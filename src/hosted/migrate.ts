@@ -129,7 +129,7 @@ export async function migrateStorage(ws: Workspace, step: Step, to: Direction, b
   if (ws.store?.engine === 'hosted') fail('refused', 'admin.migrateStorage runs from a checkout (a git workspace) with the hosted store\'s settings in its environment, not on a hosted instance (docs/hosting.md, "Moving a workspace into the hosted store").')
   const options = hostedOptionsFromEnv()
   const { default: pg } = await import('pg')
-  const pool = new pg.Pool({ connectionString: options.url, max: 3 })
+  const pool = new pg.Pool({ connectionString: options.url, max: 3, allowExitOnIdle: true })
   pool.on('error', () => undefined)
   const runner = await pool.connect().catch((error: Error) => fail('storage', `The hosted store's database did not answer (${error.message}); nothing was done.`))
   try {
