@@ -39,7 +39,12 @@ async function history(ws: TestWorkspace, rev: string, folder: string): Promise<
     .split('\x1e')
     .map((entry) => entry.trim())
     .filter(Boolean)
-    .map((entry) => entry.split('\n').filter((line) => !/^Studio-(Tx|Seq|Migrated):/.test(line)).join('\n'))
+    .map((entry) => {
+      // The change log keeps trailers as a JSON object (jsonb orders its keys): the same set, compared in order.
+      const [head, ...lines] = entry.split('\n')
+      const [first, trailer] = [head.slice(0, head.lastIndexOf('|') + 1), head.slice(head.lastIndexOf('|') + 1)]
+      return first + [trailer, ...lines].filter((line) => line && !/^Studio-(Tx|Seq|Migrated):/.test(line)).sort().join('\n')
+    })
 }
 
 describe('admin.migrateStorage between a git workspace and the hosted store', { skip }, () => {
