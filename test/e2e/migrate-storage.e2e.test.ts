@@ -79,10 +79,10 @@ describe('admin.migrateStorage between a git workspace and the hosted store', { 
   const migrate = (ws: TestWorkspace, step: string, to: string, batch: number, fault = '') =>
     studio(ws.dir, ['admin', 'migrate-storage', step, '--to', to, '--batch', String(batch), '--json'], { env: { ...env, STUDIO_FAULT: fault } })
 
-  /** Runs a step until it answers done, killing the CLI at one of `points` in about a third of the calls. */
+  /** Runs a step until it answers done, killing the CLI at one of `points` in its first call and in about a third of the others. */
   async function runStep(ws: TestWorkspace, step: string, to: string, batch: number, points: string[]) {
     for (let call = 0; call < 300; call++) {
-      const fault = points.length && rnd() < 0.35 ? points[Math.floor(rnd() * points.length)] : ''
+      const fault = points.length && (call === 0 || rnd() < 0.35) ? points[Math.floor(rnd() * points.length)] : ''
       const r = await migrate(ws, step, to, batch, fault)
       if (fault && r.code === -1) {
         kills++
@@ -160,6 +160,8 @@ describe('admin.migrateStorage between a git workspace and the hosted store', { 
       assert.deepEqual(treeB, treeA)
       const historyB = await Promise.all(folders.map((f) => history(b, 'HEAD', f)))
       assert.deepEqual(historyB, historyA)
+      // One commit per change, none twice (a commit the path-limited log would hide, an empty repeat, counts here).
+      assert.equal((await b.git('log', '--format=%H', '--grep=^Studio-Migrated: ')).split('\n').filter(Boolean).length, planned.counts.planned)
       assert.equal((await b.git('status', '--porcelain')).trim(), '')
       await b.git('fsck', '--full')
       t.diagnostic(`${kills} CLI runs killed`)
