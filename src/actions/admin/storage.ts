@@ -1,5 +1,6 @@
 import { defineAction } from '../../core/action.js'
 import { arr, bool, int, IsoTime, nullable, obj, oneOf, opt, str } from '../../model/schema.js'
+import { RevisionIfWritten, written } from '../../model/results.js'
 
 const STEPS = ['plan', 'copy', 'verify', 'cutover', 'delete', 'rollback']
 
@@ -16,7 +17,7 @@ export const adminMigrateStorage = defineAction({
     to: oneOf(['hosted', 'git'], { description: 'Where the decks move: hosted (this workspace into the hosted store) or git (the hosted store into this workspace).' }),
     batch: opt(int({ minimum: 1, maximum: 10000, description: 'Changes, objects or decks per call (default 100).' })),
   }),
-  output: obj({
+  output: written({
     step: oneOf(STEPS, { description: 'The step run.' }),
     to: oneOf(['hosted', 'git'], { description: 'The direction.' }),
     migration: int({ minimum: 1, description: 'The migration record.' }),
@@ -39,6 +40,7 @@ export const adminMigrateStorage = defineAction({
       ),
       description: 'The last finished verify.',
     },
+    revision: RevisionIfWritten,
   }),
   cli: 'admin migrate-storage <step> --to <to> --batch <batch>',
   mcp: null,
