@@ -70,9 +70,9 @@ interface ChangeRow {
 
 /** A path the log may name: inside decks/, plain segments only (the log is read as hostile as a bundle). */
 const SAFE_REL = /^decks\/(?:[A-Za-z0-9_@+-][A-Za-z0-9._@+-]*\/)*[A-Za-z0-9_@+-][A-Za-z0-9._@+-]*$/
-const TRAILER_KEY = /^[A-Za-z][A-Za-z0-9-]{0,63}$/
+export const TRAILER_KEY = /^[A-Za-z][A-Za-z0-9-]{0,63}$/
 
-function checkedRel(rel: string): string {
+export function checkedRel(rel: string): string {
   if (!SAFE_REL.test(rel) || rel.split('/').some((part) => part === '.' || part === '..')) fail('internal', `The hosted store names a path studio does not write ("${rel.slice(0, 120)}"); nothing was written.`)
   return rel
 }
@@ -86,7 +86,7 @@ export function folderOf(rel: string): string {
 }
 
 /** The lock key of a folder (the engine's), when it has one. */
-function lockKeyOf(folder: string): string | undefined {
+export function lockKeyOf(folder: string): string | undefined {
   const parts = folder.split('/')
   if (parts.length === 3 && parts[1] === 'templates') return templateKey(parts[2])
   if (parts.length === 2 && parts[1] !== 'templates') return deckKey(parts[1])

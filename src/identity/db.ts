@@ -116,7 +116,7 @@ const WRITE_LOCK = 0x5354_5544 // "STUD"
  */
 async function openPostgres(url: string): Promise<Identity> {
   const [{ default: pg }, { PostgresDialect }] = await Promise.all([import('pg'), import('kysely')])
-  const pool = new pg.Pool({ connectionString: url, max: Number(process.env.STUDIO_DATABASE_POOL) || 10 })
+  const pool = new pg.Pool({ connectionString: url, max: Number(process.env.STUDIO_DATABASE_POOL) || 10, allowExitOnIdle: true })
   // An idle client's error (the server restarted) must not end the process; the pool replaces the client.
   pool.on('error', () => undefined)
   const db = new Kysely<IdentityTables>({ dialect: new PostgresDialect({ pool }) })

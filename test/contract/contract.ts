@@ -69,9 +69,10 @@ type Outcome = { ok: true; result: unknown } | { ok: false; status: number; code
  * Actions the spec refuses on a workspace without an identity database, so their example cannot run on
  * a new user's checkout; their own tests hold them (the caller's account and its keys, and
  * admin.bootstrap, which needs the static bearer: test/e2e/auth.e2e.test.ts and roles.e2e.test.ts;
- * admin.avatar.sweep: test/e2e/people.e2e.test.ts).
+ * admin.avatar.sweep: test/e2e/people.e2e.test.ts; admin.migrateStorage, which needs a hosted store's
+ * PostgreSQL and bucket: test/e2e/migrate-storage.e2e.test.ts).
  */
-const ACCOUNTS_ONLY: ReadonlySet<string> = new Set(['account.me', 'account.sessions', 'account.signOut', 'account.tokens.create', 'account.tokens.list', 'account.tokens.revoke', 'admin.bootstrap', 'admin.avatar.sweep'])
+const ACCOUNTS_ONLY: ReadonlySet<string> = new Set(['account.me', 'account.sessions', 'account.signOut', 'account.tokens.create', 'account.tokens.list', 'account.tokens.revoke', 'admin.bootstrap', 'admin.avatar.sweep', 'admin.migrateStorage'])
 
 /** The actions the contract walks: implemented, and offered on two or more of C, M, H. */
 /**

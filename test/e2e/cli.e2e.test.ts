@@ -143,7 +143,9 @@ describe('the generated command line', () => {
     }
   })
 
-  it('answers 501 for a declared action without a handler, on the command line too', async () => {
+  it('answers 501 for a declared action without a handler, on the command line too', async (t) => {
+    // Every action of the table is built since admin.migrateStorage; the engine's 501 is held by test/unit/core/engine.unit.test.ts.
+    if (!ACTIONS.some((a) => !a.implemented && a.cli && !parseForm(a.cli).stdin)) return t.skip('every action of the table is built')
     const ws = await workspaceWithDeck('Later')
     try {
       // Any action the table declares without a handler: its command, with a placeholder for each argument.

@@ -118,11 +118,13 @@ describe('studio serve: actions over HTTP', () => {
     assert.equal(notJson.json.code, 'invalid_input')
   })
 
-  it('answers 404 for an unknown action and one not offered on HTTP, 501 for one not built', async () => {
+  it('answers 404 for an unknown action and one not offered on HTTP, 501 for one not built', async (t) => {
     assert.equal((await call(server.url, '/api/actions/deck.nothing', { body: {} })).status, 404)
     assert.equal((await call(server.url, '/api/actions/deck.pack', { body: { id: 'served-deck' } })).status, 404)
     assert.equal((await call(server.url, '/api/actions/deck.pack')).status, 404)
-    const unbuilt = ACTIONS.find((a) => !a.implemented && a.transportSet.has('H'))!
+    const unbuilt = ACTIONS.find((a) => !a.implemented && a.transportSet.has('H'))
+    // Every action of the table is built since admin.migrateStorage; the engine's 501 is held by test/unit/core/engine.unit.test.ts.
+    if (!unbuilt) return t.skip('every action of the table is built')
     const later = await call(server.url, `/api/actions/${unbuilt.id}`, { body: {} })
     assert.equal(later.status, 501)
     assert.equal(later.json.code, 'not_implemented')

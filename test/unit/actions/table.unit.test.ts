@@ -89,7 +89,7 @@ describe('the action table against the spec', () => {
     assert.deepEqual(Object.keys(description).sort(), ['cli', 'doc', 'example', 'given', 'group', 'id', 'implemented', 'input', 'label', 'mcp', 'milestone', 'mutates', 'output', 'transports'].sort())
     assert.equal(description.cli, 'studio deck create <name> --from <from> --id <id>')
     assert.equal(description.implemented, true)
-    assert.equal(describeAction(ACTIONS.find((a) => !a.implemented)!).implemented, false)
+    assert.equal(describeAction(ACTIONS.find((a) => !a.implemented) ?? ({ ...findAction('deck.info')!, run: undefined, implemented: false } as unknown as (typeof ACTIONS)[number])).implemented, false)
     assert.deepEqual(description.given, [])
     assert.deepEqual(describeAction(findAction('block.align')!).given.map((step) => [step.action, step.revision]), [['logo.insert', 1], ['slide.insert', 2]])
   })
