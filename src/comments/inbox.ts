@@ -11,10 +11,7 @@
  * Recipients, deck ids and thread ids come from callers and files: they key Maps, never plain objects.
  */
 import { randomBytes } from 'node:crypto'
-import { readFileSync } from 'node:fs'
-import { mkdir } from 'node:fs/promises'
-import { join } from 'node:path'
-import { withLocks } from '../store/lock.js'
+import { readStateText, updateStateFile } from '../store/state-file.js'
 import type { Workspace } from '../store/workspace.js'
 
 /** Notification coalescing: 15 minutes per thread (spec 1, limits). */
@@ -163,43 +160,34 @@ function serialize(state: State): string {
   return JSON.stringify({ records, settings: plain(state.settings, (decks) => plain(decks, (s) => s)), decks: plain(state.decks, (s) => s), addresses: plain(state.addresses, (a) => a) }, null, 1) + '\n'
 }
 
+/** The inbox of a file's text; an unreadable file (a hand edit) starts empty, and the next write replaces it. */
+function stateOf(text: string | null): State {
+  if (text === null) return parse('{}')
+  try {
+    return parse(text)
+  } catch {
+    return parse('{}')
+  }
+}
+
 const byNewest = (a: InboxRecord, b: InboxRecord) => (a.updatedAt > b.updatedAt ? -1 : a.updatedAt < b.updatedAt ? 1 : a.id < b.id ? 1 : -1)
 
-/** The inbox of a checkout: `.studio/inbox.json`, written whole (write-file-atomic) under the `inbox` lock. */
+/** The inbox: `.studio/inbox.json`, written whole under the `inbox` lock (src/store/state-file.ts; shared by every instance of a hosted store). */
 export class FileInbox implements InboxStore {
   constructor(private readonly ws: Workspace) {}
 
-  private get path() {
-    return join(this.ws.stateDir, 'inbox.json')
-  }
-
   private read(): State {
-    let text: string
-    try {
-      text = readFileSync(this.path, 'utf8')
-    } catch {
-      return parse('{}')
-    }
-    try {
-      return parse(text)
-    } catch {
-      // An unreadable file (a hand edit) starts empty; the next write replaces it.
-      return parse('{}')
-    }
+    return stateOf(readStateText(this.ws, 'inbox.json'))
   }
 
+  /** Read and written whole under the `inbox` lock (on the hosted store, inside the shared row's transaction). */
   private async update<T>(change: (state: State) => T): Promise<T> {
-    await mkdir(this.ws.stateDir, { recursive: true })
-    return withLocks(join(this.ws.stateDir, 'locks'), ['inbox'], async () => {
-      const state = this.read()
+    return updateStateFile(this.ws, 'inbox.json', 'inbox', (text) => {
+      const state = stateOf(text)
       const before = serialize(state)
       const answer = change(state)
       const after = serialize(state)
-      if (after !== before) {
-        const { default: writeFileAtomic } = await import('write-file-atomic')
-        await writeFileAtomic(this.path, after)
-      }
-      return answer
+      return { text: after !== before ? after : text, answer }
     })
   }
 

@@ -67,7 +67,11 @@ export async function recordActivity(ws: Workspace, record: { deckId: string; ki
   if (ws.embedded) return
   await mkdir(ws.stateDir, { recursive: true })
   const line = { id: `a-${randomBytes(6).toString('hex')}`, at: new Date(clock()).toISOString(), ...record }
-  await appendFile(logFile(ws), JSON.stringify(line) + '\n')
+  // On the hosted store the feed is a row every instance shares (src/store/state-file.ts); a checkout appends.
+  if (ws.store?.engine === 'hosted') {
+    const { updateStateFile } = await import('../store/state-file.js')
+    await updateStateFile(ws, 'activity.jsonl', 'activity', (text) => ({ text: (text ?? '') + JSON.stringify(line) + '\n', answer: undefined }))
+  } else await appendFile(logFile(ws), JSON.stringify(line) + '\n')
 }
 
 async function recorded(ws: Workspace, deckId: string): Promise<ActivityRecord[]> {

@@ -40,11 +40,14 @@ import { fault } from '../store/fault.js'
 import { HeadMoved } from '../store/git.js'
 import { withLocks } from '../store/lock.js'
 import type { CommitMeta, FileChange } from '../store/transaction.js'
+import { SHARED_STATE_FILES, type StateChange } from '../store/state-file.js'
 import { Workspace } from '../store/workspace.js'
 import { getObjects, putObjects, sha256 } from './objects.js'
 
 /** The channel a commit notifies, with its sequence number as the payload. */
 export const CHANNEL = 'studio_store'
+/** The channel a change of a shared state file notifies, with its name. */
+const STATE_CHANNEL = 'studio_state'
 
 /** The store's tables; created once per database (under an advisory lock, so instances starting together agree). */
 const SCHEMA = [
@@ -52,10 +55,37 @@ const SCHEMA = [
   `insert into studio_store (id, seq) values (1, 0) on conflict (id) do nothing`,
   `create table if not exists studio_heads (folder text primary key, seq bigint not null, revision integer, files jsonb not null default '{}'::jsonb, updated_at timestamptz not null default now())`,
   `create table if not exists studio_changes (seq bigint primary key, at timestamptz not null, subject text not null, author text not null, email text, trailers jsonb not null, files jsonb not null)`,
+  // The state files people share (src/store/state-file.ts): leases, the inbox, the activity feed, principals.
+  `create sequence if not exists studio_state_seq`,
+  `create table if not exists studio_state (name text primary key, body text, seq bigint not null default 0)`,
   // Who is in each deck's room on each instance (src/hosted/presence.ts): rows of an instance that stopped beating expire.
   `create table if not exists studio_presence (instance text not null, deck text not null, entries jsonb not null, at timestamptz not null default now(), primary key (instance, deck))`,
 ]
+/**
+ * The storage migration's record and plan (src/hosted/migrate.ts, admin.migrateStorage): here because
+ * every write of the store reads the record (a deck being moved in takes no write before cutover).
+ */
+export const MIGRATION_TABLES = [
+  `create table if not exists studio_migrations (id bigserial primary key, direction text not null, workspace text not null, state text not null, active text not null default 'source', head text, folders jsonb not null default '[]'::jsonb, fences jsonb not null default '{}'::jsonb, cursors jsonb not null default '{}'::jsonb, total integer not null default 0, counts jsonb not null default '{}'::jsonb, verify jsonb, created_at timestamptz not null default now(), copied_at timestamptz, cutover_at timestamptz, finished_at timestamptz)`,
+  `create unique index if not exists studio_migrations_one_open on studio_migrations ((true)) where finished_at is null`,
+  `create table if not exists studio_migration_changes (migration bigint not null references studio_migrations (id), n integer not null, ref text not null, at timestamptz not null, author text not null, email text, subject text not null, trailers jsonb not null, files jsonb not null, blobs jsonb not null default '{}'::jsonb, primary key (migration, n))`,
+]
 const SCHEMA_LOCK = 0x5354_5352 // "STSR"
+
+/**
+ * Refuses a write to a deck an open storage migration holds on the other side: moving into the hosted
+ * store, the workspace is the truth until cutover; moving out to a workspace, the workspace is after it.
+ */
+export function refuseMoved(records: { id: string; direction: string; active: string; folders: string[] }[], folders: Iterable<string>, here: 'hosted' | 'git'): void {
+  for (const record of records) {
+    const truth = (record.direction === 'hosted') === (record.active === 'target') ? 'hosted' : 'git'
+    if (truth === here) continue
+    const held = [...folders].find((folder) => Array.isArray(record.folders) && record.folders.includes(folder))
+    if (!held) continue
+    const where = truth === 'hosted' ? 'the hosted store' : 'the git workspace'
+    fail('read_only', `${held} is being moved by storage migration ${record.id}, and ${where} holds it now: write there${truth === 'git' && record.direction === 'hosted' ? ' until cutover' : ''}, or roll the migration back (studio admin migrate-storage rollback).`, { details: { migration: Number(record.id) } })
+  }
+}
 
 /** A change as the log holds it. */
 interface ChangeRow {
@@ -104,6 +134,28 @@ function lexists(abs: string): boolean {
   }
 }
 
+/**
+ * On a checkout whose environment names a hosted store (STUDIO_DATABASE_URL, as for admin.migrateStorage):
+ * refuses a write to a deck an open migration of this workspace holds on the hosted side.
+ */
+export async function refuseMovedFromCheckout(ws: Workspace, rels: string[]): Promise<void> {
+  const url = process.env.STUDIO_DATABASE_URL?.trim()
+  if (!url) return
+  const { default: pg } = await import('pg')
+  checkoutPool ??= new pg.Pool({ connectionString: url, max: 2, allowExitOnIdle: true })
+  checkoutPool.on('error', () => undefined)
+  let rows: { id: string; direction: string; active: string; folders: string[]; workspace: string }[]
+  try {
+    rows = (await checkoutPool.query('select id, direction, active, folders, workspace from studio_migrations where finished_at is null')).rows
+  } catch (error) {
+    // No migration was ever planned on this database (the table is made by the first).
+    if ((error as { code?: string }).code === '42P01') return
+    throw error
+  }
+  refuseMoved(rows.filter((row) => row.workspace === ws.root), new Set(rels.map(folderOf)), 'git')
+}
+let checkoutPool: Pool | undefined
+
 export interface HostedOptions {
   /** The PostgreSQL URL (STUDIO_DATABASE_URL). */
   url: string
@@ -127,6 +179,10 @@ export class HostedStore implements DeckStore {
   private readonly folders = new Map<string, number>()
   /** The last change the sync loop looked at. */
   private cursor = 0
+  /** Each shared state file's row, as this instance's copy holds it. */
+  private readonly stateSeqs = new Map<string, number>()
+  private stateSeq = 0
+  private stateWrites: Promise<unknown> = Promise.resolve()
   private checkedAt = 0
   private stale = true
   private syncing: Promise<void> | null = null
@@ -191,6 +247,10 @@ export class HostedStore implements DeckStore {
     const revision = typeof meta.trailers['Studio-Revision'] === 'number' ? meta.trailers['Studio-Revision'] : undefined
     const primary = typeof meta.trailers['Studio-Deck'] === 'string' ? `decks/${meta.trailers['Studio-Deck']}` : undefined
     const seq = await this.transaction(async (client) => {
+      // A deck a storage migration is moving takes writes only on the side its pointer names (read under
+      // the record's lock: a cutover waits for this write, or this write sees the cutover).
+      const moving = await client.query<{ id: string; direction: string; active: string; folders: string[] }>('select id, direction, active, folders from studio_migrations where finished_at is null for share')
+      refuseMoved(moving.rows, byFolder.keys(), 'hosted')
       for (const folder of [...byFolder.keys()].sort()) {
         const { set, removed } = byFolder.get(folder)!
         const seen = point.folders?.get(folder)
@@ -279,8 +339,9 @@ export class HostedStore implements DeckStore {
   }
 
   private async syncRound(): Promise<void> {
-    const { rows } = await this.pool.query<{ seq: string }>('select seq from studio_store where id = 1')
+    const { rows } = await this.pool.query<{ seq: string; state: string }>('select seq, (select coalesce(max(seq), 0) from studio_state) as state from studio_store where id = 1')
     const head = Number(rows[0].seq)
+    if (Number(rows[0].state) > this.stateSeq) await this.syncState()
     this.cursor = Math.max(this.cursor, this.applied)
     while (this.cursor < head && !this.closed) {
       const page = await this.pool.query<ChangeRow>('select seq, at, subject, author, email, trailers, files from studio_changes where seq > $1 and seq <= $2 order by seq limit 200', [this.cursor, head])
@@ -291,6 +352,49 @@ export class HostedStore implements DeckStore {
         this.cursor = seq
       }
     }
+  }
+
+  /** Brings this instance's copies of the shared state files up to their rows. */
+  private async syncState(): Promise<void> {
+    const { rows } = await this.pool.query<{ name: string; body: string | null; seq: string }>('select name, body, seq from studio_state where seq > $1 order by seq', [this.stateSeq])
+    for (const row of rows) {
+      const seq = Number(row.seq)
+      if (SHARED_STATE_FILES.has(row.name)) await this.writeStateCopy(row.name, row.body, seq)
+      this.stateSeq = Math.max(this.stateSeq, seq)
+    }
+  }
+
+  /** Writes this instance's copy of a shared state file, unless a newer one is written already (one at a time). */
+  private writeStateCopy(name: string, body: string | null, seq: number): Promise<unknown> {
+    this.stateWrites = this.stateWrites.then(async () => {
+      if ((this.stateSeqs.get(name) ?? 0) >= seq) return
+      this.stateSeqs.set(name, seq)
+      await mkdir(this.ws.stateDir, { recursive: true })
+      if (body === null) await rm(join(this.ws.stateDir, name), { force: true })
+      else await (await import('write-file-atomic')).default(join(this.ws.stateDir, name), body)
+    })
+    return this.stateWrites
+  }
+
+  /**
+   * Changes a shared state file (src/store/state-file.ts) for every instance: the row is read and written
+   * in one transaction that holds it, then this instance's copy is written.
+   */
+  async updateShared<T>(name: string, change: (text: string | null) => StateChange<T>): Promise<T> {
+    if (!SHARED_STATE_FILES.has(name)) throw new Error(`not a shared state file: ${name}`)
+    const out = await this.transaction(async (client) => {
+      await client.query('insert into studio_state (name, body, seq) values ($1, null, 0) on conflict (name) do nothing', [name])
+      const { rows } = await client.query<{ body: string | null }>('select body from studio_state where name = $1 for update', [name])
+      const result = change(rows[0].body)
+      if (result.text === rows[0].body) return { ...result, seq: null }
+      const next = await client.query<{ seq: string }>("select nextval('studio_state_seq') as seq")
+      const seq = Number(next.rows[0].seq)
+      await client.query('update studio_state set body = $2, seq = $3 where name = $1', [name, result.text, seq])
+      await client.query('select pg_notify($1, $2)', [STATE_CHANNEL, name])
+      return { ...result, seq }
+    })
+    if (out.seq !== null) await this.writeStateCopy(name, out.text, out.seq)
+    return out.answer
   }
 
   /** Puts another instance's change into the replica: one commit, under the locks of the folders it changes. */
@@ -349,6 +453,12 @@ export class HostedStore implements DeckStore {
     await this.listener?.query(`listen ${channel}`).catch(() => undefined)
   }
 
+  /** Another instance changed something this one copies: the next refresh reads the store. */
+  noteStale(): void {
+    this.stale = true
+    void this.sync().catch(() => undefined)
+  }
+
   /** Whether this instance hears notifications (STUDIO_STORE_NOTIFY=0 turns them off; the polls remain). */
   get listening(): boolean {
     return this.listenUrl !== undefined
@@ -376,7 +486,7 @@ export async function ensureSchema(pool: Pool): Promise<void> {
   try {
     await client.query('begin')
     await client.query('select pg_advisory_xact_lock($1)', [SCHEMA_LOCK])
-    for (const statement of SCHEMA) await client.query(statement)
+    for (const statement of [...SCHEMA, ...MIGRATION_TABLES]) await client.query(statement)
     await client.query('commit')
   } catch (error) {
     await client.query('rollback').catch(() => undefined)
@@ -420,6 +530,7 @@ export async function openHosted(options: HostedOptions): Promise<Workspace> {
     const store = new HostedStore(pool, ws, !options.cacheDir)
     ws.store = store
     await store.refresh(0)
+    await store.subscribe(STATE_CHANNEL, () => store.noteStale())
     if (options.notify !== false) await store.listen(options.url).catch(() => undefined)
     if (options.pollMs !== 0) store.startPolling(options.pollMs ?? 250)
     return ws

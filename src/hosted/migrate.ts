@@ -28,18 +28,14 @@ import { fault } from '../store/fault.js'
 import { withLocks } from '../store/lock.js'
 import type { FileChange } from '../store/transaction.js'
 import type { Workspace } from '../store/workspace.js'
-import { CHANNEL, checkedRel, ensureSchema, folderOf, hostedOptionsFromEnv, lockKeyOf, TRAILER_KEY } from './deck-store.js'
+import { CHANNEL, checkedRel, ensureSchema, folderOf, hostedOptionsFromEnv, lockKeyOf, MIGRATION_TABLES, TRAILER_KEY } from './deck-store.js'
 import { changesOf, firstParentCommits, foldersMoved, gitOut, headCommit, readBlobs, sha256Of, treeFiles, type GitCommit } from './migrate-git.js'
 import { getObjects, putObjects } from './objects.js'
 
 export type Step = 'plan' | 'copy' | 'verify' | 'cutover' | 'delete' | 'rollback'
 export type Direction = 'hosted' | 'git'
 
-const SCHEMA = [
-  `create table if not exists studio_migrations (id bigserial primary key, direction text not null, workspace text not null, state text not null, active text not null default 'source', head text, folders jsonb not null default '[]'::jsonb, fences jsonb not null default '{}'::jsonb, cursors jsonb not null default '{}'::jsonb, total integer not null default 0, counts jsonb not null default '{}'::jsonb, verify jsonb, created_at timestamptz not null default now(), copied_at timestamptz, cutover_at timestamptz, finished_at timestamptz)`,
-  `create unique index if not exists studio_migrations_one_open on studio_migrations ((true)) where finished_at is null`,
-  `create table if not exists studio_migration_changes (migration bigint not null references studio_migrations (id), n integer not null, ref text not null, at timestamptz not null, author text not null, email text, subject text not null, trailers jsonb not null, files jsonb not null, blobs jsonb not null default '{}'::jsonb, primary key (migration, n))`,
-]
+const SCHEMA = MIGRATION_TABLES
 const RUN_LOCK = 0x5354_4d47 // "STMG"
 
 interface Counts {

@@ -44,6 +44,8 @@ export const gitStore: DeckStore = {
   refresh: async () => undefined,
   readPoint: (ws) => ({ commit: readHeadCommit(ws) }),
   async commit(ws, keys, changes, meta, point) {
+    // A checkout configured for a hosted store (admin.migrateStorage): a deck moved there takes no write here.
+    if (process.env.STUDIO_DATABASE_URL?.trim()) await (await import('../hosted/deck-store.js')).refuseMovedFromCheckout(ws, changes.map((c) => c.rel))
     const { applyChanges } = await import('./transaction.js')
     await applyChanges(ws, keys, changes, meta, { seen: point.commit })
   },

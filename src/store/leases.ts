@@ -4,7 +4,7 @@
  * every write that names slides, and written under the deck's lock.
  */
 import { existsSync, readFileSync } from 'node:fs'
-import { mkdir } from 'node:fs/promises'
+import { updateStateFile } from './state-file.js'
 import { join } from 'node:path'
 import type { Workspace } from './workspace.js'
 import { own } from '../model/own.js'
@@ -21,8 +21,14 @@ const file = (ws: Workspace) => join(ws.stateDir, 'leases.json')
 export function readLeases(ws: Workspace): LeaseFile {
   const path = file(ws)
   if (!existsSync(path)) return {}
+  return leasesOf(readFileSync(path, 'utf8'))
+}
+
+function leasesOf(text: string | null): LeaseFile {
+  if (text === null) return {}
   try {
-    return JSON.parse(readFileSync(path, 'utf8')) as LeaseFile
+    const parsed = JSON.parse(text) as unknown
+    return parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as LeaseFile) : {}
   } catch {
     return {}
   }
@@ -36,14 +42,17 @@ export function leaseOf(ws: Workspace, deckId: string, slideId: string, now = Da
 
 /** Sets (or with `null` clears) a slide's lease; expired leases of the deck are dropped on the way. */
 export async function writeLease(ws: Workspace, deckId: string, slideId: string, lease: Lease | null): Promise<void> {
-  const all = readLeases(ws)
+  // Under the leases' own lock (the hosted store: inside the shared row's transaction), so two decks'
+  // leases written at once both land.
+  await updateStateFile(ws, 'leases.json', 'leases', (text) => ({ text: withLease(leasesOf(text), deckId, slideId, lease), answer: undefined }))
+}
+
+function withLease(all: LeaseFile, deckId: string, slideId: string, lease: Lease | null): string {
   const now = Date.now()
   const deck = Object.fromEntries(Object.entries(all[deckId] ?? {}).filter(([, l]) => Date.parse(l.until) > now))
   if (lease) deck[slideId] = lease
   else delete deck[slideId]
   if (Object.keys(deck).length) all[deckId] = deck
   else delete all[deckId]
-  await mkdir(ws.stateDir, { recursive: true })
-  const { default: writeFileAtomic } = await import('write-file-atomic')
-  await writeFileAtomic(file(ws), JSON.stringify(all, null, 2) + '\n')
+  return JSON.stringify(all, null, 2) + '\n'
 }

@@ -12,10 +12,8 @@
  * Names come from callers, so they live in Maps and null-prototype objects. Reads re-parse only when
  * the file's stamp moved (one stat per roster message).
  */
-import { readFileSync } from 'node:fs'
-import { mkdir } from 'node:fs/promises'
 import { join } from 'node:path'
-import { withLocks } from './lock.js'
+import { readStateText, updateStateFile } from './state-file.js'
 import type { Workspace } from './workspace.js'
 import { fileStamp } from './file-stamp.js'
 
@@ -48,10 +46,16 @@ function read(ws: Workspace): Records {
   const stamp = fileStamp(path)
   const hit = cache.get(path)
   if (hit && hit.stamp === stamp) return hit.records
+  const records = stamp === 'none' ? new Map() : recordsOf(readStateText(ws, 'principals.json'))
+  cache.set(path, { stamp, records })
+  return records
+}
+
+function recordsOf(text: string | null): Records {
   const records: Records = new Map()
-  if (stamp !== 'none') {
+  if (text !== null) {
     try {
-      const raw = JSON.parse(readFileSync(path, 'utf8')) as { principals?: Record<string, { decks?: Record<string, Partial<DeckPrefs>> } & Profile> }
+      const raw = JSON.parse(text) as { principals?: Record<string, { decks?: Record<string, Partial<DeckPrefs>> } & Profile> }
       for (const [author, record] of Object.entries(raw.principals ?? {})) {
         const decks = new Map<string, DeckPrefs>()
         for (const [deckId, prefs] of Object.entries(record?.decks ?? {})) decks.set(deckId, { pointer: prefs?.pointer !== false })
@@ -65,7 +69,6 @@ function read(ws: Workspace): Records {
       // Unreadable: every preference takes its default until the next write rewrites the file.
     }
   }
-  cache.set(path, { stamp, records })
   return records
 }
 
@@ -105,9 +108,9 @@ export async function setProfile(ws: Workspace, author: string, change: (current
 }
 
 async function update<T>(ws: Workspace, author: string, change: (record: PrincipalRecord, records: Records) => T): Promise<T> {
-  await mkdir(ws.stateDir, { recursive: true })
-  return withLocks(join(ws.stateDir, 'locks'), ['principals'], async () => {
-    const records: Records = new Map([...read(ws)].map(([name, r]) => [name, { decks: new Map(r.decks), profile: { ...r.profile } }]))
+  // Read and written whole under its lock (on the hosted store, inside the shared row's transaction).
+  return updateStateFile(ws, 'principals.json', 'principals', (text) => {
+    const records: Records = recordsOf(text)
     const record = records.get(author) ?? { decks: new Map(), profile: {} }
     records.set(author, record)
     const out = change(record, records)
@@ -116,8 +119,6 @@ async function update<T>(ws: Workspace, author: string, change: (record: Princip
       const r = records.get(name)!
       sorted[name] = { ...r.profile, decks: Object.fromEntries([...r.decks.keys()].sort().map((id) => [id, r.decks.get(id)])) }
     }
-    const { default: writeFileAtomic } = await import('write-file-atomic')
-    await writeFileAtomic(principalsFile(ws), JSON.stringify({ principals: sorted }, null, 2) + '\n')
-    return out
+    return { text: JSON.stringify({ principals: sorted }, null, 2) + '\n', answer: out }
   })
 }

@@ -41,10 +41,10 @@ interface Answer {
   body: any
 }
 
-async function call(base: string, id: string, input: object, deck?: string, route: 'actions' | 'window' = 'actions'): Promise<Answer> {
+async function call(base: string, id: string, input: object, deck?: string, route: 'actions' | 'window' = 'actions', author?: string): Promise<Answer> {
   const res = await fetch(`${base}/api/${route}/${id}${deck ? `?deck=${deck}` : ''}`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', ...auth, ...(route === 'window' ? { 'x-studio-client': 'abcdefghijkl', origin: base, 'sec-fetch-site': 'same-origin' } : {}) },
+    headers: { 'content-type': 'application/json', ...auth, ...(route === 'window' ? { 'x-studio-client': 'abcdefghijkl', origin: base, 'sec-fetch-site': 'same-origin' } : {}), ...(author ? { 'x-studio-author': author } : {}) },
     body: JSON.stringify(input),
   })
   return { status: res.status, body: await res.json() }
@@ -109,6 +109,16 @@ describe('the hosted store: instances on one PostgreSQL and one bucket', { skip 
         assert.equal(diff.status, 200, JSON.stringify(diff.body))
         assert.equal(diff.body.count, 6, JSON.stringify(diff.body).slice(0, 400))
       }
+      // A slide lease taken on one instance holds on the other (leases are state every instance shares):
+      // another author's write to the slide is refused there, until forced or released.
+      const slide = 'title-1'
+      const leased = await call(a.url, 'slide.lease', { slideId: slide }, 'fresh', 'actions', 'Ana')
+      assert.equal(leased.status, 200, JSON.stringify(leased.body))
+      const blocked = await call(b.url, 'slide.skip', { slideIds: [slide], skip: true, baseRevision: revision }, 'fresh', 'actions', 'Ben')
+      assert.deepEqual([blocked.status, blocked.body.code, blocked.body.holder?.author], [409, 'leased', 'Ana'], JSON.stringify(blocked.body).slice(0, 300))
+      assert.equal((await call(a.url, 'slide.lease', { slideId: slide, release: true }, 'fresh', 'actions', 'Ana')).status, 200)
+      const freed = await call(b.url, 'slide.skip', { slideIds: [slide], skip: true, baseRevision: revision }, 'fresh', 'actions', 'Ben')
+      assert.equal(freed.status, 200, JSON.stringify(freed.body).slice(0, 300))
       // /readyz names the store and how far the replica is.
       const ready = await fetch(`${b.url}/readyz`)
       const readyBody = await ready.json()

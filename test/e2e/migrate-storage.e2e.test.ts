@@ -126,10 +126,17 @@ describe('admin.migrateStorage between a git workspace and the hosted store', { 
       const early = await migrate(a, 'delete', 'hosted', 1)
       assert.equal(early.code, 2, early.stdout)
       assert.equal(early.json.code, 'refused')
+      // Until cutover the workspace holds the decks: the hosted store takes no write to them.
+      const tooSoon = await studio(a.dir, ['deck', 'rename', 'Too soon', '--deck', 'brand', '--json'], { env: { ...env, STUDIO_STORE: 'hosted' } })
+      assert.deepEqual([tooSoon.code, tooSoon.json?.code], [5, 'read_only'], tooSoon.stdout + tooSoon.stderr)
       const verified = await runStep(a, 'verify', 'hosted', 40, ['migrate-verify'])
       assert.equal(verified.verify.passed, true, JSON.stringify(verified.verify))
       const cut = await runStep(a, 'cutover', 'hosted', 1, ['migrate-cutover'])
       assert.equal(cut.active, 'target')
+      // After it the hosted store does: the checkout takes no write to a moved deck (one to a deck that did not move is its own).
+      const late = await studio(a.dir, ['deck', 'rename', 'Written after cutover', '--deck', 'brand', '--json'], { env })
+      assert.deepEqual([late.code, late.json?.code], [5, 'read_only'], late.stdout + late.stderr)
+      assert.match(late.json.message, /decks\/brand .*hosted store/)
       // Not before a verify after cutover: the one error shape, 400 refused, nothing deleted.
       const refused = await migrate(a, 'delete', 'hosted', 1)
       assert.equal(refused.code, 2, refused.stdout)
