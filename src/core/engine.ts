@@ -30,7 +30,7 @@ import { leaseOf } from '../store/leases.js'
 import type { FileChange } from '../store/transaction.js'
 import { repairIfPending } from '../store/pending.js'
 import { HeadMoved } from '../store/git.js'
-import { storeOf, type ReadPoint } from '../store/deck-store.js'
+import type { ReadPoint } from '../store/deck-store.js'
 import { RESERVED_DECK_IDS, type Workspace } from '../store/workspace.js'
 import { existsSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
@@ -76,7 +76,7 @@ export async function dispatch(action: Action, input: Record<string, unknown>, o
   if (!action.transportSet.has(options.transport)) fail('not_found', `Action ${action.id} is not offered on this transport.`)
   // A hosted instance reads what the store holds: a write sees every change committed before it, a
   // read one at most a second old (NOTIFY and a 250 ms poll keep it fresher). A checkout is always current.
-  await storeOf(options.ws).refresh(action.mutates ? 0 : 1000)
+  await options.ws.store?.refresh(action.mutates ? 0 : 1000)
   // With accounts, who may call comes first (before "not built", before "no such deck": a caller with
   // no role on a deck learns nothing about it), under no lock and before any revision is compared.
   let role = options.role
@@ -333,8 +333,8 @@ class Call implements ActionContext {
       // The hosted store refused the commit: another instance's change to a folder this write changes
       // came first. Its document is read once this write's locks are released (the change reaches this
       // instance's replica under them).
-      if (!(error instanceof HeadMoved) || storeOf(this.ws).engine !== 'hosted') throw error
-      await storeOf(this.ws).refresh(0)
+      if (!(error instanceof HeadMoved) || this.ws.store?.engine !== 'hosted') throw error
+      await this.ws.store.refresh(0)
       const primary = this.targetId
       if (!primary || !this.ws.deckExists(primary)) throw error
       const current = (await readDeck(this.ws, primary)).doc()
@@ -362,7 +362,7 @@ class Call implements ActionContext {
       if (this.targetId) this.note(await repair(this.ws, deckKey(this.targetId)))
       // What this write reads is what the branch held here: its commit lands only if the folders it
       // writes are still so (the fence, src/store/transaction.ts).
-      this.point = storeOf(this.ws).readPoint(this.ws)
+      this.point = (await import('../store/deck-store.js')).storeOf(this.ws).readPoint(this.ws)
       const target = deckTarget(this.action)
       if (this.targetId && !(target.kind === 'current' && target.guard === false)) {
         const current = await this.load(this.targetId)
@@ -555,7 +555,7 @@ class Call implements ActionContext {
         if (staged.create && this.ws.deckExists(deckId)) fail('id_taken', `A deck "${deckId}" already exists.`)
       }
       for (const key of extraKeys) this.note(await repair(this.ws, key))
-      const store = storeOf(this.ws)
+      const store = (await import('../store/deck-store.js')).storeOf(this.ws)
       await store.commit(this.ws, [...this.heldKeys, ...extraKeys], [...byPath.values()], {
         subject: `${this.action.id}${primary ? ` ${primary}` : ''}${revision !== undefined ? ` r${revision}` : ''}`,
         author: this.principal.author,

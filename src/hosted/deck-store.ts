@@ -27,7 +27,6 @@
  * polling the version row (NOTIFY has no replay and does not pass some poolers), at most a second
  * behind for a read, and fully caught up before a write.
  */
-import { lstatSync } from 'node:fs'
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -39,7 +38,7 @@ import { foreignCommit } from '../store/deck-cache.js'
 import { fault } from '../store/fault.js'
 import { HeadMoved } from '../store/git.js'
 import { withLocks } from '../store/lock.js'
-import type { CommitMeta, FileChange } from '../store/transaction.js'
+import { lexists, type CommitMeta, type FileChange } from '../store/transaction.js'
 import { SHARED_STATE_FILES, type StateChange } from '../store/state-file.js'
 import { Workspace } from '../store/workspace.js'
 import { getObjects, putObjects, sha256 } from './objects.js'
@@ -124,15 +123,6 @@ export function lockKeyOf(folder: string): string | undefined {
 }
 
 const deckIdsOf = (folders: Iterable<string>) => [...folders].filter((f) => f.split('/').length === 2 && !f.endsWith('/templates')).map((f) => f.slice(6))
-
-function lexists(abs: string): boolean {
-  try {
-    lstatSync(abs)
-    return true
-  } catch {
-    return false
-  }
-}
 
 /**
  * On a checkout whose environment names a hosted store (STUDIO_DATABASE_URL, as for admin.migrateStorage):
@@ -292,19 +282,8 @@ export class HostedStore implements DeckStore {
     this.markApplied(seq, byFolder.keys())
   }
 
-  private async transaction<T>(fn: (client: PoolClient) => Promise<T>): Promise<T> {
-    const client = await this.pool.connect()
-    try {
-      await client.query('begin')
-      const out = await fn(client)
-      await client.query('commit')
-      return out
-    } catch (error) {
-      await client.query('rollback').catch(() => undefined)
-      throw error
-    } finally {
-      client.release()
-    }
+  private transaction<T>(fn: (client: PoolClient) => Promise<T>): Promise<T> {
+    return inTransaction(this.pool, fn)
   }
 
   private markApplied(seq: number, folders: Iterable<string>): void {
@@ -352,6 +331,31 @@ export class HostedStore implements DeckStore {
         this.cursor = seq
       }
     }
+  }
+
+  /**
+   * One deck's change log from a sequence number on (`studio deck pull` from a hosted studio: each change
+   * becomes a commit of the checkout), at most `limit` changes, with the bytes of every file they write.
+   */
+  async changesOf(deckId: string, after: number, limit: number): Promise<{ changes: { seq: number; at: string; subject: string; author: string; email: string | null; trailers: Record<string, string | number>; files: Record<string, string | null> }[]; objects: Record<string, string>; next: number | null }> {
+    const prefix = `decks/${deckId}/`
+    const { rows } = await this.pool.query<ChangeRow>(
+      'select seq, at, subject, author, email, trailers, files from studio_changes where seq > $1 and exists (select 1 from jsonb_object_keys(files) as k where left(k, length($2)) = $2) order by seq limit $3',
+      [after, prefix, limit + 1],
+    )
+    const page = rows.slice(0, limit)
+    const changes = page.map((row) => ({
+      seq: Number(row.seq),
+      at: new Date(row.at).toISOString(),
+      subject: row.subject,
+      author: row.author,
+      email: row.email,
+      trailers: row.trailers,
+      // Only this deck's files: a change that also wrote another deck gives that deck nothing here.
+      files: Object.fromEntries(Object.entries(row.files).filter(([rel]) => rel.startsWith(prefix))),
+    }))
+    const bytes = await getObjects(changes.flatMap((c) => Object.values(c.files).filter((sha): sha is string => typeof sha === 'string')))
+    return { changes, objects: Object.fromEntries([...bytes].map(([sha, b]) => [sha, b.toString('base64')])), next: rows.length > limit ? changes.at(-1)!.seq : null }
   }
 
   /** Brings this instance's copies of the shared state files up to their rows. */
@@ -480,20 +484,28 @@ export class HostedStore implements DeckStore {
   }
 }
 
-/** Creates the store's tables where they are missing. */
-export async function ensureSchema(pool: Pool): Promise<void> {
+/** Runs `fn` in one transaction on a client of the pool: committed when it returns, rolled back when it throws. */
+export async function inTransaction<T>(pool: Pool, fn: (client: PoolClient) => Promise<T>): Promise<T> {
   const client = await pool.connect()
   try {
     await client.query('begin')
-    await client.query('select pg_advisory_xact_lock($1)', [SCHEMA_LOCK])
-    for (const statement of [...SCHEMA, ...MIGRATION_TABLES]) await client.query(statement)
+    const out = await fn(client)
     await client.query('commit')
+    return out
   } catch (error) {
     await client.query('rollback').catch(() => undefined)
     throw error
   } finally {
     client.release()
   }
+}
+
+/** Creates the store's tables where they are missing. */
+export async function ensureSchema(pool: Pool): Promise<void> {
+  await inTransaction(pool, async (client) => {
+    await client.query('select pg_advisory_xact_lock($1)', [SCHEMA_LOCK])
+    for (const statement of [...SCHEMA, ...MIGRATION_TABLES]) await client.query(statement)
+  })
 }
 
 /** A workspace for the replica: git, decks/ and decks/templates/, studio.json, .studio/ ignored (as `studio init`). */

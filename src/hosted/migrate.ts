@@ -28,7 +28,7 @@ import { fault } from '../store/fault.js'
 import { withLocks } from '../store/lock.js'
 import type { FileChange } from '../store/transaction.js'
 import type { Workspace } from '../store/workspace.js'
-import { CHANNEL, checkedRel, ensureSchema, folderOf, hostedOptionsFromEnv, lockKeyOf, MIGRATION_TABLES, TRAILER_KEY } from './deck-store.js'
+import { CHANNEL, checkedRel, ensureSchema, folderOf, hostedOptionsFromEnv, inTransaction, lockKeyOf, MIGRATION_TABLES, TRAILER_KEY } from './deck-store.js'
 import { changesOf, firstParentCommits, foldersMoved, gitOut, headCommit, readBlobs, sha256Of, treeFiles, type GitCommit } from './migrate-git.js'
 import { getObjects, putObjects } from './objects.js'
 
@@ -235,9 +235,7 @@ class Run {
 
   /** Runs `fn` in a transaction holding the record's row, then saves the record's changed members in it. */
   private async transaction<T>(fn: (client: PoolClient, record: MigrationRow) => Promise<T>): Promise<T> {
-    const client = await this.pool.connect()
-    try {
-      await client.query('begin')
+    const { out, record } = await inTransaction(this.pool, async (client) => {
       const { rows } = await client.query<MigrationRow>('select * from studio_migrations where id = $1 for update', [this.record.id])
       const record = rows[0]
       const out = await fn(client, record)
@@ -245,15 +243,10 @@ class Run {
         'update studio_migrations set state = $2, active = $3, folders = $4::jsonb, fences = $5::jsonb, cursors = $6::jsonb, total = $7, counts = $8::jsonb, verify = $9::jsonb, copied_at = $10, cutover_at = $11, finished_at = $12 where id = $1',
         [record.id, record.state, record.active, JSON.stringify(record.folders), JSON.stringify(record.fences), JSON.stringify(record.cursors), record.total, JSON.stringify(record.counts), record.verify ? JSON.stringify(record.verify) : null, record.copied_at, record.cutover_at, record.finished_at],
       )
-      await client.query('commit')
-      this.record = record
-      return out
-    } catch (error) {
-      await client.query('rollback').catch(() => undefined)
-      throw error
-    } finally {
-      client.release()
-    }
+      return { out, record }
+    })
+    this.record = record
+    return out
   }
 
   private bump(record: MigrationRow, key: keyof Counts, by: number): void {

@@ -4,7 +4,6 @@
  * every write that names slides, and written under the deck's lock.
  */
 import { existsSync, readFileSync } from 'node:fs'
-import { updateStateFile } from './state-file.js'
 import { join } from 'node:path'
 import type { Workspace } from './workspace.js'
 import { own } from '../model/own.js'
@@ -44,6 +43,7 @@ export function leaseOf(ws: Workspace, deckId: string, slideId: string, now = Da
 export async function writeLease(ws: Workspace, deckId: string, slideId: string, lease: Lease | null): Promise<void> {
   // Under the leases' own lock (the hosted store: inside the shared row's transaction), so two decks'
   // leases written at once both land.
+  const { updateStateFile } = await import('./state-file.js')
   await updateStateFile(ws, 'leases.json', 'leases', (text) => ({ text: withLease(leasesOf(text), deckId, slideId, lease), answer: undefined }))
 }
 

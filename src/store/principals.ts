@@ -13,7 +13,7 @@
  * the file's stamp moved (one stat per roster message).
  */
 import { join } from 'node:path'
-import { readStateText, updateStateFile } from './state-file.js'
+import { readFileSync } from 'node:fs'
 import type { Workspace } from './workspace.js'
 import { fileStamp } from './file-stamp.js'
 
@@ -46,9 +46,17 @@ function read(ws: Workspace): Records {
   const stamp = fileStamp(path)
   const hit = cache.get(path)
   if (hit && hit.stamp === stamp) return hit.records
-  const records = stamp === 'none' ? new Map() : recordsOf(readStateText(ws, 'principals.json'))
+  const records = stamp === 'none' ? new Map() : recordsOf(readText(path))
   cache.set(path, { stamp, records })
   return records
+}
+
+function readText(path: string): string | null {
+  try {
+    return readFileSync(path, 'utf8')
+  } catch {
+    return null
+  }
 }
 
 function recordsOf(text: string | null): Records {
@@ -109,6 +117,7 @@ export async function setProfile(ws: Workspace, author: string, change: (current
 
 async function update<T>(ws: Workspace, author: string, change: (record: PrincipalRecord, records: Records) => T): Promise<T> {
   // Read and written whole under its lock (on the hosted store, inside the shared row's transaction).
+  const { updateStateFile } = await import('./state-file.js')
   return updateStateFile(ws, 'principals.json', 'principals', (text) => {
     const records: Records = recordsOf(text)
     const record = records.get(author) ?? { decks: new Map(), profile: {} }

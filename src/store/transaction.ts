@@ -95,7 +95,7 @@ function backupDir(ws: Workspace, tx: string): string {
   return join(journalDir(ws), `tx-${tx}`)
 }
 
-function lexists(abs: string): boolean {
+export function lexists(abs: string): boolean {
   try {
     lstatSync(abs)
     return true

@@ -22,7 +22,7 @@ import { after, before, describe, it } from 'node:test'
 import S3rver from 's3rver'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
-import { BIN, serve, studio, type Served } from '../helpers/studio.js'
+import { BIN, serve, studio, workspace, type Served } from '../helpers/studio.js'
 import { POSTGRES_MISSING, postgresBin, startPostgres, type Cluster } from '../helpers/postgres.js'
 import { skipUnlessPresent } from '../helpers/system.js'
 import { until } from '../helpers/until.js'
@@ -119,6 +119,23 @@ describe('the hosted store: instances on one PostgreSQL and one bucket', { skip 
       assert.equal((await call(a.url, 'slide.lease', { slideId: slide, release: true }, 'fresh', 'actions', 'Ana')).status, 200)
       const freed = await call(b.url, 'slide.skip', { slideIds: [slide], skip: true, baseRevision: revision }, 'fresh', 'actions', 'Ben')
       assert.equal(freed.status, 200, JSON.stringify(freed.body).slice(0, 300))
+      // `studio deck pull` from a hosted studio brings the deck's change log as commits: one per change,
+      // with its author, time, subject and trailers; the deck is the one the studio serves.
+      const checkout = await workspace()
+      try {
+        const pulled = await studio(checkout.dir, ['deck', 'pull', 'fresh', '--from', a.url, '--token', TOKEN, '--json'], { env: { HOME: checkout.dir } })
+        assert.equal(pulled.code, 0, pulled.stdout + pulled.stderr)
+        const log = (await checkout.git('log', '--format=%s|%an|%(trailers:key=Studio-Action,valueonly)', '--', 'decks/fresh')).split('\n').filter(Boolean).reverse()
+        assert.equal(pulled.json.commits, 8)
+        assert.equal(log.length, 8, log.join('\n'))
+        assert.match(log[0], /^deck\.create fresh r0\|/)
+        assert.deepEqual(log.map((line) => line.split('|')[2].trim()), ['deck.create', ...Array(6).fill('deck.rename'), 'slide.skip'])
+        const served = await call(a.url, 'deck.get', {}, 'fresh')
+        const local = await studio(checkout.dir, ['deck', 'get', '--deck', 'fresh', '--json'])
+        assert.deepEqual(local.json, served.body)
+      } finally {
+        checkout.cleanup()
+      }
       // /readyz names the store and how far the replica is.
       const ready = await fetch(`${b.url}/readyz`)
       const readyBody = await ready.json()

@@ -135,7 +135,9 @@ export const deckPush = defineAction({
 export const deckPull = defineAction({
   id: 'deck.pull',
   label: 'Pull a deck from a studio',
-  doc: 'Downloads a deck bundle through GET /api/decks/<id>/bundle with the bearer token and unpacks it into decks/ (validated first; a taken id gets a sibling id unless `replace`).',
+  doc:
+    'Downloads a deck bundle through GET /api/decks/<id>/bundle with the bearer token and unpacks it into decks/ (validated first; a taken id gets a sibling id unless `replace`). ' +
+    "From a hosted studio, a deck this checkout does not have (and no `as` to another id) comes with its whole history instead: GET /api/decks/<id>/changes, each change one commit with the change's author, time, subject and trailers.",
   group: 'deck',
   milestone: 'M4',
   mutates: true,
@@ -146,8 +148,9 @@ export const deckPull = defineAction({
     id: { ...DeckId, description: 'The local deck id.' },
     revision: int({ minimum: 0, description: 'The revision pulled.' }),
     replaced: bool({ description: 'Whether a local deck was replaced.' }),
-    files: int({ minimum: 0, description: 'Number of files in the bundle.' }),
+    files: int({ minimum: 0, description: 'Number of files in the bundle (or in the deck, pulled with its history).' }),
     from: str({ description: 'The studio origin.' }),
+    commits: opt(int({ minimum: 0, description: "Commits written, one per change of a hosted studio's log; absent when a bundle was unpacked." })),
   }),
   cli: 'deck pull <id> --from <from> --token <token> --as <as> --replace',
   annotations: { destructive: true },
@@ -159,9 +162,89 @@ export const deckPull = defineAction({
     const token = await tokenFor(origin, input.token)
     const headers: Record<string, string> = {}
     if (token) headers.authorization = `Bearer ${token}`
+    if ((input.as ?? input.id) === input.id && !input.replace && !ctx.ws.deckExists(input.id)) {
+      const replayed = await pullHistory(ctx, origin, input.id, headers)
+      if (replayed) {
+        if (input.token) await rememberToken(origin, input.token)
+        return replayed
+      }
+    }
     const answer = await studioRequest(`${origin}/api/decks/${encodeURIComponent(input.id)}/bundle`, { method: 'GET', headers })
     const landed = await unpackInto(ctx, answer.body, { as: input.as ?? input.id, replace: input.replace })
     if (input.token) await rememberToken(origin, input.token)
     return (docs: Map<string, DeckDoc | null>) => ({ ...landed(docs), from: origin })
   },
 })
+
+interface LogPage {
+  changes: { seq: number; at: string; subject: string; author: string; email: string | null; trailers: Record<string, unknown>; files: Record<string, string | null> }[]
+  objects: Record<string, string>
+  next: number | null
+}
+
+/**
+ * A deck new to this checkout, from a hosted studio's change log: each change one commit (its author,
+ * time, subject and trailers, plus `Studio-Pulled: <origin> <seq>`), under the deck's lock; every file's
+ * bytes checked against its digest and every path kept inside the deck's folder before anything is
+ * written. null when the studio keeps no change log (a checkout's serve): the bundle is pulled instead.
+ */
+async function pullHistory(ctx: ActionContext, origin: string, id: string, headers: Record<string, string>) {
+  const [{ applyChanges }, { withLocks }, { checkedRel, TRAILER_KEY }, { sha256 }, { deckKey }, { listFiles }] = await Promise.all([
+    import('../../store/transaction.js'),
+    import('../../store/lock.js'),
+    import('../../hosted/deck-store.js'),
+    import('../../hosted/objects.js'),
+    import('../../core/engine.js'),
+    import('../../store/decks.js'),
+  ])
+  const page = async (after: number): Promise<LogPage | null> => {
+    try {
+      const answer = await studioRequest(`${origin}/api/decks/${encodeURIComponent(id)}/changes${after ? `?after=${after}` : ''}`, { method: 'GET', headers })
+      return JSON.parse(answer.body.toString('utf8')) as LogPage
+    } catch (error) {
+      if (error instanceof StudioError && error.code === 'not_found') return null
+      throw error
+    }
+  }
+  let current = await page(0)
+  if (!current || !Array.isArray(current.changes) || !current.changes.length) return null
+  const prefix = `decks/${id}/`
+  const key = deckKey(id)
+  let commits = 0
+  await withLocks(join(ctx.ws.stateDir, 'locks'), [key], async () => {
+    if (ctx.ws.deckExists(id)) fail('id_taken', `A deck "${id}" already exists here; pull with --as <another id> or --replace (both take the bundle, without history).`)
+    while (current) {
+      for (const change of current.changes) {
+        const files: { rel: string; content: Buffer | null }[] = []
+        for (const [rel, sha] of Object.entries(change.files ?? {})) {
+          if (!rel.startsWith(prefix)) fail('refused', `${origin}'s change log names ${rel.slice(0, 120)}, outside deck ${id}; nothing more was written.`)
+          checkedRel(rel)
+          if (sha === null) {
+            files.push({ rel, content: null })
+            continue
+          }
+          const encoded = current.objects?.[sha]
+          const bytes = typeof encoded === 'string' ? Buffer.from(encoded, 'base64') : undefined
+          if (!bytes || sha256(bytes) !== sha) fail('refused', `${origin} sent bytes for ${rel} that are not those of its digest; nothing more was written.`)
+          files.push({ rel, content: bytes })
+        }
+        const trailers: Record<string, string | number> = {}
+        for (const [name, value] of Object.entries(change.trailers ?? {})) {
+          if (TRAILER_KEY.test(name) && (typeof value === 'number' || (typeof value === 'string' && !/[\r\n]/.test(value)))) trailers[name] = value
+        }
+        await applyChanges(ctx.ws, [key], files, {
+          subject: String(change.subject).replace(/[\r\n]+/g, ' '),
+          author: String(change.author),
+          ...(change.email ? { email: String(change.email) } : {}),
+          trailers: { ...trailers, 'Studio-Pulled': `${origin} ${change.seq}` },
+          date: new Date(change.at),
+        })
+        commits++
+      }
+      current = current.next ? await page(current.next) : null
+    }
+  })
+  if (!ctx.ws.deckExists(id)) fail('refused', `${origin}'s change log of deck ${id} leaves no deck (it was removed there?); ${commits} commits were written.`)
+  const manifest = JSON.parse(await readFile(join(ctx.ws.deckDir(id), 'deck.json'), 'utf8')) as { revision: number }
+  return { id, revision: manifest.revision, replaced: false, files: (await listFiles(ctx.ws.deckDir(id))).length, from: origin, commits }
+}

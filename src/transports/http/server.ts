@@ -17,7 +17,7 @@ import { findAction } from '../../actions/index.js'
 import { defineAction, describeAction, type Action, type ActionContext } from '../../core/action.js'
 import { dispatch } from '../../core/engine.js'
 import { ERROR_TITLES, errorType, fail, StudioError, toStudioError } from '../../core/errors.js'
-import { bool, DeckId, obj, openObj, opt, str } from '../../model/schema.js'
+import { bool, DeckId, int, obj, openObj, opt, str } from '../../model/schema.js'
 import { packageRoot, type Workspace } from '../../store/workspace.js'
 import { mkdirInside } from '../../store/safe-open.js'
 import { deckUnpack, packDeck, unpackInto } from '../../actions/deck/bundle.js'
@@ -217,6 +217,30 @@ function receiveAction(source: (ctx: ActionContext) => Promise<string | Buffer>)
     run: async (ctx: ActionContext, input: { as?: string; replace?: boolean }) => unpackInto(ctx, await source(ctx), input),
   })
 }
+
+/** GET /api/decks/<id>/changes?after=<seq>: a hosted studio's change log of one deck, for `studio deck pull`. */
+const changesAction = defineAction({
+  id: 'deck.changes',
+  label: 'Send a change log',
+  doc: "GET /api/decks/<id>/changes: a hosted studio's change log of the deck, a page at a time, with the bytes of the files each change writes (base64 by SHA-256).",
+  group: 'deck',
+  milestone: 'M9',
+  mutates: false,
+  transports: 'H',
+  capability: 'download',
+  deck: { kind: 'field', field: 'id' },
+  input: obj({ id: DeckId, after: opt(int({ minimum: 0, description: 'The sequence number the page starts after.' })) }),
+  output: openObj('The page: changes, objects, next.'),
+  cli: null,
+  mcp: null,
+  example: { id: 'quarterly-review' },
+  run: async (ctx: ActionContext, input: { id: string; after?: number }) => {
+    const store = ctx.ws.store
+    if (store?.engine !== 'hosted') fail('not_found', 'This studio keeps its decks in a git workspace, not a change log: pull the bundle (GET /api/decks/<id>/bundle).')
+    if (!ctx.ws.deckExists(input.id)) fail('not_found', `No deck "${input.id}".`)
+    return (store as import('../../hosted/deck-store.js').HostedStore).changesOf(input.id, input.after ?? 0, 200)
+  },
+})
 
 const packAction = defineAction({
   id: 'deck.send',
@@ -496,6 +520,13 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       }
       const { result } = await dispatch(receiveAction(source), input, { ws: options.ws, transport: 'H', author: bind.author ?? 'agent:push', caller })
       if (upload) await (await import('../../hosted/uploads.js')).deleteUpload(upload)
+      return send(res, 200, result)
+    }
+    const log = /^\/api\/decks\/([^/]+)\/changes$/.exec(path)
+    if (log && method === 'GET') {
+      const after = url.searchParams.get('after')
+      const input = { id: pathSegment(log[1]), ...(after !== null ? { after: /^\d{1,15}$/.test(after) ? Number(after) : after } : {}) }
+      const { result } = await dispatch(changesAction, input, { ws: options.ws, transport: 'H', caller })
       return send(res, 200, result)
     }
     const pull = /^\/api\/decks\/([^/]+)\/bundle$/.exec(path)
