@@ -42,6 +42,7 @@ import { lexists, type CommitMeta, type FileChange } from '../store/transaction.
 import { SHARED_STATE_FILES, type StateChange } from '../store/state-file.js'
 import { Workspace } from '../store/workspace.js'
 import { getObjects, putObjects, sha256 } from './objects.js'
+import { TRAILER_KEY } from './trailers.js'
 
 /** The channel a commit notifies, with its sequence number as the payload. */
 export const CHANNEL = 'studio_store'
@@ -99,7 +100,7 @@ interface ChangeRow {
 
 /** A path the log may name: inside decks/, plain segments only (the log is read as hostile as a bundle). */
 const SAFE_REL = /^decks\/(?:[A-Za-z0-9_@+-][A-Za-z0-9._@+-]*\/)*[A-Za-z0-9_@+-][A-Za-z0-9._@+-]*$/
-export const TRAILER_KEY = /^[A-Za-z][A-Za-z0-9-]{0,63}$/
+export { TRAILER_KEY }
 
 export function checkedRel(rel: string): string {
   if (!SAFE_REL.test(rel) || rel.split('/').some((part) => part === '.' || part === '..')) fail('internal', `The hosted store names a path studio does not write ("${rel.slice(0, 120)}"); nothing was written.`)
@@ -356,6 +357,61 @@ export class HostedStore implements DeckStore {
     }))
     const bytes = await getObjects(changes.flatMap((c) => Object.values(c.files).filter((sha): sha is string => typeof sha === 'string')))
     return { changes, objects: Object.fromEntries([...bytes].map(([sha, b]) => [sha, b.toString('base64')])), next: rows.length > limit ? changes.at(-1)!.seq : null }
+  }
+
+  /**
+   * A deck new to the store, with its history (`studio deck push` from a checkout): every change appended
+   * to the log in one transaction, after the final state has been checked whole as a bundle is (the
+   * model's checks) and every object has been put. Nothing lands when anything is refused.
+   */
+  async appendHistory(deckId: string, changes: { at: string; subject: string; author: string; email: string | null; trailers: Record<string, string | number>; files: Record<string, string | null> }[], objects: Map<string, Buffer>): Promise<{ revision: number; seq: number }> {
+    const folder = `decks/${deckId}`
+    const final = new Map<string, string>()
+    for (const change of changes) {
+      for (const [rel, sha] of Object.entries(change.files)) {
+        if (!rel.startsWith(`${folder}/`)) fail('invalid_input', `A change names ${rel.slice(0, 120)}, outside deck ${deckId}.`, { pointer: '/changes' })
+        checkedRel(rel)
+        if (sha === null) final.delete(rel)
+        else {
+          if (typeof sha !== 'string' || !/^[0-9a-f]{64}$/.test(sha)) fail('invalid_input', `The digest of ${rel} is not a SHA-256.`, { pointer: '/changes' })
+          final.set(rel, sha)
+        }
+      }
+    }
+    for (const [sha, bytes] of objects) if (sha256(bytes) !== sha) fail('invalid_input', `The bytes sent for ${sha} are not those of its digest.`, { pointer: '/objects' })
+    const named = new Set(changes.flatMap((c) => Object.values(c.files).filter((sha): sha is string => typeof sha === 'string')))
+    const missing = [...named].filter((sha) => !objects.has(sha))
+    if (missing.length) fail('invalid_input', `${missing.length} digests the changes name have no bytes in objects (the first: ${missing[0]}).`, { pointer: '/objects' })
+    // The deck the history ends with, checked as an unpacked bundle is.
+    const [{ docOfBundle }, { documentIssues }] = await Promise.all([import('../actions/deck/bundle.js'), import('../model/check.js')])
+    const doc = docOfBundle((rel) => objects.get(final.get(`${folder}/${rel}`)!)!, [...final.keys()].map((rel) => rel.slice(folder.length + 1)), () => undefined)
+    if (doc.manifest.id !== deckId) fail('invalid_input', `The history ends with deck "${String(doc.manifest.id)}", not "${deckId}".`, { pointer: '/changes' })
+    const [issue] = await documentIssues(doc, Object.keys(doc.slides))
+    if (issue) fail('invalid_input', `The deck the history ends with would be invalid: ${issue.pointer} ${issue.message}.`, { pointer: issue.pointer })
+    await putObjects(objects)
+    return this.transaction(async (client) => {
+      const moving = await client.query<{ id: string; direction: string; active: string; folders: string[] }>('select id, direction, active, folders from studio_migrations where finished_at is null for share')
+      refuseMoved(moving.rows, [folder], 'hosted')
+      const made = await client.query("insert into studio_heads (folder, seq, files) values ($1, 0, '{}'::jsonb) on conflict (folder) do nothing", [folder])
+      if (made.rowCount !== 1) {
+        const { rows } = await client.query<{ n: string }>('select jsonb_object_keys(files) as n from studio_heads where folder = $1 limit 1', [folder])
+        if (rows.length) fail('id_taken', `A deck "${deckId}" already exists on this studio.`)
+      }
+      let seq = 0
+      let revision = 0
+      for (const change of changes) {
+        const { rows } = await client.query<{ seq: string }>('update studio_store set seq = seq + 1 where id = 1 returning seq')
+        seq = Number(rows[0].seq)
+        const set = Object.fromEntries(Object.entries(change.files).filter(([, sha]) => sha !== null))
+        const removed = Object.entries(change.files).filter(([, sha]) => sha === null).map(([rel]) => rel)
+        const trailerRevision = Number(change.trailers['Studio-Revision'])
+        if (Number.isInteger(trailerRevision)) revision = trailerRevision
+        await client.query('insert into studio_changes (seq, at, subject, author, email, trailers, files) values ($1, $2, $3, $4, $5, $6::jsonb, $7::jsonb)', [seq, new Date(change.at), change.subject, change.author, change.email, JSON.stringify(change.trailers), JSON.stringify(change.files)])
+        await client.query('update studio_heads set files = (files || $2::jsonb) - $3::text[], seq = $4, revision = $5, updated_at = now() where folder = $1', [folder, JSON.stringify(set), removed, seq, revision])
+      }
+      await client.query('select pg_notify($1, $2)', [CHANNEL, String(seq)])
+      return { revision: Number((JSON.parse(objects.get(final.get(`${folder}/deck.json`)!)!.toString('utf8')) as { revision?: number }).revision ?? revision), seq }
+    })
   }
 
   /** Brings this instance's copies of the shared state files up to their rows. */

@@ -133,6 +133,18 @@ describe('the hosted store: instances on one PostgreSQL and one bucket', { skip 
         const served = await call(a.url, 'deck.get', {}, 'fresh')
         const local = await studio(checkout.dir, ['deck', 'get', '--deck', 'fresh', '--json'])
         assert.deepEqual(local.json, served.body)
+        // And `studio deck push` of a deck the studio lacks sends its history: every commit one change,
+        // served by the other instance with its history.
+        for (const args of [['deck', 'create', 'Made here', '--id', 'here'], ['deck', 'rename', 'Named here', '--deck', 'here'], ['slide', 'new', '--layout', 'title-body', '--deck', 'here']]) {
+          const done = await studio(checkout.dir, [...args, '--json'], { env: { STUDIO_AUTHOR: 'Cleo' } })
+          assert.equal(done.code, 0, done.stdout + done.stderr)
+        }
+        const pushed = await studio(checkout.dir, ['deck', 'push', 'here', '--to', a.url, '--token', TOKEN, '--json'], { env: { HOME: checkout.dir } })
+        assert.equal(pushed.code, 0, pushed.stdout + pushed.stderr)
+        assert.deepEqual([pushed.json.commits, pushed.json.revision], [3, 2])
+        const there = await until('the pushed deck on the other instance', () => call(b.url, 'version.diff', { from: 0 }, 'here'), (r) => r.status === 200)
+        assert.equal(there.body.count, 2, JSON.stringify(there.body).slice(0, 300))
+        assert.deepEqual((await call(b.url, 'deck.get', {}, 'here')).body, (await studio(checkout.dir, ['deck', 'get', '--deck', 'here', '--json'])).json)
       } finally {
         checkout.cleanup()
       }

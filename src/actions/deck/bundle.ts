@@ -78,7 +78,7 @@ export function bundleToDoc(files: Map<string, Buffer>): { doc: DeckDoc; extra: 
 }
 
 /** Builds the deck document of a bundle's JSON files; every other file is handed to `other`. */
-function docOfBundle(read: (rel: string) => Buffer, paths: string[], other: (rel: string) => void): DeckDoc {
+export function docOfBundle(read: (rel: string) => Buffer, paths: string[], other: (rel: string) => void): DeckDoc {
   const parse = <T>(rel: string): T => parseBundleJson(read(rel), rel) as T
   if (!paths.includes('deck.json')) fail('refused', 'The bundle has no deck.json.')
   const manifest = parse<Manifest>('deck.json')

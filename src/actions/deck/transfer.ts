@@ -78,7 +78,9 @@ const BUNDLE_LIMIT = () => Number(process.env.STUDIO_BUNDLE_LIMIT) || Math.round
 export const deckPush = defineAction({
   id: 'deck.push',
   label: 'Push a deck to a studio',
-  doc: "Uploads the deck's bundle to another studio through POST /api/decks/bundle with a bearer token (remembered in ~/.config/studio/hosts.json after first use; STUDIO_TOKEN works too). For bundles over the 4.5 MB function body cap (STUDIO_BUNDLE_LIMIT), `fromUrl` names a stored bundle the studio fetches instead.",
+  doc:
+    "Uploads the deck's bundle to another studio through POST /api/decks/bundle with a bearer token (remembered in ~/.config/studio/hosts.json after first use; STUDIO_TOKEN works too). For bundles over the 4.5 MB function body cap (STUDIO_BUNDLE_LIMIT), `fromUrl` names a stored bundle the studio fetches instead. " +
+    'To a hosted studio that does not have the deck (and no `as` to another id), the deck goes with its whole history instead when it fits the cap: POST /api/decks/<id>/changes, one change per commit of the deck.',
   group: 'deck',
   milestone: 'M4',
   mutates: false,
@@ -95,7 +97,8 @@ export const deckPush = defineAction({
     id: { ...DeckId, description: 'The deck id on the studio.' },
     revision: int({ minimum: 0, description: 'The revision pushed.' }),
     replaced: bool({ description: 'Whether it replaced a deck there.' }),
-    bytes: int({ minimum: 0, description: 'The bundle size sent; 0 with fromUrl.' }),
+    bytes: int({ minimum: 0, description: 'The bundle size sent (or the history\'s); 0 with fromUrl.' }),
+    commits: opt(int({ minimum: 0, description: "Changes sent with the deck's history (to a hosted studio); absent when a bundle was sent." })),
     to: str({ description: 'The studio origin.' }),
   }),
   cli: 'deck push <id> --to <to> --token <token> --as <as> --replace --from-url <fromUrl>',
@@ -111,6 +114,13 @@ export const deckPush = defineAction({
     if (input.replace) query.set('replace', '1')
     const headers: Record<string, string> = { 'x-studio-author': ctx.principal.author }
     if (token) headers.authorization = `Bearer ${token}`
+    if (!input.fromUrl && (input.as ?? input.id) === input.id && !input.replace) {
+      const pushed = await pushHistory(ctx, origin, input.id, headers)
+      if (pushed) {
+        if (input.token) await rememberToken(origin, input.token)
+        return pushed
+      }
+    }
     let bytes = 0
     let body: Buffer | string
     if (input.fromUrl) {
@@ -247,4 +257,55 @@ async function pullHistory(ctx: ActionContext, origin: string, id: string, heade
   if (!ctx.ws.deckExists(id)) fail('refused', `${origin}'s change log of deck ${id} leaves no deck (it was removed there?); ${commits} commits were written.`)
   const manifest = JSON.parse(await readFile(join(ctx.ws.deckDir(id), 'deck.json'), 'utf8')) as { revision: number }
   return { id, revision: manifest.revision, replaced: false, files: (await listFiles(ctx.ws.deckDir(id))).length, from: origin, commits }
+}
+
+/**
+ * A deck to a hosted studio that does not have it, with its history: every first-parent commit touching
+ * the deck's folder as one change (author, time, subject, trailers, files by SHA-256) and the bytes once
+ * each, in one request the studio lands in one transaction. null when the studio keeps no change log,
+ * already has the deck, or the history is over the body cap: the bundle goes instead.
+ */
+async function pushHistory(ctx: ActionContext, origin: string, id: string, headers: Record<string, string>) {
+  const git = await import('../../hosted/migrate-git.js')
+  const head = await git.headCommit(ctx.ws)
+  if (!head) return null
+  const folder = ctx.ws.gitPath(`decks/${id}`)
+  const touching = new Set((await git.gitOut(ctx.ws, ['log', '--first-parent', '--format=%H', head, '--', folder])).split('\n').filter(Boolean))
+  if (!touching.size) return null
+  const prefix = `decks/${id}/`
+  const changes: { at: string; author: string; email: string; subject: string; trailers: Record<string, string>; files: Record<string, string | null> }[] = []
+  const oids = new Set<string>()
+  const byOid: [string, string][] = []
+  for (const commit of (await git.firstParentCommits(ctx.ws, head)).filter((c) => touching.has(c.hash))) {
+    const files: Record<string, string | null> = {}
+    for (const change of await git.changesOf(ctx.ws, commit)) {
+      if (!change.rel.startsWith(prefix)) continue
+      files[change.rel] = change.oid
+      if (change.oid) oids.add(change.oid)
+    }
+    if (!Object.keys(files).length) continue
+    const { 'Studio-Tx': _tx, ...trailers } = commit.trailers
+    changes.push({ at: new Date(commit.at * 1000).toISOString(), author: commit.author, email: commit.email, subject: commit.subject, trailers, files })
+  }
+  const blobs = await git.readBlobs(ctx.ws, [...oids])
+  const objects: Record<string, string> = {}
+  for (const [oid, bytes] of blobs) {
+    const sha = git.sha256Of(bytes)
+    objects[sha] = bytes.toString('base64')
+    byOid.push([oid, sha])
+  }
+  const shaOf = new Map(byOid)
+  for (const change of changes) for (const rel of Object.keys(change.files)) if (change.files[rel]) change.files[rel] = shaOf.get(change.files[rel]!)!
+  const body = JSON.stringify({ changes, objects })
+  if (Buffer.byteLength(body) > BUNDLE_LIMIT()) return null
+  let answer
+  try {
+    answer = await studioRequest(`${origin}/api/decks/${encodeURIComponent(id)}/changes`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body })
+  } catch (error) {
+    // A checkout's serve (no change log) or a deck the studio has: the bundle, as before.
+    if (error instanceof StudioError && (error.code === 'not_found' || error.code === 'id_taken')) return null
+    throw error
+  }
+  const result = JSON.parse(answer.body.toString('utf8')) as { id: string; revision: number; commits: number }
+  return { id: result.id, revision: result.revision, replaced: false, bytes: Buffer.byteLength(body), to: origin, commits: result.commits }
 }

@@ -18,6 +18,7 @@ import { defineAction, describeAction, type Action, type ActionContext } from '.
 import { dispatch } from '../../core/engine.js'
 import { ERROR_TITLES, errorType, fail, StudioError, toStudioError } from '../../core/errors.js'
 import { bool, DeckId, int, obj, openObj, opt, str } from '../../model/schema.js'
+import { TRAILER_KEY } from '../../hosted/trailers.js'
 import { packageRoot, type Workspace } from '../../store/workspace.js'
 import { mkdirInside } from '../../store/safe-open.js'
 import { deckUnpack, packDeck, unpackInto } from '../../actions/deck/bundle.js'
@@ -239,6 +240,53 @@ const changesAction = defineAction({
     if (store?.engine !== 'hosted') fail('not_found', 'This studio keeps its decks in a git workspace, not a change log: pull the bundle (GET /api/decks/<id>/bundle).')
     if (!ctx.ws.deckExists(input.id)) fail('not_found', `No deck "${input.id}".`)
     return (store as import('../../hosted/deck-store.js').HostedStore).changesOf(input.id, input.after ?? 0, 200)
+  },
+})
+
+/** POST /api/decks/<id>/changes: a deck new to a hosted studio, with its history (`studio deck push`). */
+const receiveChangesAction = defineAction({
+  id: 'deck.receiveChanges',
+  label: 'Receive a change log',
+  doc: "POST /api/decks/<id>/changes: a deck this hosted studio does not have, with its history: `changes` (oldest first: at, author, email, subject, trailers, files as path → SHA-256 or null) and `objects` (SHA-256 → base64), appended in one transaction once the deck they end with passes the model's checks.",
+  group: 'deck',
+  milestone: 'M9',
+  mutates: true,
+  transports: 'H',
+  deck: { kind: 'none' },
+  // As a pushed bundle: with accounts, the deployment's or an administrator's.
+  capability: 'admin',
+  input: obj({ id: DeckId, changes: { type: 'array', minItems: 1, maxItems: 100_000, items: { type: 'object' } }, objects: { type: 'object' } }),
+  output: openObj('id, revision, commits.'),
+  cli: null,
+  mcp: null,
+  example: { id: 'quarterly-review', changes: [], objects: {} },
+  run: async (ctx: ActionContext, input: { id: string; changes: Record<string, unknown>[]; objects: Record<string, unknown> }) => {
+    const store = ctx.ws.store
+    if (store?.engine !== 'hosted') fail('not_found', 'This studio keeps its decks in a git workspace, not a change log: push the bundle (POST /api/decks/bundle).')
+    const str = (v: unknown, max: number, what: string, i: number): string => {
+      if (typeof v !== 'string' || v.length > max || /[\r\n]/.test(v)) fail('invalid_input', `changes[${i}].${what} must be one line of at most ${max} characters.`, { pointer: `/changes/${i}/${what}` })
+      return v
+    }
+    const changes = input.changes.map((c, i) => {
+      const at = str(c.at, 40, 'at', i)
+      if (Number.isNaN(Date.parse(at))) fail('invalid_input', `changes[${i}].at is not a time.`, { pointer: `/changes/${i}/at` })
+      const trailers: Record<string, string | number> = Object.create(null)
+      for (const [name, value] of Object.entries((c.trailers as Record<string, unknown>) ?? {})) {
+        if (!TRAILER_KEY.test(name) || (typeof value !== 'number' && (typeof value !== 'string' || /[\r\n]/.test(value)))) fail('invalid_input', `changes[${i}].trailers.${name.slice(0, 40)} is not a trailer.`, { pointer: `/changes/${i}/trailers` })
+        trailers[name] = value as string | number
+      }
+      const files: Record<string, string | null> = Object.create(null)
+      for (const [rel, sha] of Object.entries((c.files as Record<string, unknown>) ?? {})) files[rel] = sha === null ? null : str(sha, 64, 'files', i)
+      return { at, subject: str(c.subject, 500, 'subject', i), author: str(c.author, 200, 'author', i), email: c.email === null || c.email === undefined ? null : str(c.email, 320, 'email', i), trailers, files }
+    })
+    const objects = new Map<string, Buffer>()
+    for (const [sha, value] of Object.entries(input.objects)) {
+      if (typeof value !== 'string') fail('invalid_input', `objects.${sha.slice(0, 64)} must be base64.`, { pointer: '/objects' })
+      objects.set(sha, Buffer.from(value, 'base64'))
+    }
+    const landed = await (store as import('../../hosted/deck-store.js').HostedStore).appendHistory(input.id, changes, objects)
+    await store.refresh(0)
+    return { id: input.id, revision: landed.revision, commits: changes.length }
   },
 })
 
@@ -523,6 +571,12 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       return send(res, 200, result)
     }
     const log = /^\/api\/decks\/([^/]+)\/changes$/.exec(path)
+    if (log && method === 'POST') {
+      const bind = binding(req, url, undefined)
+      const input = { ...parseJsonObject(await readBody(req, bundleLimit)), id: pathSegment(log[1]) }
+      const { result } = await dispatch(receiveChangesAction, input, { ws: options.ws, transport: 'H', author: bind.author ?? 'agent:push', caller })
+      return send(res, 200, result)
+    }
     if (log && method === 'GET') {
       const after = url.searchParams.get('after')
       const input = { id: pathSegment(log[1]), ...(after !== null ? { after: /^\d{1,15}$/.test(after) ? Number(after) : after } : {}) }
