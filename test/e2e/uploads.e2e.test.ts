@@ -88,6 +88,31 @@ describe('presigned uploads to an S3-compatible store', () => {
     assert.equal(again.status, 404)
   })
 
+  it('takes a background picture and a background material\'s frame from uploads, deleting each once committed', async () => {
+    const info = await call('deck.info', {})
+    const slideId = info.body.sections[0].slides[0].id as string
+    const presigned = await presign()
+    const png = await sharp({ create: { width: 1600, height: 900, channels: 3, background: '#224466' } }).png().toBuffer()
+    assert.equal(await upload(presigned.body, png), 204)
+    const placed = await call('slide.setBackgroundPicture', { slideIds: [slideId], upload: presigned.body.key, alt: 'Deep blue', baseRevision: await revision() })
+    assert.equal(placed.status, 200, JSON.stringify(placed.body))
+    assert.equal(placed.body.slides[0].slideId, slideId)
+    assert.equal(await exists(presigned.body.key), false, 'the upload is deleted once the picture is committed')
+    // A material's frame, drawn by the client at 3200 by 1800 and sent by upload instead of in the body.
+    const frame = await presign()
+    const drawn = await sharp({ create: { width: 3200, height: 1800, channels: 3, background: '#553311' } }).png().toBuffer()
+    assert.equal(await upload(frame.body, drawn), 204)
+    const material = { slideIds: [slideId], materialId: 'paper:mesh-gradient', preset: 'dusk' }
+    const stale = await call('slide.setBackgroundMaterial', { ...material, frame: { frameKey: 'f0', upload: frame.body.key }, baseRevision: await revision() })
+    assert.equal(stale.status, 409, JSON.stringify(stale.body))
+    const keyed = await call('slide.setBackgroundMaterial', { ...material, frame: { frameKey: stale.body.details.frameKey, upload: frame.body.key }, baseRevision: await revision() })
+    assert.equal(keyed.status, 200, JSON.stringify(keyed.body).slice(0, 300))
+    assert.equal(await exists(frame.body.key), false, 'the frame\'s upload is deleted once committed')
+    // Bytes and an upload at once are one too many.
+    const both = await call('slide.setBackgroundMaterial', { ...material, frame: { frameKey: stale.body.details.frameKey, upload: frame.body.key, bytes: drawn.toString('base64') }, baseRevision: await revision() })
+    assert.deepEqual([both.status, both.body.pointer], [400, '/frame/upload'])
+  })
+
   it('refuses another uploader\'s key, an object over the cap, and bytes that are not a picture', async () => {
     const before = await revision()
     const foreign = await call('asset.add', { upload: 'uploads/p_someoneelse/0b7e9c8e-1d2a-4b3c-9d4e-5f6a7b8c9d0e', role: 'picture', alt: 'Not mine', baseRevision: before })

@@ -96,10 +96,9 @@ export const slideSetBackgroundPicture = defineAction<BackgroundPictureInput, an
   prepare: async (ctx, input: BackgroundPictureInput) => {
     const forms = (['assetId', 'file', 'url', 'upload'] as const).filter((k) => input[k] !== undefined)
     if (forms.length !== 1) fail('invalid_input', 'Name the picture once: assetId, file, url or upload.', { pointer: `/${forms[1] ?? 'assetId'}` })
-    if (input.upload !== undefined) fail('not_implemented', 'Hosted uploads are not built on this instance yet.', { pointer: '/upload', details: { implemented: false } })
     if (input.assetId !== undefined || input.alt === undefined) return undefined
     const { preparePicture } = await import('../asset/add.js')
-    return preparePicture(ctx, { file: input.file, url: input.url, role: 'background', alt: input.alt }, { twins: true })
+    return preparePicture(ctx, { file: input.file, url: input.url, upload: input.upload, role: 'background', alt: input.alt }, { twins: true })
   },
   run: async (ctx, input: BackgroundPictureInput, prepared) => {
     const doc = await ctx.target()
@@ -117,9 +116,12 @@ export const slideSetBackgroundPicture = defineAction<BackgroundPictureInput, an
         ctx.stageFile(`decks/${deckId}/assets/${input.assetId}.json`, canonicalJson(asset))
       }
     } else {
-      if (input.alt === undefined) fail('invalid_input', 'A picture added from a file or URL needs its alt text.', { pointer: '/alt' })
+      if (input.alt === undefined) fail('invalid_input', 'A picture added from a file, URL or upload needs its alt text.', { pointer: '/alt' })
       const { addPicture } = await import('../asset/add.js')
-      asset = (await addPicture(ctx, deckId, { file: input.file, url: input.url, role: 'background', alt: input.alt }, prepared)).record
+      asset = (await addPicture(ctx, deckId, { file: input.file, url: input.url, upload: input.upload, role: 'background', alt: input.alt }, prepared)).record
+      // A presigned upload is deleted once the picture is committed (as asset.add does).
+      const upload = input.upload
+      if (upload !== undefined) ctx.after(async () => (await import('../../hosted/uploads.js')).deleteUpload(upload))
     }
     const placed: { slideId: string; blockId: string }[] = []
     return stageDeck(
@@ -186,6 +188,8 @@ export const slideSetBackgroundMaterial = defineAction<BackgroundMaterialInput, 
   group: 'slide',
   milestone: 'M10',
   mutates: true,
+  // A frame sent by presigned upload is an upload: the `uploads` switch stops it.
+  switches: (input: { frame?: { upload?: unknown } }) => (input.frame?.upload !== undefined ? ['uploads'] : []),
   transports: 'CMHP',
   input: obj({
     slideIds: SlideIds,
@@ -216,9 +220,17 @@ export const slideSetBackgroundMaterial = defineAction<BackgroundMaterialInput, 
   mcp: 'deck_set_slide_background_material',
   cliInput: ditherSwitch,
   example: { slideIds: ['title-1'], materialId: 'paper:mesh-gradient', preset: 'dusk', anchor: 1200, baseRevision: 0 },
-  run: async (ctx, input: BackgroundMaterialInput) => {
-    if (input.frame?.upload !== undefined) fail('not_implemented', 'Hosted uploads are not built on this instance yet; send the frame as bytes.', { pointer: '/frame/upload', details: { implemented: false } })
-    if (input.frame && input.frame.bytes === undefined) fail('invalid_input', 'A frame carries its bytes (base64 PNG).', { pointer: '/frame/bytes' })
+  // A frame sent by presigned upload is taken from the store before the lock (checked for its owner and size).
+  prepare: async (ctx, input: BackgroundMaterialInput) => {
+    if (input.frame?.upload === undefined) return undefined
+    if (input.frame.bytes !== undefined) fail('invalid_input', 'A frame carries its bytes or names its upload, not both.', { pointer: '/frame/upload' })
+    const { takeUpload, uploaderOf, UPLOAD_LIMIT } = await import('../../hosted/uploads.js')
+    return takeUpload(input.frame.upload, uploaderOf(ctx.caller), UPLOAD_LIMIT, '/frame/upload')
+  },
+  run: async (ctx, input: BackgroundMaterialInput, uploaded?: Buffer) => {
+    if (input.frame && input.frame.bytes === undefined && !uploaded) fail('invalid_input', 'A frame carries its bytes (base64 PNG) or names its upload.', { pointer: '/frame/bytes' })
+    const upload = input.frame?.upload
+    if (upload !== undefined) ctx.after(async () => (await import('../../hosted/uploads.js')).deleteUpload(upload))
     const { aspectOf, findMaterial, frameKey, presetsFor, resolveUniforms } = await import('../../media/shaders.js')
     const { checkFrameBytes, dropSuperseded, frameId, stageFrame, staleFrame } = await import('../asset/frames.js')
     const doc = await ctx.target()
@@ -234,7 +246,7 @@ export const slideSetBackgroundMaterial = defineAction<BackgroundMaterialInput, 
     if (input.frame) {
       // The editor drew it: no browser here, only the check that it drew this recipe at the sheet's aspect.
       if (input.frame.frameKey !== key) staleFrame(doc, input.frame.frameKey, key, 'the background recipe', '/frame/frameKey')
-      picture = await checkFrameBytes(Buffer.from(input.frame.bytes!, 'base64'), '/frame/bytes')
+      picture = await checkFrameBytes(uploaded ?? Buffer.from(input.frame.bytes!, 'base64'), uploaded ? '/frame/upload' : '/frame/bytes')
       if (Math.abs(picture.width / picture.height - recipe.aspect) > 0.01) fail('invalid_input', `A background frame is drawn at the sheet's aspect (3200 by 1800); this one is ${picture.width} × ${picture.height}.`, { pointer: '/frame/bytes' })
     } else {
       const { renderFrames } = await import('../../render/shader.js')
