@@ -158,6 +158,38 @@ describe('the hosted store: instances on one PostgreSQL and one bucket', { skip 
     }
   })
 
+  it('stops the other two of three instances within 5 s of a kill switch turned on at one, with NOTIFY off; restores a version saved on another', async () => {
+    const url = await cluster.database('switches')
+    const quiet = { STUDIO_STORE_NOTIFY: '0' }
+    const [a, b, c] = await Promise.all([0, 1, 2].map(() => serve(cwd, [], { env: env(url, quiet) })))
+    try {
+      assert.equal((await call(a.url, 'deck.create', { name: 'Switches', id: 'switches' })).status, 200)
+      const comment = (on: Served) => call(on.url, 'comment.add', { anchor: { kind: 'slide', slideId: 'title-1' }, body: { text: 'Is this on?' } }, 'switches')
+      // Comments work on each (one at a time: two at once on one deck's threads, one is refused as stale).
+      for (const other of [b, c]) assert.equal((await comment(other)).status, 200)
+      assert.equal((await call(a.url, 'admin.flag', { name: 'comments', on: true })).status, 200)
+      for (const other of [b, c]) {
+        const refused = await until('a switch turned on at A refused on another instance within 5 s', () => comment(other), (r) => r.status === 503, 5000, 100)
+        assert.equal(refused.body.details.flag, 'comments')
+      }
+      assert.equal((await call(c.url, 'admin.flag', { name: 'comments', on: false })).status, 200)
+      await until('comments back on A within 5 s', () => comment(a), (r) => r.status === 200, 5000, 100)
+      // Versions: saved on A, the deck renamed on B, version 1 restored on C: the title of version 1 again.
+      let revision = (await call(a.url, 'deck.info', {}, 'switches')).body.revision as number
+      const saved = await call(a.url, 'version.save', { note: 'Before the rename' }, 'switches')
+      assert.equal(saved.status, 200, JSON.stringify(saved.body))
+      revision = saved.body.revision ?? revision
+      const renamed = await call(b.url, 'deck.rename', { name: 'Renamed on B', baseRevision: revision }, 'switches')
+      assert.equal(renamed.status, 200, JSON.stringify(renamed.body))
+      const restored = await call(c.url, 'version.restore', { n: 1, baseRevision: renamed.body.revision }, 'switches')
+      assert.equal(restored.status, 200, JSON.stringify(restored.body).slice(0, 300))
+      // A (notifications off) serves it within its second.
+      await until('A serves the restored version', () => call(a.url, 'deck.info', {}, 'switches'), (r) => r.body.title === 'Switches' && r.body.revision === restored.body.revision, 2000, 50)
+    } finally {
+      await Promise.all([a, b, c].map((s) => s.stop()))
+    }
+  })
+
   it('accepts exactly one of 400 racers with one baseRevision over three instances and four transports, 20 rounds', async () => {
     const url = await cluster.database('racers')
     const instances = await Promise.all([0, 1, 2].map(() => serve(cwd, [], { env: env(url) })))
