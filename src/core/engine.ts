@@ -330,15 +330,10 @@ class Call implements ActionContext {
     try {
       return await this.runLocked()
     } catch (error) {
-      // The hosted store refused the commit: another instance's change to a folder this write changes
-      // came first. Its document is read once this write's locks are released (the change reaches this
-      // instance's replica under them).
-      if (!(error instanceof HeadMoved) || this.ws.store?.engine !== 'hosted') throw error
-      await this.ws.store.refresh(0)
-      const primary = this.targetId
-      if (!primary || !this.ws.deckExists(primary)) throw error
-      const current = (await readDeck(this.ws, primary)).doc()
-      throw new StudioError('stale_revision', error.message, { currentRevision: current.manifest.revision, ...this.currentTag(current), current: plainDoc(current) })
+      // The hosted store refused the commit (another instance came first): the refusal carries the
+      // document as it is now, read once this write's locks are released.
+      if (error instanceof HeadMoved && this.ws.store?.engine === 'hosted') throw await (await import('../store/deck-store.js')).refusalAfterMove(this.ws, this.targetId, error)
+      throw error
     } finally {
       for (const fn of this.cleanups) await Promise.resolve(fn()).catch(() => undefined)
     }

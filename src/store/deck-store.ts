@@ -13,6 +13,8 @@
  *   lose at any time, so history, diff, versions and review read the same git they read on a checkout.
  */
 import type { Workspace } from './workspace.js'
+import { StudioError } from '../core/errors.js'
+import type { HeadMoved } from './git.js'
 import type { CommitMeta, FileChange } from './transaction.js'
 import { readHead } from './head.js'
 
@@ -56,3 +58,19 @@ const readHeadCommit = (ws: Workspace) => readHead(ws.git.gitDir).commit
 
 /** The engine a workspace's decks are stored in. */
 export const storeOf = (ws: Workspace): DeckStore => ws.store ?? gitStore
+
+/**
+ * A hosted write another instance's change came before (HeadMoved at its commit): the stale-revision
+ * refusal with the deck as it is now. Called once the write's locks are released, since the change reaches
+ * this instance's replica under them.
+ */
+export async function refusalAfterMove(ws: Workspace, deckId: string | undefined, error: HeadMoved): Promise<Error> {
+  await ws.store?.refresh(0)
+  if (!deckId || !ws.deckExists(deckId)) return error
+  const [{ readDeck, noteServed }, { plainDoc }] = await Promise.all([import('./deck-cache.js'), import('./deck-state.js')])
+  const state = await readDeck(ws, deckId)
+  const current = state.doc()
+  const tag = state.tag()
+  noteServed(ws, tag)
+  return new StudioError('stale_revision', error.message, { currentRevision: current.manifest.revision, currentTag: tag, current: plainDoc(current) })
+}

@@ -178,4 +178,37 @@ describe('admin.migrateStorage between a git workspace and the hosted store', { 
       b.cleanup()
     }
   })
+
+  it('rolls a cutover back, bringing the hosted side\'s writes home as commits, killed at random batches', async () => {
+    const a = await workspace()
+    try {
+      const run = async (args: string[], extra: Record<string, string> = {}) => {
+        const r = await studio(a.dir, [...args, '--json'], { env: extra })
+        assert.equal(r.code, 0, r.stdout + r.stderr)
+        return r.json
+      }
+      await run(['deck', 'create', 'Small', '--id', 'small'])
+      await run(['deck', 'rename', 'Small deck', '--deck', 'small'])
+      await runStep(a, 'plan', 'hosted', 5, [])
+      await runStep(a, 'copy', 'hosted', 5, [])
+      await runStep(a, 'verify', 'hosted', 40, [])
+      await runStep(a, 'cutover', 'hosted', 1, [])
+      // The hosted side now holds the deck: a write there, which the workspace does not have.
+      const hosted = { ...env, STUDIO_STORE: 'hosted', STUDIO_AUTHOR: 'Hosted Hana' }
+      await run(['deck', 'rename', 'Renamed on the hosted side', '--deck', 'small'], hosted)
+      const before = Number((await a.git('rev-list', '--count', 'HEAD')).trim())
+      const back = await runStep(a, 'rollback', 'hosted', 1, ['migrate-commit', 'migrate-delete'])
+      assert.deepEqual([back.state, back.active], ['rolled_back', 'source'])
+      // The hosted write came home as one commit with its author, and the workspace holds the deck again.
+      const log = (await a.git('log', '--format=%an|%s', `HEAD~${Number((await a.git('rev-list', '--count', 'HEAD')).trim()) - before}..HEAD`, '--', 'decks/small')).trim().split('\n')
+      assert.deepEqual(log, ['Hosted Hana|deck.rename small r2'])
+      assert.equal((await run(['info', '--deck', 'small'])).title, 'Renamed on the hosted side')
+      // The pointer is back: the checkout writes, and the hosted store no longer has the deck.
+      await run(['deck', 'rename', 'Home again', '--deck', 'small'])
+      const gone = await studio(a.dir, ['info', '--deck', 'small', '--json'], { env: hosted })
+      assert.equal(gone.json?.code, 'not_found', gone.stdout + gone.stderr)
+    } finally {
+      a.cleanup()
+    }
+  })
 })
