@@ -539,15 +539,36 @@ class Run {
     return this.answer('verify', done, `${n}/${total}`)
   }
 
-  /** Each folder's head in the hosted store against the workspace's HEAD tree, file by file (SHA-256 of the bytes). */
+  /**
+   * Each moved folder as the migration left it on both sides, file by file (SHA-256 of the bytes): the
+   * workspace's tree and the hosted store's files. After cutover the target takes writes of its own,
+   * so the target is read where this migration left it: into the hosted store, each folder's files at
+   * the change this migration last wrote to it (its fence); into a workspace, the tree of the last commit
+   * marked Studio-Migrated. The source takes none (the pointer refuses them), so it is read as it is.
+   */
   private async compareFolders(folders: string[]): Promise<string[]> {
     const failures: string[] = []
     if (!folders.length) return failures
-    const head = await headCommit(this.ws)
+    const migrated = this.to === 'git' ? (await gitOut(this.ws, ['log', '-1', '--format=%H', `--grep=^Studio-Migrated: ${this.id}/`, 'HEAD', '--']).catch(() => '')).trim() : ''
+    const head = migrated || (await headCommit(this.ws))
     const tree = head ? await treeFiles(this.ws, head, folders) : new Map<string, string>()
     const bytes = await readBlobs(this.ws, [...tree.values()])
-    const { rows } = await this.pool.query<{ folder: string; files: Record<string, string> }>('select folder, files from studio_heads where folder = any($1::text[])', [folders])
+    const { rows } = await this.pool.query<{ folder: string; files: Record<string, string>; seq: string }>('select folder, files, seq from studio_heads where folder = any($1::text[])', [folders])
     const heads = new Map(rows.map((row) => [row.folder, row.files ?? {}]))
+    if (this.to === 'hosted') {
+      for (const row of rows) {
+        const fence = this.record.fences[row.folder]
+        if (fence === undefined || Number(row.seq) === fence) continue
+        // Changed on the hosted side since this migration wrote it: its files at the fence, from the log.
+        const files: Record<string, string> = {}
+        const log = await this.pool.query<{ files: Record<string, string | null> }>('select files from studio_changes where seq <= $1 and exists (select 1 from jsonb_object_keys(files) as k where left(k, length($2)) = $2) order by seq', [fence, `${row.folder}/`])
+        for (const change of log.rows) for (const [rel, sha] of Object.entries(change.files)) if (folderOf(rel) === row.folder) {
+          if (sha === null) delete files[rel]
+          else files[rel] = sha
+        }
+        heads.set(row.folder, files)
+      }
+    }
     for (const folder of folders) {
       const stored = heads.get(folder) ?? {}
       const local = new Map([...tree].filter(([rel]) => folderOf(rel) === folder))

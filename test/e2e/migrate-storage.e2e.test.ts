@@ -196,6 +196,9 @@ describe('admin.migrateStorage between a git workspace and the hosted store', { 
       // The hosted side now holds the deck: a write there, which the workspace does not have.
       const hosted = { ...env, STUDIO_STORE: 'hosted', STUDIO_AUTHOR: 'Hosted Hana' }
       await run(['deck', 'rename', 'Renamed on the hosted side', '--deck', 'small'], hosted)
+      // A verify after cutover reads the hosted side where the migration left it: its own writes since do not fail it.
+      const checked = await runStep(a, 'verify', 'hosted', 40, [])
+      assert.deepEqual([checked.verify.passed, checked.verify.afterCutover], [true, true], JSON.stringify(checked.verify))
       const before = Number((await a.git('rev-list', '--count', 'HEAD')).trim())
       const back = await runStep(a, 'rollback', 'hosted', 1, ['migrate-commit', 'migrate-delete'])
       assert.deepEqual([back.state, back.active], ['rolled_back', 'source'])
