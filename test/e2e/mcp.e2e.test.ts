@@ -75,8 +75,8 @@ describe('MCP over stdio (studio mcp)', () => {
       assert.equal(tool.description, action.doc)
       assert.equal(tool.title, action.label)
     }
-    // Every action declared with an MCP tool is built now (admin.migrateStorage, the last unbuilt one, has
-    // none); while one is not, it is listed by no tool.
+    // Every action declared with an MCP tool is built now (the last to be built, admin.migrateStorage, has
+    // no tool); an action declared but not built would be listed by no tool.
     for (const unbuilt of ACTIONS.filter((a) => !a.implemented && a.mcp)) assert.ok(!tools.some((t) => t.name === unbuilt.mcp), `${unbuilt.mcp} is declared but not implemented`)
     assert.ok(!tools.some((t) => t.name === 'deck_goto_slide'), 'no page is attached')
     assert.ok(!tools.some((t) => t.name === 'deck_remove'), 'deck.remove has no MCP tool')
