@@ -471,7 +471,10 @@ export class HostedStore implements DeckStore {
     await withLocks(join(this.ws.stateDir, 'locks'), keys, async () => {
       // This instance's own write may have put it in while this waited for the locks.
       if (seq <= this.applied || this.done.has(seq)) return
-      const changes: FileChange[] = entries.map(([rel, sha]) => ({ rel, content: sha === null ? null : objects.get(sha)! }))
+      // New files first, then each deck's manifest, then removals: a read beside the replay may see a file
+      // its manifest does not list yet, never a manifest listing a slide whose file is not there yet.
+      const rank = ([rel, sha]: readonly [string, string | null]) => (sha === null ? 2 : /\/deck\.json$/.test(rel) ? 1 : 0)
+      const changes: FileChange[] = [...entries].sort((x, y) => rank(x) - rank(y)).map(([rel, sha]) => ({ rel, content: sha === null ? null : objects.get(sha)! }))
       await applyChanges(this.ws, keys, changes, {
         subject: String(row.subject).replace(/[\r\n]+/g, ' '),
         author: String(row.author),
