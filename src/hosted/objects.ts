@@ -16,8 +16,12 @@ export const sha256 = (bytes: Buffer): string => createHash('sha256').update(byt
 
 export const objectKey = (sha: string): string => `objects/sha256/${sha.slice(0, 2)}/${sha}`
 
-/** Objects known to be in the store (put or read by this process): not put again. */
+/** Objects known to be in the store (put or read by this process): not put again. Forgotten past 100,000 (a put again is harmless). */
 const known = new Set<string>()
+const remember = (sha: string) => {
+  if (known.size >= 100_000) known.clear()
+  known.add(sha)
+}
 
 /** How many requests to the store run at once. */
 const PARALLEL = 8
@@ -38,7 +42,7 @@ export async function putObjects(objects: Map<string, Buffer>): Promise<number> 
   const { PutObjectCommand } = await import('@aws-sdk/client-s3')
   await inBatches(missing, async ([sha, body]) => {
     await s3.send(new PutObjectCommand({ Bucket: bucket()!, Key: objectKey(sha), Body: body, ContentLength: body.length, ContentType: 'application/octet-stream' }))
-    known.add(sha)
+    remember(sha)
   })
   return missing.length
 }
@@ -55,7 +59,7 @@ export async function getObjects(shas: string[]): Promise<Map<string, Buffer>> {
     const answer = await s3.send(new GetObjectCommand({ Bucket: bucket()!, Key: objectKey(sha) }))
     const bytes = Buffer.from(await answer.Body!.transformToByteArray())
     if (sha256(bytes) !== sha) fail('internal', `Object ${sha} in the object store does not hold the bytes of its digest (${bytes.length} bytes read); nothing was written from it.`)
-    known.add(sha)
+    remember(sha)
     out.set(sha, bytes)
   })
   return out
