@@ -133,8 +133,10 @@ export async function refuseMovedFromCheckout(ws: Workspace, rels: string[]): Pr
   const url = process.env.STUDIO_DATABASE_URL?.trim()
   if (!url) return
   const { default: pg } = await import('pg')
-  checkoutPool ??= new pg.Pool({ connectionString: url, max: 2, allowExitOnIdle: true })
-  checkoutPool.on('error', () => undefined)
+  if (!checkoutPool) {
+    checkoutPool = new pg.Pool({ connectionString: url, max: 2, allowExitOnIdle: true })
+    checkoutPool.on('error', () => undefined)
+  }
   let rows: { id: string; direction: string; active: string; folders: string[]; workspace: string }[]
   try {
     rows = (await checkoutPool.query('select id, direction, active, folders, workspace from studio_migrations where finished_at is null')).rows
