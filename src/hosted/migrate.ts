@@ -28,14 +28,13 @@ import { fault } from '../store/fault.js'
 import { withLocks } from '../store/lock.js'
 import type { FileChange } from '../store/transaction.js'
 import type { Workspace } from '../store/workspace.js'
-import { CHANNEL, checkedRel, ensureSchema, folderOf, hostedOptionsFromEnv, inTransaction, lockKeyOf, MIGRATION_TABLES, TRAILER_KEY } from './deck-store.js'
+import { CHANNEL, checkedRel, ensureSchema, folderOf, hostedOptionsFromEnv, inTransaction, lockKeyOf, TRAILER_KEY } from './deck-store.js'
 import { changesOf, firstParentCommits, foldersMoved, gitOut, headCommit, readBlobs, sha256Of, treeFiles, type GitCommit } from './migrate-git.js'
 import { getObjects, putObjects } from './objects.js'
 
 export type Step = 'plan' | 'copy' | 'verify' | 'cutover' | 'delete' | 'rollback'
 export type Direction = 'hosted' | 'git'
 
-const SCHEMA = MIGRATION_TABLES
 const RUN_LOCK = 0x5354_4d47 // "STMG"
 
 interface Counts {
@@ -129,8 +128,8 @@ export async function migrateStorage(ws: Workspace, step: Step, to: Direction, b
   pool.on('error', () => undefined)
   const runner = await pool.connect().catch((error: Error) => fail('storage', `The hosted store's database did not answer (${error.message}); nothing was done.`))
   try {
+    // The store's tables, the migration's record and plan among them (MIGRATION_TABLES).
     await ensureSchema(pool)
-    await ensureMigrationSchema(pool)
     const { rows } = await runner.query<{ ok: boolean }>('select pg_try_advisory_lock($1) as ok', [RUN_LOCK])
     if (!rows[0].ok) fail('workspace_busy', 'Another admin.migrateStorage step is running on this hosted store; nothing was done. Run this step again once it has answered.')
     const run = new Run(pool, ws, to, Math.max(1, Math.floor(batch)))
@@ -139,21 +138,6 @@ export async function migrateStorage(ws: Workspace, step: Step, to: Direction, b
     await runner.query('select pg_advisory_unlock_all()').catch(() => undefined)
     runner.release()
     await pool.end().catch(() => undefined)
-  }
-}
-
-async function ensureMigrationSchema(pool: Pool): Promise<void> {
-  const client = await pool.connect()
-  try {
-    await client.query('begin')
-    await client.query('select pg_advisory_xact_lock($1)', [RUN_LOCK + 1])
-    for (const statement of SCHEMA) await client.query(statement)
-    await client.query('commit')
-  } catch (error) {
-    await client.query('rollback').catch(() => undefined)
-    throw error
-  } finally {
-    client.release()
   }
 }
 

@@ -32,8 +32,7 @@ export function readStateText(ws: Workspace, name: string): string | null {
 export async function updateStateFile<T>(ws: Workspace, name: string, lockKey: string, change: (text: string | null) => StateChange<T>): Promise<T> {
   await mkdir(ws.stateDir, { recursive: true })
   return withLocks(join(ws.stateDir, 'locks'), [lockKey], async () => {
-    const store = ws.store as { updateShared?: <U>(name: string, change: (text: string | null) => StateChange<U>) => Promise<U> } | undefined
-    if (store?.updateShared && SHARED_STATE_FILES.has(name)) return store.updateShared(name, change)
+    if (ws.store?.engine === 'hosted' && SHARED_STATE_FILES.has(name)) return (ws.store as import('../hosted/deck-store.js').HostedStore).updateShared(name, change)
     const before = readStateText(ws, name)
     const out = change(before)
     if (out.text !== before && out.text !== null) {
