@@ -141,11 +141,17 @@ function focusThumb(id: string) {
   requestAnimationFrame(() => (document.querySelector(`.thumb[data-slide="${CSS.escape(id)}"] .thumb-button`) as HTMLElement | null)?.focus())
 }
 
-/** Focuses the first object of the slide's canvas once it is drawn (a few frames at most). */
-function focusCanvas(id: string, frames = 30) {
+/**
+ * Focuses the first object of the slide's canvas once it is drawn: within three seconds (a slide still
+ * opening on a slow machine), and only while the focus is still where Enter left it (a person who moved
+ * on keeps their focus).
+ */
+function focusCanvas(id: string, from: Element | null = document.activeElement, until = performance.now() + 3000) {
+  const now = document.activeElement
+  if (now !== from && now !== document.body && !now?.closest('.sidebar')) return
   const frame = document.querySelector(`.canvas[data-slide="${CSS.escape(id)}"] .frame`) as HTMLElement | null
   if (frame) frame.focus()
-  else if (frames > 0) requestAnimationFrame(() => focusCanvas(id, frames - 1))
+  else if (performance.now() < until) requestAnimationFrame(() => focusCanvas(id, from, until))
 }
 
 function thumbKeys(event: KeyboardEvent, doc: DeckDoc, id: string) {
