@@ -137,8 +137,19 @@ function slideTitle(doc: DeckDoc, id: string): string {
   return typeof heading?.text === 'string' ? heading.text.replace(/<[^>]*>/g, '') : ''
 }
 
+/**
+ * The one focus move the list has waiting for the next frame. A key cancels the move the key before it
+ * left waiting: Up then Enter at once ends in the slide, not back on the option Up's move focuses a frame
+ * later (seen under load).
+ */
+let pendingFocus = 0
+function nextFrame(move: () => void) {
+  cancelAnimationFrame(pendingFocus)
+  pendingFocus = requestAnimationFrame(move)
+}
+
 function focusThumb(id: string) {
-  requestAnimationFrame(() => (document.querySelector(`.thumb[data-slide="${CSS.escape(id)}"] .thumb-button`) as HTMLElement | null)?.focus())
+  nextFrame(() => (document.querySelector(`.thumb[data-slide="${CSS.escape(id)}"] .thumb-button`) as HTMLElement | null)?.focus())
 }
 
 /**
@@ -147,11 +158,12 @@ function focusThumb(id: string) {
  * on keeps their focus).
  */
 function focusCanvas(id: string, from: Element | null = document.activeElement, until = performance.now() + 3000) {
+  cancelAnimationFrame(pendingFocus)
   const now = document.activeElement
   if (now !== from && now !== document.body && !now?.closest('.sidebar')) return
   const frame = document.querySelector(`.canvas[data-slide="${CSS.escape(id)}"] .frame`) as HTMLElement | null
   if (frame) frame.focus()
-  else if (performance.now() < until) requestAnimationFrame(() => focusCanvas(id, from, until))
+  else if (performance.now() < until) nextFrame(() => focusCanvas(id, from, until))
 }
 
 function thumbKeys(event: KeyboardEvent, doc: DeckDoc, id: string) {

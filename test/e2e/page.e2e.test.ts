@@ -726,6 +726,16 @@ describe('the page', { timeout: 600_000 }, () => {
     // Enter at once, as a person would: the slide Home opened may still be loading, and Enter waits for it.
     await page.keyboard.press('Enter')
     await until('the focus in the slide', where, (w) => w === 'canvas')
+    // Down then Enter faster than a frame (a quick typist, or a busy machine): Enter's move into the slide
+    // wins over Down's move to the next option, which the page makes a frame later.
+    for (let i = 0; i < 10 && !(await where()).startsWith('list'); i++) await page.keyboard.press('Shift+Tab')
+    await focusOn(`list option ${order[0]}`)
+    await page.evaluate(() => {
+      for (const key of ['ArrowDown', 'Enter']) document.activeElement!.dispatchEvent(new KeyboardEvent('keydown', { key, bubbles: true, cancelable: true }))
+    })
+    await until('the focus in the slide', where, (w) => w === 'canvas')
+    await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))))
+    assert.equal(await where(), 'canvas', 'the focus stays in the slide Enter went into')
   })
 
   it('shows each deck\'s first shown slide as its cover on the deck list, kept per revision by the server', async () => {
