@@ -20,6 +20,7 @@ import { withLocks } from '../store/lock.js'
 import type { Workspace } from '../store/workspace.js'
 import { MIGRATIONS } from './migrations.js'
 import type { IdentityTables } from './schema.js'
+import type { Pool } from 'pg'
 import { accountsOn, databaseUrl } from './credentials.js'
 
 export type IdentityDb = Kysely<IdentityTables>
@@ -33,6 +34,8 @@ export interface Identity {
    * a read-then-write never fails half way on another process's commit; the busy wait queues it).
    */
   write<T>(fn: (tx: IdentityTx) => Promise<T>): Promise<T>
+  /** On PostgreSQL, the pool under `db`: the rate limits count in its `rate_limits` table (src/identity/limits.ts). */
+  readonly pool?: Pool
   close(): Promise<void>
 }
 
@@ -51,14 +54,7 @@ const open = new Map<string, Promise<Identity>>()
  */
 export async function identityOf(ws: Workspace, options: { create?: boolean } = {}): Promise<Identity | null> {
   const url = databaseUrl()
-  if (url) {
-    const hit = open.get(url)
-    if (hit) return hit
-    const opening = openPostgres(url)
-    open.set(url, opening)
-    opening.catch(() => open.delete(url))
-    return opening
-  }
+  if (url) return postgresIdentity(url)
   const path = identityFile(ws)
   const hit = open.get(path)
   if (hit) return hit
@@ -66,6 +62,16 @@ export async function identityOf(ws: Workspace, options: { create?: boolean } = 
   const opening = openSqlite(ws, path)
   open.set(path, opening)
   opening.catch(() => open.delete(path))
+  return opening
+}
+
+/** The deployment's identity database on PostgreSQL at `url` (STUDIO_DATABASE_URL), opened once per process. */
+export function postgresIdentity(url: string): Promise<Identity> {
+  const hit = open.get(url)
+  if (hit) return hit
+  const opening = openPostgres(url)
+  open.set(url, opening)
+  opening.catch(() => open.delete(url))
   return opening
 }
 
@@ -129,6 +135,7 @@ async function openPostgres(url: string): Promise<Identity> {
   return {
     db,
     engine: 'postgres',
+    pool,
     write(fn) {
       return db.transaction().execute(async (tx) => {
         await sql`select pg_advisory_xact_lock(${WRITE_LOCK})`.execute(tx)

@@ -1,12 +1,21 @@
 /**
  * Hourly rate limits (rate-limiter-flexible), one place for every limit the studio keeps: sign-in mails
  * per address and per client (src/transports/http/auth-routes.ts), access requests per client
- * (share.requestAccess), passkey sign-ins begun per client. Each limit's points come from its environment variable, read at each call (a
- * changed value starts a fresh counter), else its default. Counters live in this process's memory.
+ * (share.requestAccess), passkey sign-ins begun per client, uploads per uploader. Each limit's points come
+ * from its environment variable, read at each call (a changed value starts a fresh counter), else its
+ * default.
+ *
+ * Where the identity database is PostgreSQL (STUDIO_DATABASE_URL: the hosted studio, several instances),
+ * the counters are its `rate_limits` rows, so the instances share one count: three instances do not give
+ * a client three times the limit. A row's key is the limit's name and a SHA-256 of what it counts, never
+ * an address. Should the database fail mid-count, the process counts in its memory meanwhile (the
+ * library's insurance limiter) rather than refuse everyone. A checkout counts in its process's memory.
  */
-import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible'
+import { createHash } from 'node:crypto'
+import { RateLimiterMemory, RateLimiterPostgres, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible'
 import { isIPv6 } from 'node:net'
 import { fail } from '../core/errors.js'
+import { databaseUrl } from './database-url.js'
 
 export interface HourlyLimit {
   /** The environment variable that sets the points per hour. */
@@ -22,7 +31,38 @@ export const LIMITS = {
   uploadsPerUploader: { env: 'STUDIO_UPLOADS_PER_HOUR', fallback: 120 },
 } as const satisfies Record<string, HourlyLimit>
 
-const counters = new Map<HourlyLimit, { points: number; limiter: RateLimiterMemory }>()
+const HOUR = 3600
+
+/** Each limit's counter, per place it counts in (this process's memory, or a database URL). */
+const counters = new Map<string, { points: number; limiter: RateLimiterAbstract; shared: boolean }>()
+
+async function counterOf(limit: HourlyLimit, points: number): Promise<{ limiter: RateLimiterAbstract; shared: boolean }> {
+  const url = databaseUrl()
+  const place = `${url ?? 'memory'}\0${limit.env}`
+  const known = counters.get(place)
+  if (known && known.points === points) return known
+  let made: { points: number; limiter: RateLimiterAbstract; shared: boolean }
+  if (url) {
+    const { postgresIdentity } = await import('./db.js')
+    const { pool } = await postgresIdentity(url)
+    // The table is the identity migrations' (0004_rate_limits): made once, before any instance counts.
+    const limiter = new RateLimiterPostgres({
+      storeClient: pool,
+      storeType: 'pool',
+      tableName: 'rate_limits',
+      tableCreated: true,
+      keyPrefix: limit.env,
+      points,
+      duration: HOUR,
+      insuranceLimiter: new RateLimiterMemory({ points, duration: HOUR }),
+    })
+    made = { points, limiter, shared: true }
+  } else {
+    made = { points, limiter: new RateLimiterMemory({ points, duration: HOUR }), shared: false }
+  }
+  counters.set(place, made)
+  return made
+}
 
 /**
  * Counts one use of `key` against each named limit, in order; past any of them, refuses 429
@@ -32,9 +72,8 @@ export async function consumeHourly(uses: [HourlyLimit, string][], tooMany: stri
   try {
     for (const [limit, key] of uses) {
       const points = Math.max(1, Number(process.env[limit.env]) || limit.fallback)
-      let counter = counters.get(limit)
-      if (!counter || counter.points !== points) counters.set(limit, (counter = { points, limiter: new RateLimiterMemory({ points, duration: 3600 }) }))
-      await counter.limiter.consume(key)
+      const { limiter, shared } = await counterOf(limit, points)
+      await limiter.consume(shared ? createHash('sha256').update(key).digest('base64url') : key)
     }
   } catch (error) {
     if (!(error instanceof RateLimiterRes)) throw error

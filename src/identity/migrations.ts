@@ -183,4 +183,18 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
       for (const row of named) await db.updateTable('principals').set({ name_skeleton: nameKey(row.name) }).where('id', '=', row.id).execute()
     },
   },
+  '0004_rate_limits': {
+    // The rate limits' counters of a deployment whose database is PostgreSQL, shared by its instances
+    // (src/identity/limits.ts; the columns rate-limiter-flexible's RateLimiterPostgres reads and writes:
+    // a key that is a hash, never an address, the points used, when the window ends in ms). A checkout
+    // counts in its process's memory and never writes this table.
+    async up(db: Kysely<any>) {
+      await db.schema
+        .createTable('rate_limits')
+        .addColumn('key', text, (c) => c.primaryKey())
+        .addColumn('points', int, (c) => c.notNull().defaultTo(0))
+        .addColumn('expire', 'bigint')
+        .execute()
+    },
+  },
 }

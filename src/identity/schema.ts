@@ -175,6 +175,16 @@ export interface IdentityTables {
   links: LinkTable
   access_requests: AccessRequestTable
   flags: FlagTable
+  rate_limits: RateLimitTable
+}
+
+/** A rate limit's counter, where the database is PostgreSQL (src/identity/limits.ts; rate-limiter-flexible's columns). */
+export interface RateLimitTable {
+  /** The limit's name and a SHA-256 of what it counts (an address, a client): never the value itself. */
+  key: string
+  points: number
+  /** When the window ends, in ms since the epoch (PostgreSQL's bigint, read back as a string). */
+  expire: string | null
 }
 
 /** A kill switch of the deployment, where the database is PostgreSQL (src/store/flags.ts). */

@@ -111,4 +111,38 @@ describe('studio serve on a PostgreSQL identity database', { skip }, () => {
       wb.cleanup()
     }
   })
+
+  it('counts a rate limit once over two instances: the limit is the deployment\'s, not each process\'s', async () => {
+    const url = await cluster.database('limits')
+    const [wa, wb] = await Promise.all([newUserWorkspace(), newUserWorkspace()])
+    const servers: Served[] = []
+    try {
+      for (const w of [wa, wb]) servers.push(await serve(w.dir, [], { env: { STUDIO_DATABASE_URL: url, STUDIO_MAIL: 'capture', STUDIO_SIGNIN_MAILS_PER_HOUR: '4' } }))
+      const ask = async (on: Served, email: string) => {
+        const res = await request(`${on.url}/auth/mail`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email }) })
+        return { status: res.statusCode, body: JSON.parse(await res.body.text()) }
+      }
+      // Four mails for one address, two asked at each instance; the fifth is refused at either.
+      for (let i = 0; i < 4; i++) assert.equal((await ask(servers[i % 2], 'flood@example.com')).status, 200, `mail ${i + 1}`)
+      for (const on of servers) {
+        const refused = await ask(on, 'flood@example.com')
+        assert.equal(refused.status, 429, `the fifth mail at ${on.url}`)
+        assert.equal(refused.body.code, 'rate_limited')
+      }
+      assert.equal((await ask(servers[1], 'other@example.com')).status, 200, 'another address is not held up')
+      // The shared counters name no address: each key is the limit's name and a hash.
+      const { default: pg } = await import('pg')
+      const client = new pg.Client({ connectionString: url })
+      await client.connect()
+      const { rows } = await client.query<{ key: string; points: number }>('select key, points from rate_limits order by points desc')
+      await client.end()
+      assert.ok(rows.some((r) => r.key.startsWith('STUDIO_SIGNIN_MAILS_PER_HOUR:') && r.points >= 4), JSON.stringify(rows))
+      assert.equal(JSON.stringify(rows).includes('example.com'), false, 'no address stored')
+      assert.equal(JSON.stringify(rows).includes('127.0.0.1'), false, 'no client address stored')
+    } finally {
+      for (const s of servers) await s.stop()
+      wa.cleanup()
+      wb.cleanup()
+    }
+  })
 })
