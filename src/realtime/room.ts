@@ -32,7 +32,7 @@ import { accountsOn } from '../identity/credentials.js'
 import { flagOn } from '../store/flags.js'
 import { deckPrefs } from '../store/principals.js'
 import { RESERVED_DECK_IDS, type Workspace } from '../store/workspace.js'
-import { checkEdge, isLoopbackHost, isWildcardHost, type EdgePolicy } from '../transports/http/edge.js'
+import { checkEdge, clientAddress, isLoopbackHost, isWildcardHost, type EdgePolicy } from '../transports/http/edge.js'
 import { advertiseServe, markOf, registerRooms, type Rooms, type RosterEntry, type Steering } from './registry.js'
 import { WorkspaceWatcher, type CommentsChange, type DeckChange } from './watch.js'
 
@@ -190,7 +190,7 @@ export class RoomHub implements Rooms {
     // sentence otherwise, whether the deck exists or not), checked as the engine checks an action.
     if (accountsOn(this.options.ws)) {
       const { authenticate } = await import('../identity/auth.js')
-      const caller = await authenticate(this.options.ws, { headers: req.headers, method: 'GET', remoteAddress: req.socket.remoteAddress }, { staticBearer: edge.staticBearer })
+      const caller = await authenticate(this.options.ws, { headers: req.headers, method: 'GET', remoteAddress: clientAddress(req) }, { staticBearer: edge.staticBearer })
       if (caller) await (await import('../identity/roles.js')).checkAccess(this.options.ws, { id: 'presence.join', capability: 'read' }, caller, DECK_RE.test(deckId) ? deckId : undefined)
     }
     if (!DECK_RE.test(deckId) || RESERVED_DECK_IDS.has(deckId) || !this.options.ws.deckExists(deckId)) fail('not_found', `No deck "${deckId}".`)

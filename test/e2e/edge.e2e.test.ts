@@ -4,6 +4,7 @@ import { networkInterfaces } from 'node:os'
 import { after, before, describe, it } from 'node:test'
 import { request } from 'undici'
 import { serve, workspaceWithDeck, type Served } from '../helpers/studio.js'
+import { newUserWorkspace } from '../helpers/fixture.js'
 
 const TOKEN = 'edge-test-secret-0123456789abcdef'
 
@@ -121,5 +122,45 @@ describe('studio serve on a wildcard bind with no --allow-host', () => {
       await server.stop()
       ws.cleanup()
     }
+  })
+})
+
+describe('studio serve behind a proxy on the same machine', () => {
+  let ws: Awaited<ReturnType<typeof newUserWorkspace>>
+  let plain: Served
+  let accounts: Served
+  before(async () => {
+    ws = await newUserWorkspace()
+    // No token: a request that is not local is refused outright. The second server names the proxy.
+    plain = await serve(ws.dir, [])
+    accounts = await serve(ws.dir, ['--accounts'], { env: { STUDIO_MAIL: 'capture', STUDIO_TRUSTED_PROXIES: '127.0.0.1, ::1', STUDIO_SIGNIN_MAILS_PER_CLIENT_HOUR: '2' } })
+  })
+  after(async () => {
+    await plain?.stop()
+    await accounts?.stop()
+    ws?.cleanup()
+  })
+
+  it('treats a loopback request that says it was forwarded as not local: it needs the token', async () => {
+    const port = Number(new URL(plain.url).port)
+    assert.equal((await ask(port, '/api/agent')).status, 200)
+    for (const header of ['x-forwarded-for', 'forwarded', 'x-real-ip']) {
+      const forwarded = await ask(port, '/api/agent', { [header]: header === 'forwarded' ? 'for=203.0.113.5' : '203.0.113.5' })
+      assert.equal(forwarded.status, 401, header)
+      assert.equal(forwarded.json.code, 'unauthorized')
+    }
+  })
+
+  it('counts each client a trusted proxy forwards for apart, by the hop the proxy wrote', async () => {
+    const port = Number(new URL(accounts.url).port)
+    const mail = (client: string, email: string) => ask(port, '/auth/mail', { 'x-forwarded-for': client }, { email })
+    assert.equal((await mail('203.0.113.5', 'a@example.com')).status, 200)
+    assert.equal((await mail('203.0.113.5', 'b@example.com')).status, 200)
+    const third = await mail('203.0.113.5', 'c@example.com')
+    assert.equal(third.status, 429, 'the third mail from one client in an hour')
+    assert.equal(third.json.code, 'rate_limited')
+    // What a client writes left of the proxy's hop changes nothing; another client is not held up.
+    assert.equal((await mail('198.51.100.1, 203.0.113.5', 'd@example.com')).status, 429)
+    assert.equal((await mail('203.0.113.6', 'e@example.com')).status, 200)
   })
 })

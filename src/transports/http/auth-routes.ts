@@ -23,7 +23,7 @@ import { checkEmail, ensurePerson, personByEmail } from '../../identity/principa
 import { hashOf, mintSecret, newId, wellFormed } from '../../identity/secrets.js'
 import { openSession, SESSION_TTL } from '../../identity/sessions.js'
 import type { Workspace } from '../../store/workspace.js'
-import { BODY_LIMIT, readBody, type EdgePolicy } from './edge.js'
+import { BODY_LIMIT, clientAddress, readBody, type EdgePolicy } from './edge.js'
 
 export interface AuthContext {
   ws: Workspace
@@ -82,7 +82,7 @@ export async function handleAuth(req: IncomingMessage, res: ServerResponse, url:
     const next = safeNext(body.next)
     // Sign-in mail is limited per address and per client address, the same whether an account exists
     // or not (the limit tells nothing): a mailbox is not flooded and a script cannot send for everyone.
-    await consumeMailLimit(email, clientKey(req.socket.remoteAddress))
+    await consumeMailLimit(email, clientKey(clientAddress(req)))
     const { flagOn } = await import('../../store/flags.js')
     const known = await personByEmail(identity.db, email)
     const mailLink = async () => {
@@ -198,7 +198,7 @@ export async function handleAuth(req: IncomingMessage, res: ServerResponse, url:
     }
     if (step === 'options') {
       // Anyone may ask for a sign-in challenge: limited per client, so a script cannot fill the table.
-      await consumeHourly([[LIMITS.passkeyChallengesPerClient, clientKey(req.socket.remoteAddress)]], 'Too many passkey sign-ins begun')
+      await consumeHourly([[LIMITS.passkeyChallengesPerClient, clientKey(clientAddress(req))]], 'Too many passkey sign-ins begun')
       const options = await sw.generateAuthenticationOptions({ rpID, userVerification: 'required', allowCredentials: [] })
       const challengeId = await saveChallenge(identity, options.challenge, 'authenticate', null, now)
       ctx.send(res, 200, { challengeId, options })

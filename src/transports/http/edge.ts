@@ -1,7 +1,11 @@
 /**
  * The network edge: who may talk to `studio serve`, and how much.
  *
- * - Loopback is the socket's remote address (127.0.0.0/8, ::1, ::ffff:127.x), never a forwarded header.
+ * - Loopback is the socket's remote address (127.0.0.0/8, ::1, ::ffff:127.x), never a forwarded header;
+ *   a request from loopback that carries a forwarding header came from elsewhere through a proxy on this
+ *   machine: it is not local (`isLocalRequest`).
+ * - The client's address (rate limits, the caller's `ip`) is the socket's, unless the socket is a proxy
+ *   named in STUDIO_TRUSTED_PROXIES: then the first untrusted hop of X-Forwarded-For (`clientAddress`).
  * - Off loopback every route needs `Authorization: Bearer <STUDIO_TOKEN>`; both sides are hashed
  *   before `timingSafeEqual`, so a token of any length (or none) compares in constant time and never throws.
  * - Host and Origin are checked on every route, before the token: a name this server does not answer
@@ -15,7 +19,7 @@
  */
 import { createHash, timingSafeEqual } from 'node:crypto'
 import type { IncomingMessage } from 'node:http'
-import { isIP } from 'node:net'
+import { BlockList, isIP } from 'node:net'
 import { networkInterfaces } from 'node:os'
 import ipaddr from 'ipaddr.js'
 import { fail, StudioError } from '../../core/errors.js'
@@ -30,6 +34,79 @@ export function isLoopbackAddress(address: string | undefined): boolean {
   const plain = address.startsWith('::ffff:') ? address.slice(7) : address
   if (plain === '::1') return true
   return isIP(plain) === 4 && plain.startsWith('127.')
+}
+
+/** Headers a proxy adds to say whom it forwards for. */
+const FORWARDING = ['x-forwarded-for', 'forwarded', 'x-real-ip'] as const
+
+let trusted: { value: string; list: BlockList } | undefined
+
+/**
+ * The proxies STUDIO_TRUSTED_PROXIES names (addresses and CIDR ranges, comma-separated, IPv4 or IPv6),
+ * read again when the value changes. A malformed entry is refused loudly, never skipped: a typo would
+ * otherwise count every client as the proxy.
+ */
+export function trustedProxies(): BlockList | undefined {
+  const value = process.env.STUDIO_TRUSTED_PROXIES?.trim() ?? ''
+  if (!value) return undefined
+  if (trusted?.value === value) return trusted.list
+  const list = new BlockList()
+  for (const entry of value.split(',').map((e) => e.trim()).filter(Boolean)) {
+    const [address, bits, extra] = entry.split('/')
+    const family = isIP(address)
+    const prefix = bits === undefined ? undefined : Number(bits)
+    if (!family || extra !== undefined || (prefix !== undefined && (!/^\d+$/.test(bits) || prefix > (family === 4 ? 32 : 128)))) {
+      fail('invalid_input', `STUDIO_TRUSTED_PROXIES: "${entry}" is not an address or a CIDR range (e.g. 10.0.0.0/8, 172.18.0.5, fd00::/8).`)
+    }
+    const type = family === 4 ? 'ipv4' : 'ipv6'
+    if (prefix === undefined) list.addAddress(address, type)
+    else list.addSubnet(address, prefix, type)
+  }
+  trusted = { value, list }
+  return list
+}
+
+/** An address as BlockList checks it: an IPv4-mapped IPv6 address as its IPv4. */
+function plainAddress(address: string): string {
+  return /^::ffff:\d+\.\d+\.\d+\.\d+$/i.test(address) ? address.slice(7) : address
+}
+
+function isTrusted(list: BlockList, address: string): boolean {
+  const plain = plainAddress(address)
+  const family = isIP(plain)
+  return family !== 0 && list.check(plain, family === 4 ? 'ipv4' : 'ipv6')
+}
+
+/**
+ * The address of the client a request comes from: the socket's, unless the socket is a trusted proxy
+ * (STUDIO_TRUSTED_PROXIES). Then `X-Forwarded-For` is read from the right, the end the proxies wrote:
+ * the first address that is not itself a trusted proxy is the client. An entry that is no address ends
+ * the walk at the last hop that was one, so a client cannot pass off a made-up address. Rate limits,
+ * the loopback rule and the caller's `ip` all use this one answer.
+ */
+export function clientAddress(req: IncomingMessage): string | undefined {
+  const socket = req.socket.remoteAddress
+  const list = trustedProxies()
+  if (!socket || !list || !isTrusted(list, socket)) return socket
+  const header = req.headers['x-forwarded-for']
+  const hops = (Array.isArray(header) ? header.join(',') : header ?? '').split(',').map((h) => h.trim()).filter(Boolean)
+  let client = socket
+  for (let i = hops.length - 1; i >= 0; i--) {
+    const hop = hops[i].replace(/^\[(.*)\]$/, '$1')
+    if (!isIP(hop)) break
+    client = hop
+    if (!isTrusted(list, hop)) break
+  }
+  return client
+}
+
+/**
+ * Whether the request is from this machine: a loopback socket, and no forwarding header. A proxy on this
+ * machine says whom it forwards for (Caddy always does; nginx with `proxy_set_header X-Forwarded-For`), and
+ * a request it forwards is not local, whoever sent it, trusted proxy or not.
+ */
+export function isLocalRequest(req: IncomingMessage): boolean {
+  return isLoopbackAddress(req.socket.remoteAddress) && !FORWARDING.some((name) => req.headers[name] !== undefined)
 }
 
 export function isLoopbackHost(host: string): boolean {
@@ -96,6 +173,8 @@ export function ownAddresses(): string[] {
  * (`https://studio.example.com`) adds its name and lets that exact Origin in too (a TLS proxy in front).
  */
 export function policyFor(host: string, port: number, token: string | undefined, extraHosts: string[]): EdgePolicy {
+  // A malformed STUDIO_TRUSTED_PROXIES stops the server at start, not its first request.
+  trustedProxies()
   const hosts = new Set<string>()
   const origins = new Set<string>()
   for (const entry of extraHosts.map((h) => h.trim()).filter(Boolean)) {
@@ -162,7 +241,7 @@ export function checkEdge(
   if (!policy.hosts.has(hostName(host))) throw new StudioError('forbidden', `Host "${host}" is not served here.`)
   const origin = req.headers.origin
   if (origin !== undefined && !originAllowed(origin, policy)) throw new StudioError('forbidden', `Origin "${origin}" is not allowed.`)
-  const loopback = isLoopbackAddress(req.socket.remoteAddress)
+  const loopback = isLocalRequest(req)
   const presented = bearerOf(req)
   const staticBearer = Boolean(policy.token) && tokenMatches(presented, policy.token!)
   // With accounts an API key or a link token is a bearer too, and a session or link cookie a

@@ -22,7 +22,7 @@ import { TRAILER_KEY } from '../../hosted/trailers.js'
 import { packageRoot, type Workspace } from '../../store/workspace.js'
 import { mkdirInside } from '../../store/safe-open.js'
 import { deckUnpack, packDeck, unpackInto } from '../../actions/deck/bundle.js'
-import { BODY_LIMIT, BUNDLE_LIMIT, checkEdge, isLoopbackHost, pathSegment, policyFor, readBody, type EdgePolicy } from './edge.js'
+import { BODY_LIMIT, BUNDLE_LIMIT, checkEdge, clientAddress, isLoopbackHost, pathSegment, policyFor, readBody, type EdgePolicy } from './edge.js'
 import { handlePage, isPublicPagePath, pageMethods } from './page.js'
 import { accountsOn } from '../../identity/credentials.js'
 import type { Caller } from '../../identity/caller.js'
@@ -457,7 +457,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     // Who the request is, where the studio has accounts (src/identity/auth.ts); undefined on a checkout.
     // The static bearer is the deployment itself (root) with or without accounts: admin.bootstrap asks for it.
     const caller: Caller | undefined = accounts
-      ? await (await import('../../identity/auth.js')).authenticate(options.ws, { headers: req.headers, method: req.method, remoteAddress: req.socket.remoteAddress }, { staticBearer: edge.staticBearer })
+      ? await (await import('../../identity/auth.js')).authenticate(options.ws, { headers: req.headers, method: req.method, remoteAddress: clientAddress(req) }, { staticBearer: edge.staticBearer })
       : edge.staticBearer
         ? { root: true, kind: 'deployment', admin: true }
         : undefined
