@@ -5,7 +5,7 @@
  * `upload`. Studio checks what the store may not enforce (an S3-compatible test server enforces no
  * policy): the key is the caller's own prefix, the object's size is within the cap, and the codec checks
  * the bytes are a picture before anything is written; the upload is deleted once the asset is committed.
- * A sweep deletes uploads older than a day.
+ * `studio serve` sweeps uploads older than a day, every hour (`startUploadSweeps`).
  *
  * Configured by the environment an operator expects: STUDIO_S3_BUCKET (required), STUDIO_S3_ENDPOINT (an
  * S3-compatible server; AWS S3 when unset), STUDIO_S3_FORCE_PATH_STYLE=1, and the AWS SDK's own
@@ -20,8 +20,10 @@ import type { Caller } from '../identity/caller.js'
 export const UPLOAD_LIMIT = 25 * 1024 * 1024
 /** How long a presigned upload may be used. */
 export const UPLOAD_TTL_S = 15 * 60
-/** Uploads older than this are swept. */
+/** Uploads older than this are swept (STUDIO_UPLOAD_MAX_AGE_MS changes it). */
 export const UPLOAD_MAX_AGE_MS = 24 * 60 * 60 * 1000
+/** How often `studio serve` sweeps (STUDIO_UPLOAD_SWEEP_MS changes it); the first sweep is a minute after start at most. */
+export const UPLOAD_SWEEP_MS = 60 * 60 * 1000
 
 const NO_STORE = 'Presigned uploads need an object store: set STUDIO_S3_BUCKET (and STUDIO_S3_ENDPOINT for an S3-compatible server); docs/hosting.md.'
 
@@ -105,4 +107,36 @@ export async function sweepUploads(maxAgeMs = UPLOAD_MAX_AGE_MS, now = Date.now(
     token = page.IsTruncated ? page.NextContinuationToken : undefined
   } while (token)
   return swept
+}
+
+/** A positive whole number of milliseconds from the environment, else `fallback`. */
+function msFrom(name: string, fallback: number): number {
+  const value = Number(process.env[name])
+  return Number.isInteger(value) && value > 0 ? value : fallback
+}
+
+/**
+ * `studio serve`'s sweep of `uploads/` where a bucket is set: a minute after start (or sooner, when the
+ * interval is shorter), then every hour, deletes uploads older than a day. Several instances may sweep at
+ * once: a delete is the same whoever makes it. A sweep that fails (the store unreachable) is reported
+ * through `report` and tried again at the next turn, never fatal. Answers the stop.
+ */
+export function startUploadSweeps(report: (outcome: { swept?: number; error?: string }) => void): () => void {
+  const every = msFrom('STUDIO_UPLOAD_SWEEP_MS', UPLOAD_SWEEP_MS)
+  let stopped = false
+  let timer: NodeJS.Timeout
+  const turn = async () => {
+    try {
+      const swept = await sweepUploads(msFrom('STUDIO_UPLOAD_MAX_AGE_MS', UPLOAD_MAX_AGE_MS))
+      if (swept) report({ swept })
+    } catch (error) {
+      report({ error: error instanceof Error ? error.message : String(error) })
+    }
+    if (!stopped) timer = setTimeout(turn, every).unref()
+  }
+  timer = setTimeout(turn, Math.min(every, 60_000)).unref()
+  return () => {
+    stopped = true
+    clearTimeout(timer)
+  }
 }

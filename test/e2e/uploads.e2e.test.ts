@@ -18,6 +18,7 @@ import sharp from 'sharp'
 import { request } from 'undici'
 import { newUserWorkspace } from '../helpers/fixture.js'
 import { serve, studio, type Served, type TestWorkspace } from '../helpers/studio.js'
+import { until } from '../helpers/until.js'
 
 
 const DECK = 'quarterly-review'
@@ -167,6 +168,19 @@ describe('presigned uploads to an S3-compatible store', () => {
     }
     assert.equal(await exists(old), false)
     assert.ok(await exists('kept/other.bin'))
+  })
+
+  it('is swept by studio serve itself, at its interval: an upload past its age goes, nothing else does', async () => {
+    const key = (await presign()).body.key as string
+    await s3.send(new PutObjectCommand({ Bucket: BUCKET, Key: key, Body: Buffer.from('left behind') }))
+    await s3.send(new PutObjectCommand({ Bucket: BUCKET, Key: 'kept/swept-around.bin', Body: Buffer.from('keep') }))
+    const sweeping = await serve(ws.dir, [], { env: { ...env(), STUDIO_UPLOAD_SWEEP_MS: '200', STUDIO_UPLOAD_MAX_AGE_MS: '1' } })
+    try {
+      await until('the served studio sweeping the upload', () => exists(key), (there) => !there, 15_000, 100)
+      assert.ok(await exists('kept/swept-around.bin'))
+    } finally {
+      await sweeping.stop()
+    }
   })
 
   it('stops new uploads with the uploads kill switch, and says what to set without a bucket', async () => {

@@ -29,6 +29,7 @@ import type { Caller } from '../../identity/caller.js'
 import { takeCookies } from '../../identity/account.js'
 import { handleShareLink, isShareLinkPath } from './share-routes.js'
 import { logLine, logRequest, noteRequest } from './log.js'
+import { bucket } from '../../hosted/s3.js'
 
 export interface ServeOptions {
   ws: Workspace
@@ -603,12 +604,19 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   const address = server.address() as AddressInfo
   policy = policyFor(options.host, address.port, token, options.allowedHosts ?? [])
   rooms.advertise(address.port, options.host)
+  // Where a bucket is set, uploads nobody took are deleted after a day (docs/hosting.md "Uploads").
+  const stopSweeps = bucket()
+    ? (await import('../../hosted/uploads.js')).startUploadSweeps(({ swept, error }) =>
+        error ? logLine('warn', 'upload sweep failed', { error }) : logLine('info', 'uploads swept', { swept }),
+      )
+    : undefined
   const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address
   return {
     url: `http://${shownHost}:${address.port}`,
     server,
     close: async ({ graceMs = 0 } = {}) => {
       draining = true
+      stopSweeps?.()
       // No new connection from here; idle kept-alive sockets go now, busy ones after their answer.
       const closed = new Promise<void>((resolve) => server.close(() => resolve()))
       server.closeIdleConnections?.()
