@@ -41,7 +41,7 @@ import { withLocks } from '../store/lock.js'
 import { lexists, type CommitMeta, type FileChange } from '../store/transaction.js'
 import { SHARED_STATE_FILES, type StateChange } from '../store/state-file.js'
 import { Workspace } from '../store/workspace.js'
-import { getObjects, putObjects, sha256 } from './objects.js'
+import { getObjects, putObjects, refuseSwept, sha256, withSweptRetry } from './objects.js'
 import { TRAILER_KEY } from './trailers.js'
 
 /** The channel a commit notifies, with its sequence number as the payload. */
@@ -53,6 +53,8 @@ const STATE_CHANNEL = 'studio_state'
 const SCHEMA = [
   `create table if not exists studio_store (id integer primary key check (id = 1), seq bigint not null, layout integer not null default 2)`,
   `insert into studio_store (id, seq) values (1, 0) on conflict (id) do nothing`,
+  // Which deployment this database is: the object sweep touches a bucket only while the bucket names it (src/hosted/sweep.ts).
+  `alter table studio_store add column if not exists deployment text not null default gen_random_uuid()::text`,
   `create table if not exists studio_heads (folder text primary key, seq bigint not null, revision integer, files jsonb not null default '{}'::jsonb, updated_at timestamptz not null default now())`,
   `create table if not exists studio_changes (seq bigint primary key, at timestamptz not null, subject text not null, author text not null, email text, trailers jsonb not null, files jsonb not null)`,
   // The state files people share (src/store/state-file.ts): leases, the inbox, the activity feed, principals.
@@ -60,6 +62,8 @@ const SCHEMA = [
   `create table if not exists studio_state (name text primary key, body text, seq bigint not null default 0)`,
   // Who is in each deck's room on each instance (src/hosted/presence.ts): rows of an instance that stopped beating expire.
   `create table if not exists studio_presence (instance text not null, deck text not null, entries jsonb not null, at timestamptz not null default now(), primary key (instance, deck))`,
+  // The objects the sweep removed (src/hosted/sweep.ts), kept a week: a write naming one puts it again first.
+  `create table if not exists studio_swept (sha text primary key, at timestamptz not null default now())`,
 ]
 /**
  * The storage migration's record and plan (src/hosted/migrate.ts, admin.migrateStorage): here because
@@ -234,41 +238,44 @@ export class HostedStore implements DeckStore {
       else entry.set[change.rel] = sha
       byFolder.set(folder, entry)
     }
-    // The bytes first: a change the log names always has its objects.
-    await putObjects(objects)
     const at = new Date(Math.floor(Date.now() / 1000) * 1000)
     const revision = typeof meta.trailers['Studio-Revision'] === 'number' ? meta.trailers['Studio-Revision'] : undefined
     const primary = typeof meta.trailers['Studio-Deck'] === 'string' ? `decks/${meta.trailers['Studio-Deck']}` : undefined
-    const seq = await this.transaction(async (client) => {
-      // A deck a storage migration is moving takes writes only on the side its pointer names (read under
-      // the record's lock: a cutover waits for this write, or this write sees the cutover).
-      const moving = await client.query<{ id: string; direction: string; active: string; folders: string[] }>('select id, direction, active, folders from studio_migrations where finished_at is null for share')
-      refuseMoved(moving.rows, byFolder.keys(), 'hosted')
-      for (const folder of [...byFolder.keys()].sort()) {
-        const { set, removed } = byFolder.get(folder)!
-        const seen = point.folders?.get(folder)
-        const answer =
-          seen !== undefined
-            ? await client.query('update studio_heads set files = (files || $2::jsonb) - $3::text[] where folder = $1 and seq = $4', [folder, JSON.stringify(set), removed, seen])
-            : await client.query('insert into studio_heads (folder, seq, files) values ($1, 0, $2::jsonb) on conflict (folder) do nothing', [folder, JSON.stringify(set)])
-        if (answer.rowCount !== 1) throw new HeadMoved(folder)
-      }
-      const { rows } = await client.query<{ seq: string }>('update studio_store set seq = seq + 1 where id = 1 returning seq')
-      const seq = Number(rows[0].seq)
-      await client.query('update studio_heads set seq = $1, updated_at = $3 where folder = any($2::text[])', [seq, [...byFolder.keys()], at])
-      if (primary && revision !== undefined && byFolder.has(primary)) await client.query('update studio_heads set revision = $2 where folder = $1', [primary, revision])
-      await client.query('insert into studio_changes (seq, at, subject, author, email, trailers, files) values ($1, $2, $3, $4, $5, $6::jsonb, $7::jsonb)', [
-        seq,
-        at,
-        meta.subject,
-        meta.author,
-        meta.email ?? null,
-        JSON.stringify(meta.trailers),
-        JSON.stringify(files),
-      ])
-      await client.query('select pg_notify($1, $2)', [CHANNEL, String(seq)])
-      fault('hosted-in-commit')
-      return seq
+    // The bytes first: a change the log names always has its objects (put again should the sweep take one meanwhile).
+    const seq = await withSweptRetry(this.pool, objects, async () => {
+      await putObjects(objects)
+      return this.transaction(async (client) => {
+        // A deck a storage migration is moving takes writes only on the side its pointer names (read under
+        // the record's lock: a cutover waits for this write, or this write sees the cutover).
+        const moving = await client.query<{ id: string; direction: string; active: string; folders: string[] }>('select id, direction, active, folders from studio_migrations where finished_at is null for share')
+        refuseMoved(moving.rows, byFolder.keys(), 'hosted')
+        for (const folder of [...byFolder.keys()].sort()) {
+          const { set, removed } = byFolder.get(folder)!
+          const seen = point.folders?.get(folder)
+          const answer =
+            seen !== undefined
+              ? await client.query('update studio_heads set files = (files || $2::jsonb) - $3::text[] where folder = $1 and seq = $4', [folder, JSON.stringify(set), removed, seen])
+              : await client.query('insert into studio_heads (folder, seq, files) values ($1, 0, $2::jsonb) on conflict (folder) do nothing', [folder, JSON.stringify(set)])
+          if (answer.rowCount !== 1) throw new HeadMoved(folder)
+        }
+        const { rows } = await client.query<{ seq: string }>('update studio_store set seq = seq + 1 where id = 1 returning seq')
+        await refuseSwept(client, objects.keys())
+        const seq = Number(rows[0].seq)
+        await client.query('update studio_heads set seq = $1, updated_at = $3 where folder = any($2::text[])', [seq, [...byFolder.keys()], at])
+        if (primary && revision !== undefined && byFolder.has(primary)) await client.query('update studio_heads set revision = $2 where folder = $1', [primary, revision])
+        await client.query('insert into studio_changes (seq, at, subject, author, email, trailers, files) values ($1, $2, $3, $4, $5, $6::jsonb, $7::jsonb)', [
+          seq,
+          at,
+          meta.subject,
+          meta.author,
+          meta.email ?? null,
+          JSON.stringify(meta.trailers),
+          JSON.stringify(files),
+        ])
+        await client.query('select pg_notify($1, $2)', [CHANNEL, String(seq)])
+        fault('hosted-in-commit')
+        return seq
+      })
     })
     // Accepted: the change is in the log. The replica takes it under the locks this write holds.
     this.claimed.add(seq)
@@ -390,29 +397,32 @@ export class HostedStore implements DeckStore {
     if (doc.manifest.id !== deckId) fail('invalid_input', `The history ends with deck "${String(doc.manifest.id)}", not "${deckId}".`, { pointer: '/changes' })
     const [issue] = await documentIssues(doc, Object.keys(doc.slides))
     if (issue) fail('invalid_input', `The deck the history ends with would be invalid: ${issue.pointer} ${issue.message}.`, { pointer: issue.pointer })
-    await putObjects(objects)
-    return this.transaction(async (client) => {
-      const moving = await client.query<{ id: string; direction: string; active: string; folders: string[] }>('select id, direction, active, folders from studio_migrations where finished_at is null for share')
-      refuseMoved(moving.rows, [folder], 'hosted')
-      const made = await client.query("insert into studio_heads (folder, seq, files) values ($1, 0, '{}'::jsonb) on conflict (folder) do nothing", [folder])
-      if (made.rowCount !== 1) {
-        const { rows } = await client.query<{ n: string }>('select jsonb_object_keys(files) as n from studio_heads where folder = $1 limit 1', [folder])
-        if (rows.length) fail('id_taken', `A deck "${deckId}" already exists on this studio.`)
-      }
-      let seq = 0
-      let revision = 0
-      for (const change of changes) {
-        const { rows } = await client.query<{ seq: string }>('update studio_store set seq = seq + 1 where id = 1 returning seq')
-        seq = Number(rows[0].seq)
-        const set = Object.fromEntries(Object.entries(change.files).filter(([, sha]) => sha !== null))
-        const removed = Object.entries(change.files).filter(([, sha]) => sha === null).map(([rel]) => rel)
-        const trailerRevision = Number(change.trailers['Studio-Revision'])
-        if (Number.isInteger(trailerRevision)) revision = trailerRevision
-        await client.query('insert into studio_changes (seq, at, subject, author, email, trailers, files) values ($1, $2, $3, $4, $5, $6::jsonb, $7::jsonb)', [seq, new Date(change.at), change.subject, change.author, change.email, JSON.stringify(change.trailers), JSON.stringify(change.files)])
-        await client.query('update studio_heads set files = (files || $2::jsonb) - $3::text[], seq = $4, revision = $5, updated_at = now() where folder = $1', [folder, JSON.stringify(set), removed, seq, revision])
-      }
-      await client.query('select pg_notify($1, $2)', [CHANNEL, String(seq)])
-      return { revision: Number((JSON.parse(objects.get(final.get(`${folder}/deck.json`)!)!.toString('utf8')) as { revision?: number }).revision ?? revision), seq }
+    return withSweptRetry(this.pool, objects, async () => {
+      await putObjects(objects)
+      return this.transaction(async (client) => {
+        const moving = await client.query<{ id: string; direction: string; active: string; folders: string[] }>('select id, direction, active, folders from studio_migrations where finished_at is null for share')
+        refuseMoved(moving.rows, [folder], 'hosted')
+        const made = await client.query("insert into studio_heads (folder, seq, files) values ($1, 0, '{}'::jsonb) on conflict (folder) do nothing", [folder])
+        if (made.rowCount !== 1) {
+          const { rows } = await client.query<{ n: string }>('select jsonb_object_keys(files) as n from studio_heads where folder = $1 limit 1', [folder])
+          if (rows.length) fail('id_taken', `A deck "${deckId}" already exists on this studio.`)
+        }
+        let seq = 0
+        let revision = 0
+        for (const change of changes) {
+          const { rows } = await client.query<{ seq: string }>('update studio_store set seq = seq + 1 where id = 1 returning seq')
+          if (seq === 0) await refuseSwept(client, objects.keys())
+          seq = Number(rows[0].seq)
+          const set = Object.fromEntries(Object.entries(change.files).filter(([, sha]) => sha !== null))
+          const removed = Object.entries(change.files).filter(([, sha]) => sha === null).map(([rel]) => rel)
+          const trailerRevision = Number(change.trailers['Studio-Revision'])
+          if (Number.isInteger(trailerRevision)) revision = trailerRevision
+          await client.query('insert into studio_changes (seq, at, subject, author, email, trailers, files) values ($1, $2, $3, $4, $5, $6::jsonb, $7::jsonb)', [seq, new Date(change.at), change.subject, change.author, change.email, JSON.stringify(change.trailers), JSON.stringify(change.files)])
+          await client.query('update studio_heads set files = (files || $2::jsonb) - $3::text[], seq = $4, revision = $5, updated_at = now() where folder = $1', [folder, JSON.stringify(set), removed, seq, revision])
+        }
+        await client.query('select pg_notify($1, $2)', [CHANNEL, String(seq)])
+        return { revision: Number((JSON.parse(objects.get(final.get(`${folder}/deck.json`)!)!.toString('utf8')) as { revision?: number }).revision ?? revision), seq }
+      })
     })
   }
 

@@ -30,7 +30,7 @@ import type { FileChange } from '../store/transaction.js'
 import type { Workspace } from '../store/workspace.js'
 import { CHANNEL, checkedRel, ensureSchema, folderOf, hostedOptionsFromEnv, inTransaction, lockKeyOf, TRAILER_KEY } from './deck-store.js'
 import { changesOf, firstParentCommits, foldersMoved, gitOut, headCommit, readBlobs, sha256Of, treeFiles, type GitCommit } from './migrate-git.js'
-import { getObjects, putObjects } from './objects.js'
+import { getObjects, putObjects, refuseSwept, withSweptRetry } from './objects.js'
 
 export type Step = 'plan' | 'copy' | 'verify' | 'cutover' | 'delete' | 'rollback'
 export type Direction = 'hosted' | 'git'
@@ -398,39 +398,44 @@ class Run {
         objects.set(sha, body)
       }
     }
-    await putObjects(objects)
-    fault('migrate-objects')
-    await this.transaction(async (client, record) => {
-      if ((record.cursors[cursorKey] ?? 0) !== expect) return
-      for (const change of changes) {
-        const byFolder = new Map<string, { set: Record<string, string>; removed: string[] }>()
-        for (const [rel, sha] of Object.entries(change.files)) {
-          const folder = folderOf(safeRel(rel))
-          const entry = byFolder.get(folder) ?? { set: {}, removed: [] }
-          if (sha === null) entry.removed.push(rel)
-          else entry.set[rel] = sha
-          byFolder.set(folder, entry)
+    await withSweptRetry(this.pool, objects, async () => {
+      await putObjects(objects)
+      fault('migrate-objects')
+      let checked = false
+      await this.transaction(async (client, record) => {
+        if ((record.cursors[cursorKey] ?? 0) !== expect) return
+        for (const change of changes) {
+          const byFolder = new Map<string, { set: Record<string, string>; removed: string[] }>()
+          for (const [rel, sha] of Object.entries(change.files)) {
+            const folder = folderOf(safeRel(rel))
+            const entry = byFolder.get(folder) ?? { set: {}, removed: [] }
+            if (sha === null) entry.removed.push(rel)
+            else entry.set[rel] = sha
+            byFolder.set(folder, entry)
+          }
+          for (const folder of [...byFolder.keys()].sort()) {
+            const { set, removed } = byFolder.get(folder)!
+            const fence = record.fences[folder]
+            const answer =
+              fence !== undefined
+                ? await client.query('update studio_heads set files = (files || $2::jsonb) - $3::text[] where folder = $1 and seq = $4', [folder, JSON.stringify(set), removed, fence])
+                : await client.query('insert into studio_heads (folder, seq, files) values ($1, 0, $2::jsonb) on conflict (folder) do nothing', [folder, JSON.stringify(set)])
+            if (answer.rowCount !== 1) fail('stale_revision', `${folder} changed in the hosted store while migration ${record.id} was writing it (another writer came first); nothing of this batch was written. Stop writing to it there, then run this step again (or roll back).`)
+          }
+          const { rows } = await client.query<{ seq: string }>('update studio_store set seq = seq + 1 where id = 1 returning seq')
+          if (!checked) await refuseSwept(client, objects.keys())
+          checked = true
+          const seq = Number(rows[0].seq)
+          await client.query('update studio_heads set seq = $1, updated_at = $3 where folder = any($2::text[])', [seq, [...byFolder.keys()], change.at])
+          const revision = change.trailers['Studio-Revision']
+          const primary = typeof change.trailers['Studio-Deck'] === 'string' ? `decks/${change.trailers['Studio-Deck']}` : undefined
+          if (primary && typeof revision === 'number' && byFolder.has(primary)) await client.query('update studio_heads set revision = $2 where folder = $1', [primary, revision])
+          await client.query('insert into studio_changes (seq, at, subject, author, email, trailers, files) values ($1, $2, $3, $4, $5, $6::jsonb, $7::jsonb)', [seq, change.at, change.subject, change.author, change.email, JSON.stringify(change.trailers), JSON.stringify(change.files)])
+          await client.query('select pg_notify($1, $2)', [CHANNEL, String(seq)])
+          for (const folder of byFolder.keys()) record.fences = { ...record.fences, [folder]: seq }
         }
-        for (const folder of [...byFolder.keys()].sort()) {
-          const { set, removed } = byFolder.get(folder)!
-          const fence = record.fences[folder]
-          const answer =
-            fence !== undefined
-              ? await client.query('update studio_heads set files = (files || $2::jsonb) - $3::text[] where folder = $1 and seq = $4', [folder, JSON.stringify(set), removed, fence])
-              : await client.query('insert into studio_heads (folder, seq, files) values ($1, 0, $2::jsonb) on conflict (folder) do nothing', [folder, JSON.stringify(set)])
-          if (answer.rowCount !== 1) fail('stale_revision', `${folder} changed in the hosted store while migration ${record.id} was writing it (another writer came first); nothing of this batch was written. Stop writing to it there, then run this step again (or roll back).`)
-        }
-        const { rows } = await client.query<{ seq: string }>('update studio_store set seq = seq + 1 where id = 1 returning seq')
-        const seq = Number(rows[0].seq)
-        await client.query('update studio_heads set seq = $1, updated_at = $3 where folder = any($2::text[])', [seq, [...byFolder.keys()], change.at])
-        const revision = change.trailers['Studio-Revision']
-        const primary = typeof change.trailers['Studio-Deck'] === 'string' ? `decks/${change.trailers['Studio-Deck']}` : undefined
-        if (primary && typeof revision === 'number' && byFolder.has(primary)) await client.query('update studio_heads set revision = $2 where folder = $1', [primary, revision])
-        await client.query('insert into studio_changes (seq, at, subject, author, email, trailers, files) values ($1, $2, $3, $4, $5, $6::jsonb, $7::jsonb)', [seq, change.at, change.subject, change.author, change.email, JSON.stringify(change.trailers), JSON.stringify(change.files)])
-        await client.query('select pg_notify($1, $2)', [CHANNEL, String(seq)])
-        for (const folder of byFolder.keys()) record.fences = { ...record.fences, [folder]: seq }
-      }
-      after(record)
+        after(record)
+      })
     })
     fault('migrate-rows')
   }

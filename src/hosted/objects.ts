@@ -16,11 +16,21 @@ export const sha256 = (bytes: Buffer): string => createHash('sha256').update(byt
 
 export const objectKey = (sha: string): string => `objects/sha256/${sha.slice(0, 2)}/${sha}`
 
-/** Objects known to be in the store (put or read by this process): not put again. Forgotten past 100,000 (a put again is harmless). */
-const known = new Set<string>()
+/**
+ * Objects known to be in the store (put or read by this process in the last hour): not put again.
+ * Forgotten after an hour, well inside the sweep's grace (sweep.ts: a day), and past 100,000 (a put again
+ * is harmless). A write that skipped a put for an object the sweep has since removed learns it from the
+ * sweep's record at commit (`refuseSwept`) and puts it again.
+ */
+const known = new Map<string, number>()
+const KNOWN_FOR_MS = 60 * 60 * 1000
 const remember = (sha: string) => {
   if (known.size >= 100_000) known.clear()
-  known.add(sha)
+  known.set(sha, Date.now())
+}
+const isKnown = (sha: string) => {
+  const at = known.get(sha)
+  return at !== undefined && Date.now() - at < KNOWN_FOR_MS
 }
 
 /** How many requests to the store run at once. */
@@ -36,7 +46,7 @@ async function inBatches<T>(items: T[], fn: (item: T) => Promise<void>): Promise
 
 /** Puts every object not known to be stored (each under its digest; the same bytes twice are one object). */
 export async function putObjects(objects: Map<string, Buffer>): Promise<number> {
-  const missing = [...objects].filter(([sha]) => !known.has(sha))
+  const missing = [...objects].filter(([sha]) => !isKnown(sha))
   if (!missing.length) return 0
   const s3 = await s3Client(NO_STORE)
   const { PutObjectCommand } = await import('@aws-sdk/client-s3')
@@ -73,4 +83,48 @@ export async function hasObject(sha: string): Promise<boolean> {
     () => true,
     () => false,
   )
+}
+
+/** The sweep (sweep.ts) removed objects a change was about to name since they were put: put them again, then commit. */
+export class ObjectsSwept extends Error {
+  constructor(readonly shas: string[]) {
+    super(`${shas.length} objects this change names were swept from the store meanwhile`)
+  }
+}
+
+/**
+ * Inside a write's transaction, once it holds the version row (the sweep deletes holding it too): refuses
+ * with ObjectsSwept when the sweep removed any object of `shas`, so no change ever names a missing object.
+ */
+export async function refuseSwept(client: { query: (text: string, values: unknown[]) => Promise<{ rows: { sha: string }[] }> }, shas: Iterable<string>): Promise<void> {
+  const list = [...new Set(shas)]
+  if (!list.length) return
+  const { rows } = await client.query('select sha from studio_swept where sha = any($1::text[])', [list])
+  if (rows.length) throw new ObjectsSwept(rows.map((r) => r.sha))
+}
+
+/**
+ * Runs a write (its puts, then its transaction with `refuseSwept`) and, where the sweep removed (or is about
+ * to remove) one of its objects meanwhile, clears their record, puts them again, and runs it once more
+ * (five tries at most).
+ */
+export async function withSweptRetry<T>(pool: { query: (text: string, values: unknown[]) => Promise<unknown> }, objects: Map<string, Buffer>, write: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await write()
+    } catch (error) {
+      if (!(error instanceof ObjectsSwept)) throw error
+      if (attempt >= 5) fail('storage', `The store's sweep removed objects of this change ${attempt} times running; nothing was written. Try again.`)
+      const again = new Map<string, Buffer>()
+      for (const sha of error.shas) {
+        known.delete(sha)
+        const bytes = objects.get(sha)
+        if (bytes) again.set(sha, bytes)
+      }
+      // The record first (it waits for a sweep deleting these now), then the bytes: a sweep that finds no
+      // record keeps the object, and one that deleted it did so before this put.
+      await pool.query('delete from studio_swept where sha = any($1::text[])', [[...again.keys()]])
+      await putObjects(again)
+    }
+  }
 }

@@ -13,6 +13,7 @@
  */
 import { randomUUID } from 'node:crypto'
 import { bucket, s3Client } from './s3.js'
+import { msFrom, periodically } from './periodic.js'
 import { fail } from '../core/errors.js'
 import type { Caller } from '../identity/caller.js'
 
@@ -109,12 +110,6 @@ export async function sweepUploads(maxAgeMs = UPLOAD_MAX_AGE_MS, now = Date.now(
   return swept
 }
 
-/** A positive whole number of milliseconds from the environment, else `fallback`. */
-function msFrom(name: string, fallback: number): number {
-  const value = Number(process.env[name])
-  return Number.isInteger(value) && value > 0 ? value : fallback
-}
-
 /**
  * `studio serve`'s sweep of `uploads/` where a bucket is set: a minute after start (or sooner, when the
  * interval is shorter), then every hour, deletes uploads older than a day. Several instances may sweep at
@@ -122,21 +117,12 @@ function msFrom(name: string, fallback: number): number {
  * through `report` and tried again at the next turn, never fatal. Answers the stop.
  */
 export function startUploadSweeps(report: (outcome: { swept?: number; error?: string }) => void): () => void {
-  const every = msFrom('STUDIO_UPLOAD_SWEEP_MS', UPLOAD_SWEEP_MS)
-  let stopped = false
-  let timer: NodeJS.Timeout
-  const turn = async () => {
-    try {
+  return periodically(
+    msFrom('STUDIO_UPLOAD_SWEEP_MS', UPLOAD_SWEEP_MS),
+    async () => {
       const swept = await sweepUploads(msFrom('STUDIO_UPLOAD_MAX_AGE_MS', UPLOAD_MAX_AGE_MS))
       if (swept) report({ swept })
-    } catch (error) {
-      report({ error: error instanceof Error ? error.message : String(error) })
-    }
-    if (!stopped) timer = setTimeout(turn, every).unref()
-  }
-  timer = setTimeout(turn, Math.min(every, 60_000)).unref()
-  return () => {
-    stopped = true
-    clearTimeout(timer)
-  }
+    },
+    (error) => report({ error }),
+  )
 }

@@ -415,6 +415,89 @@ describe('the hosted store: instances on one PostgreSQL and one bucket', { skip 
     }
   })
 
+  it('sweeps the objects no change names, and none a write names, with sweeps racing refused and accepted writes', async () => {
+    const url = await cluster.database('swept')
+    const { S3Client, CreateBucketCommand, PutObjectCommand, HeadObjectCommand, ListObjectsV2Command } = await import('@aws-sdk/client-s3')
+    const s3c = new S3Client({ endpoint, forcePathStyle: true, region: 'us-east-1', credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } })
+    // A bucket of this deployment's own: the sweep removes what its database does not name.
+    const BUCKET = 'studio-swept'
+    await s3c.send(new CreateBucketCommand({ Bucket: BUCKET }))
+    const { createHash, randomBytes } = await import('node:crypto')
+    const keyOf = (sha: string) => `objects/sha256/${sha.slice(0, 2)}/${sha}`
+    const exists = (key: string) => s3c.send(new HeadObjectCommand({ Bucket: BUCKET, Key: key })).then(() => true, () => false)
+    // Sweeps every 20 ms of everything unnamed older than 1 ms: each write's objects are unnamed between its put and its commit.
+    const a = await serve(cwd, [], { env: env(url, { STUDIO_S3_BUCKET: BUCKET, STUDIO_OBJECT_SWEEP_MS: '20', STUDIO_OBJECT_GRACE_MS: '1' }) })
+    let b: Served | undefined
+    try {
+      // Bytes a killed write left: no change names them.
+      const orphans = Array.from({ length: 3 }, () => randomBytes(64))
+      for (const bytes of orphans) await s3c.send(new PutObjectCommand({ Bucket: BUCKET, Key: keyOf(createHash('sha256').update(bytes).digest('hex')), Body: bytes }))
+      await s3c.send(new PutObjectCommand({ Bucket: BUCKET, Key: 'elsewhere/kept.bin', Body: Buffer.from('not an object of the store') }))
+      const created = await call(a.url, 'deck.create', { name: 'Swept', id: 'swept' })
+      assert.equal(created.status, 200, JSON.stringify(created.body))
+      let revision = created.body.revision as number
+      let refused = 0
+      for (let i = 0; i < 40; i++) {
+        // Two writers read one revision: one is accepted, the other refused after putting its bytes.
+        const [first, second] = await Promise.all([
+          call(a.url, 'deck.rename', { name: `Swept ${i} a ${randomBytes(4).toString('hex')}`, baseRevision: revision }, 'swept'),
+          call(a.url, 'slide.new', { layout: 'title-body', baseRevision: revision }, 'swept'),
+        ])
+        const won = [first, second].filter((r) => r.status === 200)
+        assert.equal(won.length, 1, JSON.stringify([first.body, second.body]).slice(0, 400))
+        refused += [first, second].filter((r) => r.status === 409).length
+        revision = won[0].body.revision
+      }
+      assert.ok(refused > 0)
+      for (const bytes of orphans) await until('an unnamed object swept', () => exists(keyOf(createHash('sha256').update(bytes).digest('hex'))), (there) => !there, 10_000, 100)
+      assert.ok(await exists('elsewhere/kept.bin'), 'nothing outside objects/ is touched')
+      // Every object any change names is in the store.
+      const { default: pg } = await import('pg')
+      const client = new pg.Client({ connectionString: url })
+      await client.connect()
+      const named = (await client.query<{ sha: string }>('select distinct f.value as sha from studio_changes c cross join lateral jsonb_each_text(c.files) f where f.value is not null')).rows.map((r) => r.sha)
+      const swept = Number((await client.query<{ n: string }>('select count(*) as n from studio_swept')).rows[0].n)
+      await client.end()
+      const stored = new Set<string>()
+      let token: string | undefined
+      do {
+        const page = await s3c.send(new ListObjectsV2Command({ Bucket: BUCKET, Prefix: 'objects/sha256/', ...(token ? { ContinuationToken: token } : {}) }))
+        for (const o of page.Contents ?? []) stored.add(o.Key!.slice(-64))
+        token = page.IsTruncated ? page.NextContinuationToken : undefined
+      } while (token)
+      const missing = named.filter((sha) => !stored.has(sha))
+      assert.deepEqual(missing, [], `${missing.length} of ${named.length} named objects missing`)
+      assert.ok(swept >= orphans.length, `swept ${swept}`)
+      // A fresh instance rebuilds its replica from the whole log (reading every object) and serves the deck as A does.
+      b = await serve(cwd, [], { env: env(url, { STUDIO_S3_BUCKET: BUCKET }) })
+      const [onA, onB] = await Promise.all([call(a.url, 'deck.get', {}, 'swept'), call(b.url, 'deck.get', {}, 'swept')])
+      assert.equal(onB.status, 200, JSON.stringify(onB.body).slice(0, 300))
+      assert.deepEqual(onB.body, onA.body)
+      // Another deployment (its own database) on this bucket sweeps nothing: to it, all of A's objects are unnamed.
+      const other = await cluster.database('swept-other')
+      const saved = { ...process.env }
+      Object.assign(process.env, env(other, { STUDIO_S3_BUCKET: BUCKET }))
+      const pool = new pg.Pool({ connectionString: other })
+      try {
+        const [{ ensureSchema }, { sweepObjects }] = await Promise.all([import('../../src/hosted/deck-store.js'), import('../../src/hosted/sweep.js')])
+        await ensureSchema(pool)
+        const outcome = await sweepObjects(pool, { graceMs: 1 })
+        assert.equal(outcome.swept, 0)
+        assert.match(outcome.foreign ?? '', /^[0-9a-f-]{36}$/, JSON.stringify(outcome))
+      } finally {
+        await pool.end()
+        const { closeS3 } = await import('../../src/hosted/s3.js')
+        closeS3()
+        for (const key of Object.keys(env(other))) if (saved[key] === undefined) delete process.env[key]
+          else process.env[key] = saved[key]
+      }
+      for (const sha of named) assert.ok(await exists(keyOf(sha)), `${sha} kept`)
+    } finally {
+      await Promise.all([a.stop(), b?.stop()])
+      s3c.destroy()
+    }
+  })
+
   it('runs with no workspace: --root is refused beside --store hosted, and a missing setting is named', async () => {
     const url = await cluster.database('settings')
     const noBucket = await new Promise<{ code: number | null; out: string }>((resolve) => {

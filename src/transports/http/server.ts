@@ -610,6 +610,13 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
         error ? logLine('warn', 'upload sweep failed', { error }) : logLine('info', 'uploads swept', { swept }),
       )
     : undefined
+  // A hosted store's objects no change names (refused and killed writes' bytes) go after a day (docs/hosting.md).
+  const hosted = options.ws.store?.engine === 'hosted' ? (options.ws.store as import('../../hosted/deck-store.js').HostedStore) : undefined
+  const stopObjectSweeps = hosted
+    ? (await import('../../hosted/sweep.js')).startObjectSweeps(hosted.pool, ({ swept, error }) =>
+        error ? logLine('warn', 'object sweep failed', { error }) : logLine('info', 'objects swept', { swept }),
+      )
+    : undefined
   const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address
   return {
     url: `http://${shownHost}:${address.port}`,
@@ -617,6 +624,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     close: async ({ graceMs = 0 } = {}) => {
       draining = true
       stopSweeps?.()
+      stopObjectSweeps?.()
       // No new connection from here; idle kept-alive sockets go now, busy ones after their answer.
       const closed = new Promise<void>((resolve) => server.close(() => resolve()))
       server.closeIdleConnections?.()
