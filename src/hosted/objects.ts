@@ -106,7 +106,7 @@ export async function refuseSwept(client: { query: (text: string, values: unknow
 /**
  * Runs a write (its puts, then its transaction with `refuseSwept`) and, where the sweep removed (or is about
  * to remove) one of its objects meanwhile, clears their record, puts them again, and runs it once more
- * (five tries at most).
+ * (ten tries at most: with the default day of grace a second try always lands; the tests sweep every 20 ms).
  */
 export async function withSweptRetry<T>(pool: { query: (text: string, values: unknown[]) => Promise<unknown> }, objects: Map<string, Buffer>, write: () => Promise<T>): Promise<T> {
   for (let attempt = 1; ; attempt++) {
@@ -114,7 +114,7 @@ export async function withSweptRetry<T>(pool: { query: (text: string, values: un
       return await write()
     } catch (error) {
       if (!(error instanceof ObjectsSwept)) throw error
-      if (attempt >= 5) fail('storage', `The store's sweep removed objects of this change ${attempt} times running; nothing was written. Try again.`)
+      if (attempt >= 10) fail('storage', `The store's sweep removed objects of this change ${attempt} times running; nothing was written. Try again.`)
       const again = new Map<string, Buffer>()
       for (const sha of error.shas) {
         known.delete(sha)
