@@ -27,7 +27,7 @@
  * polling the version row (NOTIFY has no replay and does not pass some poolers), at most a second
  * behind for a read, and fully caught up before a write.
  */
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Pool, PoolClient, Client } from 'pg'
@@ -156,7 +156,10 @@ let checkoutPool: Pool | undefined
 export interface HostedOptions {
   /** The PostgreSQL URL (STUDIO_DATABASE_URL). */
   url: string
-  /** Where the replica is kept (STUDIO_CACHE_DIR); emptied at start. A fresh temporary folder when absent. */
+  /**
+   * Where the replica is kept (STUDIO_CACHE_DIR, in its `replica/`), emptied at start by the one process
+   * that holds it. A fresh temporary folder when absent, or while another studio process holds it.
+   */
   cacheDir?: string
   /** Whether to LISTEN for changes (STUDIO_STORE_NOTIFY=0 turns it off; the poll remains). */
   notify?: boolean
@@ -197,6 +200,8 @@ export class HostedStore implements DeckStore {
     readonly pool: Pool,
     readonly ws: Workspace,
     private readonly ownsDir: boolean,
+    /** Lets go of the cache folder this instance holds (STUDIO_CACHE_DIR), where it holds one. */
+    private readonly releaseCache?: () => Promise<void>,
   ) {}
 
   /** What the store holds, as numbers for /readyz and the bench: the replica's sequence and the store's. */
@@ -552,6 +557,32 @@ export class HostedStore implements DeckStore {
     await this.pool.end().catch(() => undefined)
     ;(await import('./s3.js')).closeS3()
     if (this.ownsDir) await rm(this.ws.root, { recursive: true, force: true }).catch(() => undefined)
+    await this.releaseCache?.().catch(() => undefined)
+  }
+}
+
+/**
+ * Holds STUDIO_CACHE_DIR for this process (proper-lockfile's `replica.lock` inside it, kept fresh; a holder
+ * killed with SIGKILL lets go within ten seconds), or answers undefined while another live studio process
+ * holds it: an instance or a command sharing the folder would otherwise throw away the other's replica
+ * under it. The one holding it empties the folder and keeps its replica in `replica/`.
+ */
+async function holdCacheDir(cacheDir: string): Promise<(() => Promise<void>) | undefined> {
+  await mkdir(cacheDir, { recursive: true })
+  const { default: lockfile } = await import('proper-lockfile')
+  try {
+    return await lockfile.lock(cacheDir, {
+      lockfilePath: join(cacheDir, 'replica.lock'),
+      realpath: false,
+      stale: 10_000,
+      update: 3_000,
+      retries: 0,
+      // Taken over while this process stalled: the replica is a cache; writes are fenced in PostgreSQL.
+      onCompromised: () => undefined,
+    })
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ELOCKED') return undefined
+    throw error
   }
 }
 
@@ -600,17 +631,19 @@ export async function openHosted(options: HostedOptions): Promise<Workspace> {
   const { default: pg } = await import('pg')
   const pool = new pg.Pool({ connectionString: options.url, max: Number(process.env.STUDIO_DATABASE_POOL) || 10 })
   pool.on('error', () => undefined)
+  let releaseCache: (() => Promise<void>) | undefined
   try {
     await ensureSchema(pool)
     let root: string
-    if (options.cacheDir) {
-      // A cache: whatever an earlier run left is thrown away (the log is the truth).
-      await rm(options.cacheDir, { recursive: true, force: true })
-      await mkdir(options.cacheDir, { recursive: true })
-      root = options.cacheDir
+    releaseCache = options.cacheDir ? await holdCacheDir(options.cacheDir) : undefined
+    if (options.cacheDir && releaseCache) {
+      // A cache: whatever an earlier run left is thrown away (the log is the truth), all but the lock.
+      for (const name of await readdir(options.cacheDir)) if (name !== 'replica.lock') await rm(join(options.cacheDir, name), { recursive: true, force: true })
+      root = join(options.cacheDir, 'replica')
+      await mkdir(root, { recursive: true })
     } else root = await mkdtemp(join(tmpdir(), 'studio-hosted-'))
     const ws = await makeReplica(root)
-    const store = new HostedStore(pool, ws, !options.cacheDir)
+    const store = new HostedStore(pool, ws, !releaseCache, releaseCache)
     ws.store = store
     await store.refresh(0)
     await store.subscribe(STATE_CHANNEL, () => store.noteStale())
@@ -619,6 +652,7 @@ export async function openHosted(options: HostedOptions): Promise<Workspace> {
     return ws
   } catch (error) {
     await pool.end().catch(() => undefined)
+    await releaseCache?.().catch(() => undefined)
     throw error
   }
 }

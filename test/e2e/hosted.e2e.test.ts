@@ -15,7 +15,7 @@
  */
 import assert from 'node:assert/strict'
 import { spawn } from 'node:child_process'
-import { mkdtempSync, rmSync } from 'node:fs'
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { after, before, describe, it } from 'node:test'
@@ -495,6 +495,33 @@ describe('the hosted store: instances on one PostgreSQL and one bucket', { skip 
     } finally {
       await Promise.all([a.stop(), b?.stop()])
       s3c.destroy()
+    }
+  })
+
+  it('keeps one process\'s replica in STUDIO_CACHE_DIR: a command sharing the folder leaves the instance\'s alone', async () => {
+    const url = await cluster.database('cached')
+    const cache = mkdtempSync(join(tmpdir(), 'studio-hosted-cache-'))
+    const a = await serve(cwd, [], { env: env(url, { STUDIO_CACHE_DIR: cache }) })
+    try {
+      const created = await call(a.url, 'deck.create', { name: 'Cached', id: 'cached' })
+      assert.equal(created.status, 200, JSON.stringify(created.body))
+      // A command with the same settings, as an operator's shell would have them: one more instance. It
+      // keeps its replica elsewhere while A holds the folder (a mark in A's replica stays).
+      const mark = join(cache, 'replica', '.git', 'studio-test-mark')
+      writeFileSync(mark, 'A')
+      const renamed = await studio(cwd, ['deck', 'rename', 'Renamed by a command', '--deck', 'cached', '--rev', String(created.body.revision), '--json'], { env: env(url, { STUDIO_CACHE_DIR: cache }) })
+      assert.equal(renamed.code, 0, renamed.stdout + renamed.stderr)
+      assert.ok(existsSync(mark), "the command left the instance's replica alone")
+      // The instance's replica is whole: it catches up, writes and reports ready.
+      const next = await call(a.url, 'deck.rename', { name: 'Renamed on A', baseRevision: renamed.json.revision }, 'cached')
+      assert.equal(next.status, 200, JSON.stringify(next.body).slice(0, 300))
+      const diff = await call(a.url, 'version.diff', { from: 0 }, 'cached')
+      assert.equal(diff.body.count, 2, JSON.stringify(diff.body).slice(0, 300))
+      const ready = await fetch(`${a.url}/readyz`)
+      assert.equal(ready.status, 200, JSON.stringify(await ready.json()))
+    } finally {
+      await a.stop()
+      rmSync(cache, { recursive: true, force: true })
     }
   })
 
