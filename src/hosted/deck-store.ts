@@ -544,6 +544,18 @@ export class HostedStore implements DeckStore {
     return this.listenUrl !== undefined
   }
 
+  /**
+   * Goes on from a replica an earlier run left (openHosted's `resumable`): every change up to `seq` is in
+   * it, and a folder whose head is at most `seq` is held as of its head.
+   */
+  async resumeAt(seq: number): Promise<void> {
+    this.applied = seq
+    this.cursor = seq
+    // A folder whose head is past `seq` gets its head from the replay that follows (markApplied).
+    const { rows } = await this.pool.query<{ folder: string; seq: string }>('select folder, seq from studio_heads where seq <= $1', [seq])
+    for (const row of rows) this.folders.set(row.folder, Number(row.seq))
+  }
+
   startPolling(pollMs: number): void {
     this.poll = setInterval(() => void this.refresh(0).catch(() => undefined), pollMs)
     this.poll.unref()
@@ -610,8 +622,49 @@ export async function ensureSchema(pool: Pool): Promise<void> {
   })
 }
 
+/** The file in a replica's git folder that names the deployment (`studio_store.deployment`) it replays. */
+const REPLICA_OF = 'studio-deployment'
+
+/**
+ * A replica an earlier run of this instance left in STUDIO_CACHE_DIR, where it can go on from where it
+ * stopped instead of replaying the whole log: the same deployment's, clean (no write half done: no journal,
+ * nothing uncommitted, no git lock), holding changes 1 to N and no other, and its change N the log's (same
+ * subject and time: a database restored to an earlier point, or another one, is not followed). Undefined
+ * otherwise, and the replica is rebuilt.
+ */
+async function resumable(pool: Pool, root: string, deployment: string): Promise<{ ws: Workspace; seq: number } | undefined> {
+  try {
+    if ((await readFile(join(root, '.git', REPLICA_OF), 'utf8')).trim() !== deployment) return undefined
+    if ((await readdir(join(root, '.studio', 'journal')).catch(() => [])).length) return undefined
+    const ws = new Workspace(root, root)
+    if ((await ws.git.raw(['status', '--porcelain', '--untracked-files=all'])).trim()) return undefined
+    // Every change is one commit of the replica, but not always in the log's order (an instance's own write
+    // may land before another's earlier one is replayed): it goes on only from a replica holding exactly
+    // changes 1 to N, N the highest it holds (the log's numbers have no gaps).
+    let seq = 0
+    let last: { subject: string; at: string } | undefined
+    const seen = new Set<number>()
+    for (const line of (await ws.git.raw(['log', '--format=%s%x00%at%x00%(trailers:key=Studio-Seq,valueonly,separator=)%x01'])).split('\x01')) {
+      const [subject, at, seqText] = line.replace(/^\n/, '').split('\0')
+      if (!seqText?.trim()) continue
+      const n = Number(seqText.trim())
+      if (!Number.isInteger(n) || n < 1 || seen.has(n)) return undefined
+      seen.add(n)
+      if (n > seq) [seq, last] = [n, { subject: subject!, at: at! }]
+    }
+    if (seen.size !== seq) return undefined
+    if (!last) return { ws, seq: 0 }
+    const { rows } = await pool.query<{ subject: string; at: Date }>('select subject, at from studio_changes where seq = $1', [seq])
+    const row = rows[0]
+    if (!row || String(row.subject).replace(/[\r\n]+/g, ' ') !== last.subject || Math.floor(new Date(row.at).getTime() / 1000) !== Number(last.at)) return undefined
+    return { ws, seq }
+  } catch {
+    return undefined
+  }
+}
+
 /** A workspace for the replica: git, decks/ and decks/templates/, studio.json, .studio/ ignored (as `studio init`). */
-async function makeReplica(root: string): Promise<Workspace> {
+async function makeReplica(root: string, deployment: string): Promise<Workspace> {
   await mkdir(join(root, 'decks', 'templates'), { recursive: true })
   await writeFile(join(root, 'studio.json'), '{}\n')
   await writeFile(join(root, '.gitignore'), '.studio/\n')
@@ -620,6 +673,7 @@ async function makeReplica(root: string): Promise<Workspace> {
   await ws.git.raw(['init', '--quiet', '--initial-branch=main'])
   const paths = ['studio.json', '.gitignore', 'decks/templates/.gitkeep']
   await ws.git.commit({ paths, added: paths, subject: 'studio replica', author: 'studio', trailers: { 'Studio-Action': 'init' }, date: new Date(0) })
+  await writeFile(join(root, '.git', REPLICA_OF), `${deployment}\n`)
   return ws
 }
 
@@ -636,15 +690,22 @@ export async function openHosted(options: HostedOptions): Promise<Workspace> {
     await ensureSchema(pool)
     let root: string
     releaseCache = options.cacheDir ? await holdCacheDir(options.cacheDir) : undefined
+    const { rows: stored } = await pool.query<{ deployment: string }>('select deployment from studio_store where id = 1')
+    const deployment = stored[0].deployment
+    let resumed: { ws: Workspace; seq: number } | undefined
     if (options.cacheDir && releaseCache) {
-      // A cache: whatever an earlier run left is thrown away (the log is the truth), all but the lock.
-      for (const name of await readdir(options.cacheDir)) if (name !== 'replica.lock') await rm(join(options.cacheDir, name), { recursive: true, force: true })
       root = join(options.cacheDir, 'replica')
-      await mkdir(root, { recursive: true })
+      resumed = await resumable(pool, root, deployment)
+      if (!resumed) {
+        // Nothing to go on from: whatever an earlier run left is thrown away (the log is the truth), all but the lock.
+        for (const name of await readdir(options.cacheDir)) if (name !== 'replica.lock') await rm(join(options.cacheDir, name), { recursive: true, force: true })
+        await mkdir(root, { recursive: true })
+      }
     } else root = await mkdtemp(join(tmpdir(), 'studio-hosted-'))
-    const ws = await makeReplica(root)
+    const ws = resumed?.ws ?? (await makeReplica(root, deployment))
     const store = new HostedStore(pool, ws, !releaseCache, releaseCache)
     ws.store = store
+    if (resumed) await store.resumeAt(resumed.seq)
     await store.refresh(0)
     await store.subscribe(STATE_CHANNEL, () => store.noteStale())
     if (options.notify !== false) await store.listen(options.url).catch(() => undefined)

@@ -498,10 +498,10 @@ describe('the hosted store: instances on one PostgreSQL and one bucket', { skip 
     }
   })
 
-  it('keeps one process\'s replica in STUDIO_CACHE_DIR: a command sharing the folder leaves the instance\'s alone', async () => {
+  it('keeps one process\'s replica in STUDIO_CACHE_DIR, goes on from it after a restart, and leaves it alone to a command sharing the folder', async () => {
     const url = await cluster.database('cached')
     const cache = mkdtempSync(join(tmpdir(), 'studio-hosted-cache-'))
-    const a = await serve(cwd, [], { env: env(url, { STUDIO_CACHE_DIR: cache }) })
+    let a = await serve(cwd, [], { env: env(url, { STUDIO_CACHE_DIR: cache }) })
     try {
       const created = await call(a.url, 'deck.create', { name: 'Cached', id: 'cached' })
       assert.equal(created.status, 200, JSON.stringify(created.body))
@@ -519,6 +519,23 @@ describe('the hosted store: instances on one PostgreSQL and one bucket', { skip 
       assert.equal(diff.body.count, 2, JSON.stringify(diff.body).slice(0, 300))
       const ready = await fetch(`${a.url}/readyz`)
       assert.equal(ready.status, 200, JSON.stringify(await ready.json()))
+      // Stopped and started again on the folder, A goes on from its replica (the mark is still there) and
+      // replays only what was written meanwhile, by a command elsewhere.
+      await a.stop()
+      const meanwhile = await studio(cwd, ['deck', 'rename', 'Renamed while A was down', '--deck', 'cached', '--rev', String(next.body.revision), '--json'], { env: env(url) })
+      assert.equal(meanwhile.code, 0, meanwhile.stdout + meanwhile.stderr)
+      a = await serve(cwd, [], { env: env(url, { STUDIO_CACHE_DIR: cache }) })
+      assert.ok(existsSync(mark), 'the replica was taken up again, not rebuilt')
+      const again = await call(a.url, 'deck.info', {}, 'cached')
+      assert.deepEqual([again.body.title, again.body.revision], ['Renamed while A was down', meanwhile.json.revision])
+      assert.equal((await call(a.url, 'version.diff', { from: 0 }, 'cached')).body.count, 3)
+      assert.equal((await call(a.url, 'deck.rename', { name: 'After the restart', baseRevision: meanwhile.json.revision }, 'cached')).status, 200)
+      // Another deployment's instance on the same folder does not take that replica up: it rebuilds from its own log.
+      await a.stop()
+      const elsewhere = await cluster.database('cached-other')
+      a = await serve(cwd, [], { env: env(elsewhere, { STUDIO_CACHE_DIR: cache }) })
+      assert.equal(existsSync(mark), false, "another deployment's replica is thrown away")
+      assert.equal((await call(a.url, 'deck.info', {}, 'cached')).status, 404)
     } finally {
       await a.stop()
       rmSync(cache, { recursive: true, force: true })
