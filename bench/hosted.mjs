@@ -5,7 +5,8 @@
 // slide's text by block.set) and two reads (deck.info, slide.get). The git engine is the baseline of
 // each ratio. Then, with two more hosted instances on the same store, how long after instance A answers
 // a write instance B serves it: B with LISTEN/NOTIFY, and B with STUDIO_STORE_NOTIFY=0 (the version-row
-// poll alone), measured in alternate rounds. `npm run bench` runs it last; run alone with
+// poll alone), measured in alternate rounds. Last, an instance's start-up: going on from the replica
+// its last run left in STUDIO_CACHE_DIR against rebuilding it from the log. `npm run bench` runs it last; run alone with
 // `node bench/hosted.mjs`. Skipped, with its reason printed, where PostgreSQL is not installed.
 import { mkdtempSync, rmSync } from 'node:fs'
 import { loadavg, tmpdir } from 'node:os'
@@ -107,7 +108,8 @@ export async function hostedBench() {
     })
 
     // Two more instances on the same store, started now (each replays the log into its replica).
-    const b = await serve(temp('cwd-b'), hostedEnv('b'))
+    const bEnv = hostedEnv('b')
+    const b = await serve(temp('cwd-b'), bEnv)
     const quiet = await serve(temp('cwd-c'), hostedEnv('c', { STUDIO_STORE_NOTIFY: '0' }))
     for (const s of [b, quiet]) for (let i = 0; i < rounds(20); i++) await post(s, 'deck.info', {})
     /** ms from A's answer to a write until `reader` first answers deck.info with its revision (polled every 2 ms). */
@@ -132,6 +134,34 @@ export async function hostedBench() {
     }
     const polls = await interleaved(R, { read: info(b) })
 
+    // Start-up: an instance going on from the replica its last run left in STUDIO_CACHE_DIR (B's, B stopped)
+    // against one rebuilding its replica from the whole log, in alternate rounds, each until its deck.info
+    // answers A's last revision.
+    const stop = async (s) => {
+      const exited = new Promise((resolve) => s.child.once('exit', resolve))
+      s.child.kill('SIGTERM')
+      await exited
+    }
+    await stop(b)
+    const { default: pg } = await import('pg')
+    const db = new pg.Client({ connectionString: cluster.url })
+    await db.connect()
+    const changes = Number((await db.query('select seq from studio_store where id = 1')).rows[0].seq)
+    await db.end()
+    const started = async (env) => {
+      const t = performance.now()
+      const s = await serve(temp('cwd-start'), env)
+      if ((await post(s, 'deck.info', {})).revision !== revision.get(a)) throw new Error('a started instance served an old revision')
+      const ms = performance.now() - t
+      await stop(s)
+      return ms
+    }
+    const startup = { resume: [], rebuild: [] }
+    for (let i = 0; i < rounds(3); i++) {
+      startup.rebuild.push(await started(hostedEnv(`rebuild-${i}`)))
+      startup.resume.push(await started(bEnv))
+    }
+
     const [one, five] = loadavg().map((x) => x.toFixed(1))
     console.log('')
     console.log(`hosted: the brand sample (${counts[0]} slides) on a git workspace and on the hosted store (PostgreSQL + s3rver on loopback), ${R} interleaved rounds; load average ${one} / ${five}`)
@@ -151,6 +181,8 @@ export async function hostedBench() {
       )
     spreadRow('B with LISTEN/NOTIFY (and the poll)', spread.notify)
     spreadRow('B with STUDIO_STORE_NOTIFY=0 (250 ms poll)', spread.poll)
+    console.log(`an instance's start until its first read answers, the log at ${changes} changes, ${startup.resume.length} rounds each`)
+    console.log(`  replica rebuilt from the log ${median(startup.rebuild).toFixed(0)} ms p50, taken up from STUDIO_CACHE_DIR ${median(startup.resume).toFixed(0)} ms p50: ${(median(startup.rebuild) / median(startup.resume)).toFixed(1)}x`)
   } finally {
     await Promise.all(pools.map((p) => p.close().catch(() => undefined)))
     // Each instance closes its database pool before the database goes.
