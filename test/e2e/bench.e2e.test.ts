@@ -35,7 +35,7 @@ const BLOCKS: [RegExp, string[]][] = [
  * The hosted block (bench/hosted.mjs) runs where PostgreSQL is installed and says why it skipped where it
  * is not; under CI, which installs it, a skip fails like any lost test (test/helpers/system.ts).
  */
-const HOSTED: [RegExp, string[]] = [new RegExp(`^hosted: the brand sample \\(${N} slides\\) on a git workspace and on the hosted store`, 'm'), ['write: deck.rename', "write: block.set, one slide's text", 'read: deck.info', 'read: slide.get, one slide', 'B with LISTEN/NOTIFY', 'B with STUDIO_STORE_NOTIFY=0']]
+const HOSTED: [RegExp, string[]] = [new RegExp(`^hosted: the brand sample \\(${N} slides\\) on a git workspace and on the hosted store`, 'm'), ['write: deck.rename', "write: block.set, one slide's text", 'read: deck.info', 'read: slide.get, one slide', 'B with LISTEN/NOTIFY', 'B with STUDIO_STORE_NOTIFY=0', 'replica rebuilt from the log']]
 if (postgresBin() || process.env.CI === 'true') BLOCKS.push(HOSTED)
 
 describe('npm run bench (smoke)', () => {
