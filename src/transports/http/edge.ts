@@ -81,8 +81,8 @@ function isTrusted(list: BlockList, address: string): boolean {
  * The address of the client a request comes from: the socket's, unless the socket is a trusted proxy
  * (STUDIO_TRUSTED_PROXIES). Then `X-Forwarded-For` is read from the right, the end the proxies wrote:
  * the first address that is not itself a trusted proxy is the client. An entry that is no address ends
- * the walk at the last hop that was one, so a client cannot pass off a made-up address. Rate limits,
- * the loopback rule and the caller's `ip` all use this one answer.
+ * the walk at the last hop that was one, so a client cannot pass off a made-up address. Rate limits and
+ * the caller's `ip` use this one answer; whether a request is local never does (`isLocalRequest`).
  */
 export function clientAddress(req: IncomingMessage): string | undefined {
   const socket = req.socket.remoteAddress
