@@ -14,7 +14,7 @@
  *   agree), whether the kill came before the commit, right after it, or at a random moment.
  */
 import assert from 'node:assert/strict'
-import { spawn } from 'node:child_process'
+import { execFileSync, spawn } from 'node:child_process'
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -529,9 +529,20 @@ describe('the hosted store: instances on one PostgreSQL and one bucket', { skip 
       const again = await call(a.url, 'deck.info', {}, 'cached')
       assert.deepEqual([again.body.title, again.body.revision], ['Renamed while A was down', meanwhile.json.revision])
       assert.equal((await call(a.url, 'version.diff', { from: 0 }, 'cached')).body.count, 3)
-      assert.equal((await call(a.url, 'deck.rename', { name: 'After the restart', baseRevision: meanwhile.json.revision }, 'cached')).status, 200)
+      const after = await call(a.url, 'deck.rename', { name: 'After the restart', baseRevision: meanwhile.json.revision }, 'cached')
+      assert.equal(after.status, 200)
+      // A replica whose changes are not exactly 1 to N (here change 1 unmarked, as in a replica that took a
+      // change before an earlier one and was stopped between them) is rebuilt, not taken up.
+      await a.stop()
+      const replica = join(cache, 'replica')
+      execFileSync('git', ['filter-branch', '-f', '--msg-filter', 'sed "/^Studio-Seq: 1$/d"', 'HEAD'], { cwd: replica, env: { ...process.env, FILTER_BRANCH_SQUELCH_WARNING: '1' }, stdio: 'ignore' })
+      a = await serve(cwd, [], { env: env(url, { STUDIO_CACHE_DIR: cache }) })
+      assert.equal(existsSync(mark), false, 'a replica with a gap in its changes is rebuilt')
+      assert.deepEqual((await call(a.url, 'deck.info', {}, 'cached')).body.revision, after.body.revision)
+      assert.equal((await call(a.url, 'version.diff', { from: 0 }, 'cached')).body.count, 4)
       // Another deployment's instance on the same folder does not take that replica up: it rebuilds from its own log.
       await a.stop()
+      writeFileSync(mark, 'A')
       const elsewhere = await cluster.database('cached-other')
       a = await serve(cwd, [], { env: env(elsewhere, { STUDIO_CACHE_DIR: cache }) })
       assert.equal(existsSync(mark), false, "another deployment's replica is thrown away")
